@@ -1,0 +1,144 @@
+/*
+ * bf_filter.c
+ *	  Bit positions of a value, and the operations on the bit array.
+ *
+ * Hash scheme 1.  The SQL layer hashes a value once, with the extended
+ * (64-bit, seeded) hash function of its type's default hash operator family,
+ * so that every value "=" to another hashes alike.  From that one 64-bit hash
+ * h we derive the k positions by double hashing (Kirsch & Mitzenmacher, "Less
+ * Hashing, Same Performance: Building a Better Bloom Filter", 2006): two
+ * hashes give the false-positive rate of k independent ones.
+ *
+ *	  x = fmix64(h), y = fmix64(h ^ C)
+ *	  for i in 0 .. k-1:  pos[i] = reduce(x, m);  x += y  (mod 2^64)
+ *
+ * fmix64 is MurmurHash3's 64-bit finalizer, so that x and y are well mixed
+ * whatever the type's own hash function is.  reduce(x, m) = floor(x * m /
+ * 2^64) (Lemire's "fastrange") maps a 64-bit number to [0, m) without a
+ * division; it reads the high bits, so the positions are u + i*v (mod 1)
+ * scaled to m, with u and v uniform in [0, 1): the continuous form of double
+ * hashing, which avoids the weak cases of "mod m" arithmetic (a step that
+ * shares a factor with m).
+ *
+ * The computation uses only 64-bit integer arithmetic and a portable 64x64
+ * multiply, so every platform derives the same positions.
+ */
+#include "bf_core.h"
+
+#include <string.h>
+
+#define BF_SECOND_HASH_SALT UINT64_C(0x9E3779B97F4A7C15)
+
+static inline uint64_t
+fmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= UINT64_C(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	k *= UINT64_C(0xc4ceb9fe1a85ec53);
+	k ^= k >> 33;
+	return k;
+}
+
+/* floor(x * m / 2^64): the high 64 bits of the 128-bit product. */
+static inline uint64_t
+reduce(uint64_t x, uint64_t m)
+{
+#if defined(__SIZEOF_INT128__) && !defined(BF_PORTABLE_MULHI)
+	return (uint64_t)(((unsigned __int128)x * m) >> 64);
+#else
+	uint64_t x_lo = x & 0xFFFFFFFFu, x_hi = x >> 32;
+	uint64_t m_lo = m & 0xFFFFFFFFu, m_hi = m >> 32;
+	uint64_t lo_lo = x_lo * m_lo;
+	uint64_t hi_lo = x_hi * m_lo;
+	uint64_t lo_hi = x_lo * m_hi;
+	uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+
+	return x_hi * m_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+void
+bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
+{
+	uint64_t x = fmix64(h);
+	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
+
+	for (unsigned i = 0; i < p->nhashes; i++)
+	{
+		pos[i] = reduce(x, p->nbits);
+		x += y;
+	}
+}
+
+void
+bf_set_bit(bf_view *view, uint64_t pos)
+{
+	view->bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+}
+
+bool
+bf_test_bit(const bf_view *view, uint64_t pos)
+{
+	return (view->bits[pos >> 3] >> (pos & 7)) & 1;
+}
+
+bool
+bf_add_hash(bf_view *view, uint64_t h)
+{
+	uint64_t pos[BF_MAX_HASHES];
+	bool changed = false;
+
+	bf_positions(&view->p, h, pos);
+	for (unsigned i = 0; i < view->p.nhashes; i++)
+	{
+		if (!bf_test_bit(view, pos[i]))
+		{
+			bf_set_bit(view, pos[i]);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+bool
+bf_contains_hash(const bf_view *view, uint64_t h)
+{
+	uint64_t x = fmix64(h);
+	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
+
+	/* bf_positions() inlined, so that the first clear bit ends the probe */
+	for (unsigned i = 0; i < view->p.nhashes; i++)
+	{
+		if (!bf_test_bit(view, reduce(x, view->p.nbits)))
+			return false;
+		x += y;
+	}
+	return true;
+}
+
+uint64_t
+bf_popcount(const bf_view *view, size_t from, size_t to)
+{
+	const uint8_t *b = view->bits;
+	uint64_t count = 0;
+	size_t i = from;
+
+	for (; i + 8 <= to; i += 8)
+	{
+		uint64_t w;
+
+		memcpy(&w, b + i, 8);
+		count += (uint64_t)__builtin_popcountll(w);
+	}
+	for (; i < to; i++)
+		count += (uint64_t)__builtin_popcount(b[i]);
+	return count;
+}
+
+void
+bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		dst->bits[i] |= src->bits[i];
+}

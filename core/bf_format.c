@@ -1,0 +1,214 @@
+/*
+ * bf_format.c
+ *	  Serialization and validation of the on-disk / wire format.
+ *
+ * The layout is documented in bf_core.h.  Integers are read and written a
+ * byte at a time, so the format is the same on every platform and no field
+ * needs to be aligned.  Everything a reader may rely on is checked here:
+ * after bf_check_header() accepted a buffer, every offset derived from the
+ * header lies inside it.
+ */
+#include "bf_core.h"
+#include "bf_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OFF_MAGIC 0
+#define OFF_VERSION 4
+#define OFF_LAYOUT 5
+#define OFF_SCHEME 6
+#define OFF_FLAGS 7
+#define OFF_NHASHES 8
+#define OFF_ELEMLEN 10
+#define OFF_SEED 12
+#define OFF_NBITS 20
+#define OFF_NADDED 28
+
+bool
+bf_fail(bf_error *err, bf_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->status = status;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static uint64_t
+get_le(const uint8_t *p, int nbytes)
+{
+	uint64_t v = 0;
+
+	for (int i = nbytes - 1; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static void
+put_le(uint8_t *p, uint64_t v, int nbytes)
+{
+	for (int i = 0; i < nbytes; i++)
+	{
+		p[i] = (uint8_t)(v & 0xFF);
+		v >>= 8;
+	}
+}
+
+size_t
+bf_bits_bytes(uint64_t nbits)
+{
+	return (size_t)((nbits + 7) / 8);
+}
+
+bool
+bf_elem_valid(const char *elem, size_t len)
+{
+	if (len > BF_MAX_ELEM_LEN)
+		return false;
+	for (size_t i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char)elem[i];
+
+		/* no control characters; names may hold spaces and UTF-8 */
+		if (c < 0x20 || c == 0x7F)
+			return false;
+	}
+	return true;
+}
+
+bool
+bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
+{
+	if (p->layout != BF_LAYOUT_CLASSIC)
+		return bf_fail(err, BF_ERR_VERSION, "unknown layout %u (this version knows 1 = classic)",
+					(unsigned)p->layout);
+	if (p->scheme != BF_SCHEME_PGHASH_EDH)
+		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
+					(unsigned)p->scheme);
+	if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
+		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",
+					(unsigned)p->nhashes, BF_MAX_HASHES);
+	if (p->nbits < 1)
+		return bf_fail(err, BF_ERR_PARAM, "number of bits m must be at least 1");
+	if (p->nbits > BF_MAX_BITS)
+		return bf_fail(err, BF_ERR_TOO_LARGE,
+					"number of bits m = %llu exceeds the maximum of %llu (1 GB)",
+					(unsigned long long)p->nbits, (unsigned long long)BF_MAX_BITS);
+	if (elemlen > BF_MAX_ELEM_LEN)
+		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes",
+					BF_MAX_ELEM_LEN);
+	return true;
+}
+
+size_t
+bf_payload_size(const bf_params *p, size_t elemlen)
+{
+	return BF_HEADER_SIZE + elemlen + bf_bits_bytes(p->nbits);
+}
+
+void
+bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen,
+		uint64_t nadded)
+{
+	buf[OFF_MAGIC + 0] = BF_MAGIC_0;
+	buf[OFF_MAGIC + 1] = BF_MAGIC_1;
+	buf[OFF_MAGIC + 2] = BF_MAGIC_2;
+	buf[OFF_MAGIC + 3] = BF_MAGIC_3;
+	buf[OFF_VERSION] = BF_VERSION;
+	buf[OFF_LAYOUT] = p->layout;
+	buf[OFF_SCHEME] = p->scheme;
+	buf[OFF_FLAGS] = 0;
+	put_le(buf + OFF_NHASHES, p->nhashes, 2);
+	put_le(buf + OFF_ELEMLEN, elemlen, 2);
+	put_le(buf + OFF_SEED, p->seed, 8);
+	put_le(buf + OFF_NBITS, p->nbits, 8);
+	put_le(buf + OFF_NADDED, nadded, 8);
+	if (elemlen > 0)
+		memcpy(buf + BF_HEADER_SIZE, elem, elemlen);
+	memset(buf + BF_HEADER_SIZE + elemlen, 0, bf_bits_bytes(p->nbits));
+}
+
+void
+bf_set_nadded(uint8_t *buf, uint64_t nadded)
+{
+	put_le(buf + OFF_NADDED, nadded, 8);
+}
+
+bool
+bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
+{
+	size_t elemlen;
+	size_t expected;
+
+	if (len < BF_HEADER_SIZE)
+		return bf_fail(err, BF_ERR_FORMAT, "value is truncated: %zu bytes, the header alone needs %d",
+					len, BF_HEADER_SIZE);
+	if (buf[0] != BF_MAGIC_0 || buf[1] != BF_MAGIC_1 || buf[2] != BF_MAGIC_2 ||
+		buf[3] != BF_MAGIC_3)
+		return bf_fail(err, BF_ERR_FORMAT, "bad magic number: not a bloom value");
+	view->version = buf[OFF_VERSION];
+	if (view->version != BF_VERSION)
+		return bf_fail(err, BF_ERR_VERSION, "unknown format version %u (this build reads version %d)",
+					(unsigned)view->version, BF_VERSION);
+	if (buf[OFF_FLAGS] != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "reserved flags byte is %u, must be 0",
+					(unsigned)buf[OFF_FLAGS]);
+
+	view->p.layout = buf[OFF_LAYOUT];
+	view->p.scheme = buf[OFF_SCHEME];
+	view->p.nhashes = (uint16_t)get_le(buf + OFF_NHASHES, 2);
+	view->p.seed = get_le(buf + OFF_SEED, 8);
+	view->p.nbits = get_le(buf + OFF_NBITS, 8);
+	view->nadded = get_le(buf + OFF_NADDED, 8);
+	elemlen = (size_t)get_le(buf + OFF_ELEMLEN, 2);
+
+	if (!bf_params_check(&view->p, elemlen, err))
+		return false;
+
+	expected = bf_payload_size(&view->p, elemlen);
+	if (len != expected)
+		return bf_fail(err, BF_ERR_FORMAT,
+					"value has %zu bytes, but its header (m = %llu, element key of %zu bytes) implies %zu",
+					len, (unsigned long long)view->p.nbits, elemlen, expected);
+
+	view->elem = (const char *)buf + BF_HEADER_SIZE;
+	view->elemlen = elemlen;
+	if (!bf_elem_valid(view->elem, elemlen))
+		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
+	view->bits = (uint8_t *)buf + BF_HEADER_SIZE + elemlen;
+	view->nbytes = bf_bits_bytes(view->p.nbits);
+	return true;
+}
+
+bool
+bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err)
+{
+	unsigned tail = (unsigned)(view->p.nbits % 8);
+
+	if (tail != 0 && (view->bits[view->nbytes - 1] >> tail) != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "bits beyond m = %llu are set",
+					(unsigned long long)view->p.nbits);
+	if (view->nadded == 0 && view->elemlen != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "element key is set but no values were added");
+	if (view->nadded != 0 && view->elemlen == 0)
+		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
+	/* k * nadded may overflow; only compare when it cannot */
+	if (view->nadded <= UINT64_MAX / view->p.nhashes &&
+		bits_set > view->nadded * view->p.nhashes)
+		return bf_fail(err, BF_ERR_FORMAT,
+					"%llu bits are set, more than k = %u times the %llu values added",
+					(unsigned long long)bits_set, (unsigned)view->p.nhashes,
+					(unsigned long long)view->nadded);
+	return true;
+}
+
+bool
+bf_params_equal(const bf_params *a, const bf_params *b)
+{
+	return a->layout == b->layout && a->scheme == b->scheme &&
+		   a->nhashes == b->nhashes && a->seed == b->seed && a->nbits == b->nbits;
+}

@@ -1,0 +1,128 @@
+/*
+ * bf_sizing.c
+ *	  The sizing formulas: false-positive rate, optimal k, size for a target
+ *	  rate, and the estimates read back from a filter's fill.
+ *
+ * After n distinct values are added to m bits with k hashes, a given bit is
+ * still 0 with probability (1 - 1/m)^(kn), so a value never added finds all
+ * of its k bits set with probability
+ *
+ *	  P = (1 - (1 - 1/m)^(kn))^k  ~=  (1 - e^(-kn/m))^k.
+ *
+ * P is smallest for k = (m/n) ln 2, where half of the bits are set and
+ * P = 2^-k ~= 0.6185^(m/n); so m = -n ln P / (ln 2)^2 bits meet a target
+ * rate P.  The exact form is used throughout (it differs from the
+ * approximation only for tiny m), computed with log1p/expm1 so that it stays
+ * accurate for m in the billions.
+ */
+#include "bf_core.h"
+#include "bf_internal.h"
+
+#include <math.h>
+
+double
+bf_fpp(double n, double nbits, double nhashes)
+{
+	/* probability that one given bit is still 0 */
+	double zero = exp(nhashes * n * log1p(-1.0 / nbits));
+
+	if (n <= 0)
+		return 0.0;
+	return pow(1.0 - zero, nhashes);
+}
+
+int
+bf_optimal_hashes(double n, double nbits)
+{
+	double k_real = nbits / n * M_LN2;
+	double k_lo = floor(k_real);
+	double k_hi = k_lo + 1;
+
+	if (k_lo < 1)
+		k_lo = 1;
+	if (k_lo > BF_MAX_HASHES)
+		k_lo = BF_MAX_HASHES;
+	if (k_hi > BF_MAX_HASHES)
+		k_hi = BF_MAX_HASHES;
+	/* P(k) is unimodal in k, so the best integer is one of the neighbours */
+	return bf_fpp(n, nbits, k_hi) < bf_fpp(n, nbits, k_lo) ? (int)k_hi : (int)k_lo;
+}
+
+static double
+best_fpp(double n, uint64_t nbits)
+{
+	return bf_fpp(n, (double)nbits, bf_optimal_hashes(n, (double)nbits));
+}
+
+bool
+bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
+{
+	double m_real;
+	uint64_t lo, hi;
+
+	if (!(n >= 1))
+		return bf_fail(err, BF_ERR_PARAM, "expected number of values must be at least 1");
+	if (!(fpp > 0.0 && fpp < 1.0))
+		return bf_fail(err, BF_ERR_PARAM,
+					   "false-positive rate must be between 0 and 1 (exclusive)");
+
+	m_real = ceil(-n * log(fpp) / (M_LN2 * M_LN2));
+	if (m_real < 1)
+		m_real = 1;
+	if (m_real > (double)BF_MAX_BITS)
+		return bf_fail(err, BF_ERR_TOO_LARGE,
+					   "a filter for %.0f values at rate %g needs %.0f bits, more than the maximum of %llu (1 GB)",
+					   n, fpp, m_real, (unsigned long long)BF_MAX_BITS);
+
+	/*
+	 * With k rounded to an integer the real-valued optimum can miss the
+	 * target by a hair; find the smallest m whose best integer k meets it.
+	 * best_fpp() decreases as m grows, so a binary search works.
+	 */
+	lo = (uint64_t)m_real;
+	if (best_fpp(n, lo) > fpp)
+	{
+		hi = lo;
+		do
+		{
+			if (hi >= BF_MAX_BITS)
+				return bf_fail(err, BF_ERR_TOO_LARGE,
+							   "a filter for %.0f values at rate %g needs more than the maximum of %llu bits (1 GB)",
+							   n, fpp, (unsigned long long)BF_MAX_BITS);
+			lo = hi;
+			hi = hi + hi / 16 + 64;
+			if (hi > BF_MAX_BITS)
+				hi = BF_MAX_BITS;
+		} while (best_fpp(n, hi) > fpp);
+		/* invariant: best_fpp(lo) > fpp >= best_fpp(hi) */
+		while (hi - lo > 1)
+		{
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (best_fpp(n, mid) > fpp)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		lo = hi;
+	}
+	*nbits = lo;
+	*nhashes = bf_optimal_hashes(n, (double)lo);
+	return true;
+}
+
+double
+bf_estimate_distinct(uint64_t nbits, int nhashes, uint64_t bits_set)
+{
+	double m = (double)nbits;
+
+	if (bits_set >= nbits)
+		return INFINITY;
+	return -(m / nhashes) * log1p(-(double)bits_set / m);
+}
+
+double
+bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set)
+{
+	return pow((double)bits_set / (double)nbits, nhashes);
+}

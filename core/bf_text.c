@@ -1,0 +1,325 @@
+/*
+ * bf_text.c
+ *	  The text form of a filter: a readable header and the bits in base64.
+ *
+ *	  v1 classic m=9586 k=7 scheme=1 seed=0 n=1000 elem=pg_catalog.integer_ops bits=AAQ...
+ *
+ * Base64 keeps the text form at 4/3 of the bit array (plus the header line),
+ * which matters because postgres_fdw ships filters as text.  The form is
+ * canonical and the parser accepts nothing else (no extra spaces, no leading
+ * zeros, no non-zero padding bits), so that text -> value -> text is the
+ * identity and two equal filters always print alike.  The parser trusts no
+ * length: every number is range-checked before it is used to size anything.
+ */
+#include "bf_core.h"
+#include "bf_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char b64_alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char hex_digits[] = "0123456789ABCDEF";
+
+/* Bytes of the element key that are written as themselves. */
+static bool
+elem_char_plain(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		   c == '_' || c == '.' || c == '@' || c == '$' || c == '-';
+}
+
+static size_t
+b64_length(size_t nbytes)
+{
+	return (nbytes + 2) / 3 * 4;
+}
+
+static int
+b64_value(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+static int
+hex_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1; /* lower case is not canonical */
+}
+
+static const char *
+layout_name(uint8_t layout)
+{
+	return layout == BF_LAYOUT_CLASSIC ? "classic" : "unknown";
+}
+
+/* ---- output ---- */
+
+static size_t
+header_text(const bf_view *view, char *out, size_t outlen)
+{
+	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu elem=",
+					   (unsigned)view->version, layout_name(view->p.layout),
+					   (unsigned long long)view->p.nbits, (unsigned)view->p.nhashes,
+					   (unsigned)view->p.scheme, (unsigned long long)view->p.seed,
+					   (unsigned long long)view->nadded);
+
+	return (size_t)len;
+}
+
+size_t
+bf_text_length(const bf_view *view)
+{
+	char header[160];
+	size_t len = header_text(view, header, sizeof(header));
+
+	for (size_t i = 0; i < view->elemlen; i++)
+		len += elem_char_plain((unsigned char)view->elem[i]) ? 1 : 3;
+	return len + strlen(" bits=") + b64_length(view->nbytes);
+}
+
+void
+bf_text_write(const bf_view *view, char *out)
+{
+	char *p = out;
+	const uint8_t *b = view->bits;
+	size_t i;
+
+	p += header_text(view, p, 160);
+	for (i = 0; i < view->elemlen; i++)
+	{
+		unsigned char c = (unsigned char)view->elem[i];
+
+		if (elem_char_plain(c))
+			*p++ = (char)c;
+		else
+		{
+			*p++ = '%';
+			*p++ = hex_digits[c >> 4];
+			*p++ = hex_digits[c & 15];
+		}
+	}
+	memcpy(p, " bits=", 6);
+	p += 6;
+	for (i = 0; i + 3 <= view->nbytes; i += 3)
+	{
+		uint32_t v = ((uint32_t)b[i] << 16) | ((uint32_t)b[i + 1] << 8) | b[i + 2];
+
+		*p++ = b64_alphabet[(v >> 18) & 63];
+		*p++ = b64_alphabet[(v >> 12) & 63];
+		*p++ = b64_alphabet[(v >> 6) & 63];
+		*p++ = b64_alphabet[v & 63];
+	}
+	if (i < view->nbytes)
+	{
+		bool two = i + 1 < view->nbytes;
+		uint32_t v = ((uint32_t)b[i] << 16) | (two ? (uint32_t)b[i + 1] << 8 : 0);
+
+		*p++ = b64_alphabet[(v >> 18) & 63];
+		*p++ = b64_alphabet[(v >> 12) & 63];
+		*p++ = two ? b64_alphabet[(v >> 6) & 63] : '=';
+		*p++ = '=';
+	}
+	*p = '\0';
+}
+
+/* ---- input ---- */
+
+typedef struct cursor
+{
+	const char *p;
+	const char *end;
+} cursor;
+
+static bool
+take_literal(cursor *c, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n) != 0)
+		return false;
+	c->p += n;
+	return true;
+}
+
+/*
+ * Read "<name>=<decimal>" followed by a space.  Canonical decimal only: no
+ * sign, no leading zero unless the number is 0, at most UINT64_MAX.
+ */
+static bool
+take_number(cursor *c, const char *name, uint64_t *value, bf_error *err)
+{
+	const char *start;
+	uint64_t v = 0;
+
+	if (!take_literal(c, name) || !take_literal(c, "="))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \"%s=\"", name);
+	start = c->p;
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+	{
+		unsigned d = (unsigned)(*c->p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return bf_fail(err, BF_ERR_PARAM, "value of %s is out of range", name);
+		v = v * 10 + d;
+		c->p++;
+	}
+	if (c->p == start)
+		return bf_fail(err, BF_ERR_FORMAT, "%s must be an unsigned decimal number", name);
+	if (*start == '0' && c->p - start > 1)
+		return bf_fail(err, BF_ERR_FORMAT, "%s has leading zeros", name);
+	if (!take_literal(c, " "))
+		return bf_fail(err, BF_ERR_FORMAT, "expected a single space after %s", name);
+	*value = v;
+	return true;
+}
+
+/* Decode the percent-encoded element key up to the next space. */
+static bool
+take_elem(cursor *c, char *elem, size_t *elemlen, bf_error *err)
+{
+	size_t n = 0;
+
+	if (!take_literal(c, "elem="))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \"elem=\"");
+	while (c->p < c->end && *c->p != ' ')
+	{
+		unsigned char ch = (unsigned char)*c->p;
+
+		if (n >= BF_MAX_ELEM_LEN)
+			return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes",
+						   BF_MAX_ELEM_LEN);
+		if (ch == '%')
+		{
+			int hi, lo;
+
+			if (c->end - c->p < 3 || (hi = hex_value((unsigned char)c->p[1])) < 0 ||
+				(lo = hex_value((unsigned char)c->p[2])) < 0)
+				return bf_fail(err, BF_ERR_FORMAT,
+							   "bad percent escape in element key (use %%XX, upper-case hex)");
+			ch = (unsigned char)(hi * 16 + lo);
+			if (elem_char_plain(ch) || ch < 0x20 || ch == 0x7F)
+				return bf_fail(err, BF_ERR_FORMAT,
+							   "element key escapes a byte that must not be escaped, or a control character");
+			c->p += 3;
+		}
+		else if (elem_char_plain(ch))
+			c->p++;
+		else
+			return bf_fail(err, BF_ERR_FORMAT, "element key holds an unescaped '%c'", ch);
+		elem[n++] = (char)ch;
+	}
+	if (!take_literal(c, " "))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \" bits=\" after the element key");
+	*elemlen = n;
+	return true;
+}
+
+/* Check (and, if out is not NULL, decode) nbytes of canonical base64. */
+static bool
+take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
+{
+	size_t need = b64_length(nbytes);
+	size_t full = nbytes / 3;
+	size_t rest = nbytes % 3;
+	const unsigned char *s;
+
+	if (!take_literal(c, "bits="))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \"bits=\"");
+	if ((size_t)(c->end - c->p) != need)
+		return bf_fail(err, BF_ERR_FORMAT,
+					   "bits has %zu base64 characters, m requires exactly %zu",
+					   (size_t)(c->end - c->p), need);
+	s = (const unsigned char *)c->p;
+	for (size_t q = 0; q < full; q++, s += 4)
+	{
+		int a = b64_value(s[0]), b = b64_value(s[1]), d = b64_value(s[2]), e = b64_value(s[3]);
+
+		if ((a | b | d | e) < 0)
+			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
+		if (out)
+		{
+			uint32_t v = ((uint32_t)a << 18) | ((uint32_t)b << 12) | ((uint32_t)d << 6) | (uint32_t)e;
+
+			*out++ = (uint8_t)(v >> 16);
+			*out++ = (uint8_t)(v >> 8);
+			*out++ = (uint8_t)v;
+		}
+	}
+	if (rest > 0)
+	{
+		int a = b64_value(s[0]), b = b64_value(s[1]);
+		int d = rest == 2 ? b64_value(s[2]) : 0;
+		uint32_t v;
+
+		if ((a | b | d) < 0 || (rest == 1 && s[2] != '=') || s[3] != '=')
+			return bf_fail(err, BF_ERR_FORMAT, "bits has bad base64 padding");
+		v = ((uint32_t)a << 18) | ((uint32_t)b << 12) | ((uint32_t)d << 6);
+		if ((rest == 1 && (v & 0xFFFF) != 0) || (rest == 2 && (v & 0xFF) != 0))
+			return bf_fail(err, BF_ERR_FORMAT, "bits has non-zero base64 padding bits");
+		if (out)
+		{
+			*out++ = (uint8_t)(v >> 16);
+			if (rest == 2)
+				*out++ = (uint8_t)(v >> 8);
+		}
+	}
+	c->p = c->end;
+	return true;
+}
+
+bool
+bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
+			  bf_error *err)
+{
+	cursor c = {text, text + len};
+	bf_params p;
+	uint64_t nbits = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0;
+	char elem[BF_MAX_ELEM_LEN];
+	size_t elemlen = 0;
+
+	if (!take_literal(&c, "v"))
+		return bf_fail(err, BF_ERR_FORMAT, "a bloom value starts with \"v1 \"");
+	if (!take_literal(&c, "1 "))
+		return bf_fail(err, BF_ERR_VERSION,
+					   "unknown format version (this build reads \"v1\")");
+	if (!take_literal(&c, "classic "))
+		return bf_fail(err, BF_ERR_VERSION,
+					   "unknown layout (this build reads \"classic\")");
+	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
+		!take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
+		!take_number(&c, "n", &nadded, err) || !take_elem(&c, elem, &elemlen, err))
+		return false;
+
+	p.layout = BF_LAYOUT_CLASSIC;
+	p.scheme = scheme > 255 ? 0 : (uint8_t)scheme;
+	p.nhashes = nhashes > BF_MAX_HASHES ? 0 : (uint16_t)nhashes;
+	p.seed = seed;
+	p.nbits = nbits;
+	if (nhashes > BF_MAX_HASHES)
+		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
+					   (unsigned long long)nhashes, BF_MAX_HASHES);
+	if (!bf_params_check(&p, elemlen, err))
+		return false;
+	*payload_len = bf_payload_size(&p, elemlen);
+
+	if (buf == NULL)
+		return take_bits(&c, bf_bits_bytes(nbits), NULL, err);
+
+	bf_init(buf, &p, elem, elemlen, nadded);
+	return take_bits(&c, bf_bits_bytes(nbits), buf + BF_HEADER_SIZE + elemlen, err);
+}

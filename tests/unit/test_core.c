@@ -1,0 +1,619 @@
+/*
+ * test_core.c
+ *	  Unit tests of the PostgreSQL-free core (core/).
+ *
+ * Each test is a function; CHECK records a failure with its line and goes
+ * on.  The program ends with "unit: N passed, N failed" and exits non-zero if
+ * anything failed.  The worked examples of the background articles are
+ * replayed with explicit bit positions (they use toy hash functions), the
+ * formulas are checked against the figures the articles print, and the
+ * format is checked against a catalogue of malformed inputs.
+ */
+#include "../../core/bf_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks_failed;
+static int tests_passed, tests_failed;
+
+#define CHECK(cond)                                                                \
+	do                                                                             \
+	{                                                                              \
+		if (!(cond))                                                               \
+		{                                                                          \
+			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			checks_failed++;                                                       \
+		}                                                                          \
+	} while (0)
+
+#define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (tol))
+
+static void
+run(const char *name, void (*fn)(void))
+{
+	int before = checks_failed;
+
+	fn();
+	if (checks_failed == before)
+	{
+		tests_passed++;
+		printf("ok   %s\n", name);
+	}
+	else
+	{
+		tests_failed++;
+		printf("FAIL %s\n", name);
+	}
+}
+
+/* A filter in a heap buffer, for the tests. */
+typedef struct tfilter
+{
+	uint8_t *buf;
+	size_t len;
+	bf_view v;
+} tfilter;
+
+static tfilter
+make(uint64_t m, unsigned k, uint64_t seed, const char *elem)
+{
+	tfilter f;
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, (uint16_t)k, seed, m};
+	bf_error err;
+	size_t elemlen = elem ? strlen(elem) : 0;
+
+	if (!bf_params_check(&p, elemlen, &err))
+	{
+		fprintf(stderr, "bad test parameters: %s\n", err.message);
+		exit(2);
+	}
+	f.len = bf_payload_size(&p, elemlen);
+	f.buf = calloc(1, f.len);
+	bf_init(f.buf, &p, elem, elemlen, 0);
+	if (!bf_check_header(f.buf, f.len, &f.v, &err))
+	{
+		fprintf(stderr, "fresh filter rejected: %s\n", err.message);
+		exit(2);
+	}
+	return f;
+}
+
+static bool
+all_set(const bf_view *v, const uint64_t *pos, int k)
+{
+	for (int i = 0; i < k; i++)
+		if (!bf_test_bit(v, pos[i]))
+			return false;
+	return true;
+}
+
+static void
+set_all(bf_view *v, const uint64_t *pos, int k)
+{
+	for (int i = 0; i < k; i++)
+		bf_set_bit(v, pos[i]);
+}
+
+/* splitmix64: a deterministic stream of well-mixed test hashes */
+static uint64_t
+next_hash(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/* ---- the worked examples of the articles in shared/seeds ---- */
+
+/* seed 000, example 1: k = 3, m = 8 */
+static void
+test_seed000_state_transitions(void)
+{
+	tfilter f = make(8, 3, 0, NULL);
+	uint64_t x1[] = {2, 6, 1}, x2[] = {2, 5, 7}, y1[] = {1, 4, 0}, y2[] = {5, 1, 6};
+
+	set_all(&f.v, x1, 3);
+	CHECK(f.v.bits[0] == 0x46); /* z = (0,1,1,0,0,0,1,0), bit 0 first */
+	set_all(&f.v, x2, 3);
+	CHECK(f.v.bits[0] == 0xE6); /* z = (0,1,1,0,0,1,1,1) */
+	CHECK(all_set(&f.v, x1, 3));  /* x1: possibly present */
+	CHECK(!all_set(&f.v, y1, 3)); /* y1: bit 0 is 0, definitely absent */
+	CHECK(all_set(&f.v, y2, 3));  /* y2: a false positive */
+	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 5);
+	free(f.buf);
+}
+
+/* seed 001: m = 20, 2 hash functions, d1..d3 added, d1/d4/d5 searched */
+static void
+test_seed001_search(void)
+{
+	tfilter f = make(20, 2, 0, NULL);
+	uint64_t d1[] = {6, 9}, d2[] = {16, 2}, d3[] = {6, 13}, d5[] = {9, 16}, d4[] = {0, 11};
+
+	set_all(&f.v, d1, 2);
+	set_all(&f.v, d2, 2);
+	set_all(&f.v, d3, 2);
+	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 5); /* bits 2, 6, 9, 13, 16 */
+	for (uint64_t i = 0; i < 20; i++)
+		CHECK(bf_test_bit(&f.v, i) == (i == 2 || i == 6 || i == 9 || i == 13 || i == 16));
+	CHECK(all_set(&f.v, d1, 2));  /* true positive */
+	CHECK(!all_set(&f.v, d4, 2)); /* true negative */
+	CHECK(all_set(&f.v, d5, 2));  /* false positive: H1(d5) = H2(d3), H2(d5) = H1(d2) */
+	free(f.buf);
+}
+
+/* seed 003, example 2.2: m = 7, k = 3, h(A) = {2, 3, 6} counted from 1 */
+static void
+test_seed003_add(void)
+{
+	tfilter f = make(7, 3, 0, NULL);
+	uint64_t a[] = {2 - 1, 3 - 1, 6 - 1};
+	const int expect[7] = {0, 1, 1, 0, 0, 1, 0};
+
+	set_all(&f.v, a, 3);
+	for (int i = 0; i < 7; i++)
+		CHECK(bf_test_bit(&f.v, (uint64_t)i) == expect[i]);
+	free(f.buf);
+}
+
+/* seed 004: m = 10, f(x) = 2x mod m, g(x) = 4x mod m; add 2 and 6 */
+static void
+test_seed004_toy_hashes(void)
+{
+	tfilter f = make(10, 2, 0, NULL);
+	uint64_t add[] = {2, 6};
+
+	for (int i = 0; i < 2; i++)
+	{
+		uint64_t pos[] = {(2 * add[i]) % 10, (4 * add[i]) % 10};
+
+		set_all(&f.v, pos, 2);
+	}
+	/* "0 1 0 1 0 0 0 1 0 0" read as bits 0..9 after the article's indexing */
+	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 3);
+	CHECK(bf_test_bit(&f.v, 2) && bf_test_bit(&f.v, 4) && bf_test_bit(&f.v, 8));
+	{
+		uint64_t two[] = {4, 8};
+
+		CHECK(all_set(&f.v, two, 2)); /* 2 is in the set */
+	}
+	free(f.buf);
+}
+
+/* ---- formulas ---- */
+
+static void
+test_formulas(void)
+{
+	uint64_t m;
+	int k;
+	bf_error err;
+
+	/* seed 001: m = 30000, n = 7000 -> the best k is 3 */
+	CHECK(bf_optimal_hashes(7000, 30000) == 3);
+	CHECK(bf_fpp(7000, 30000, 3) < bf_fpp(7000, 30000, 2));
+	CHECK(bf_fpp(7000, 30000, 3) < bf_fpp(7000, 30000, 4));
+
+	/* seed 002: m = 10n -> k = 4 gives about 1.2 %, k = 5 about 0.9 % */
+	CHECK_NEAR(bf_fpp(1000, 10000, 4), 0.0118, 0.0005);
+	CHECK_NEAR(bf_fpp(1000, 10000, 5), 0.0094, 0.0005);
+
+	/* seed 000: Pmin ~= 0.6185^(m/n); m/n = -2.08 ln P: 1.5n for 0.5, 6.2n for 0.05 */
+	CHECK_NEAR(bf_fpp(1000, 10000, 10000.0 / 1000 * M_LN2), pow(0.6185, 10), 0.0003);
+	CHECK_NEAR(-log(0.05) / (M_LN2 * M_LN2), 6.2, 0.05);
+	CHECK_NEAR(-log(0.5) / (M_LN2 * M_LN2), 1.44, 0.01);
+
+	/* Guava create(500, 0.03): the real-valued optimum is 3649.2 bits, k = 5 */
+	CHECK(bf_size_for(500, 0.03, &m, &k, &err));
+	CHECK(m == 3650 && k == 5);
+	CHECK(bf_fpp(500, (double)m, k) <= 0.03);
+	CHECK(bf_fpp(500, 3649, 5) > 0.03); /* why we round up */
+
+	/* 1 % over 1000 values: 9.59 bits per value, k = 7 */
+	CHECK(bf_size_for(1000, 0.01, &m, &k, &err));
+	CHECK(k == 7 && m >= 9586 && m < 9700);
+	CHECK(bf_fpp(1000, (double)m, k) <= 0.01);
+	CHECK(bf_fpp(1000, (double)(m - 1), bf_optimal_hashes(1000, (double)(m - 1))) > 0.01);
+
+	/* every target is met, by the smallest m that meets it */
+	for (double n = 1; n <= 1e9; n *= 7.3)
+		for (double p = 0.5; p > 1e-12; p /= 13)
+		{
+			bool fits = -n * log(p) / (M_LN2 * M_LN2) < 0.99 * (double)BF_MAX_BITS;
+			bool ok = bf_size_for(n, p, &m, &k, &err);
+
+			CHECK(ok == fits);
+			if (!fits)
+			{
+				CHECK(err.status == BF_ERR_TOO_LARGE);
+				continue;
+			}
+
+			CHECK(ok);
+			if (!ok)
+				continue;
+			CHECK(bf_fpp(n, (double)m, k) <= p);
+			CHECK(m == 1 || bf_fpp(n, (double)(m - 1), bf_optimal_hashes(n, (double)(m - 1))) > p);
+		}
+
+	/* out of range */
+	CHECK(!bf_size_for(0, 0.01, &m, &k, &err) && err.status == BF_ERR_PARAM);
+	CHECK(!bf_size_for(10, 0, &m, &k, &err) && err.status == BF_ERR_PARAM);
+	CHECK(!bf_size_for(10, 1, &m, &k, &err) && err.status == BF_ERR_PARAM);
+	CHECK(!bf_size_for(10, NAN, &m, &k, &err) && err.status == BF_ERR_PARAM);
+	CHECK(!bf_size_for(1e12, 1e-9, &m, &k, &err) && err.status == BF_ERR_TOO_LARGE);
+
+	/* estimates */
+	CHECK(bf_estimate_distinct(1000, 3, 0) == 0);
+	CHECK(isinf(bf_estimate_distinct(1000, 3, 1000)));
+	CHECK_NEAR(bf_current_fpp(8, 3, 5), pow(5.0 / 8, 3), 1e-12);
+}
+
+/* ---- hashing to positions ---- */
+
+static void
+test_positions_golden(void)
+{
+	/*
+	 * The positions are part of the on-disk format: a change here would make
+	 * every stored filter give false negatives.  These values were computed
+	 * by the first release and must never change.
+	 */
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 5, 0, 1000};
+	bf_params big = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 3, 0, UINT64_C(8000000000)};
+	uint64_t pos[BF_MAX_HASHES];
+	const uint64_t expect[] = {530, 570, 610, 650, 690};
+	const uint64_t expect_big[] = {122548960, UINT64_C(3508859568), UINT64_C(6895170177)};
+
+	bf_positions(&p, UINT64_C(0x0123456789ABCDEF), pos);
+	for (int i = 0; i < 5; i++)
+		CHECK(pos[i] == expect[i]);
+	bf_positions(&big, UINT64_C(0xFEDCBA9876543210), pos);
+	for (int i = 0; i < 3; i++)
+		CHECK(pos[i] == expect_big[i]);
+}
+
+static void
+test_positions_in_range(void)
+{
+	uint64_t state = 1, pos[BF_MAX_HASHES];
+	const uint64_t sizes[] = {1, 2, 7, 8, 63, 64, 1000, UINT64_C(1) << 33, BF_MAX_BITS};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+	{
+		bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, BF_MAX_HASHES, 0, sizes[s]};
+
+		for (int i = 0; i < 10000; i++)
+		{
+			bf_positions(&p, next_hash(&state), pos);
+			for (int j = 0; j < BF_MAX_HASHES; j++)
+				CHECK(pos[j] < sizes[s]);
+		}
+	}
+	/* the largest hashes land in the last bit */
+	{
+		bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 1, 0, 1000};
+
+		for (int i = 0; i < 100000; i++)
+		{
+			bf_positions(&p, next_hash(&state), pos);
+			if (pos[0] == 999)
+				break;
+		}
+		CHECK(pos[0] == 999);
+	}
+}
+
+/* No false negatives, and a false-positive rate near the formula. */
+static void
+test_membership_and_rate(void)
+{
+	const int n = 100000;
+	uint64_t m;
+	int k, fp = 0, probes = 1000000;
+	bf_error err;
+	tfilter f;
+	uint64_t state = 42;
+	double expected, measured;
+
+	CHECK(bf_size_for(n, 0.01, &m, &k, &err));
+	f = make(m, (unsigned)k, 0, "test.ops");
+	for (int i = 0; i < n; i++)
+		bf_add_hash(&f.v, next_hash(&state));
+	state = 42;
+	for (int i = 0; i < n; i++)
+		CHECK(bf_contains_hash(&f.v, next_hash(&state)));
+	for (int i = 0; i < probes; i++)
+		fp += bf_contains_hash(&f.v, next_hash(&state));
+	measured = (double)fp / probes;
+	expected = bf_fpp(n, (double)m, k);
+	printf("     n = %d, m = %llu, k = %d: measured rate %.5f, formula %.5f\n", n,
+		   (unsigned long long)m, k, measured, expected);
+	CHECK(measured > expected * 0.9 && measured < expected * 1.1);
+	/* the fill estimate recovers n */
+	CHECK_NEAR(bf_estimate_distinct(m, k, bf_popcount(&f.v, 0, f.v.nbytes)), n, n * 0.02);
+	free(f.buf);
+}
+
+/* seed 001's experiment: m = 30000, n = 7000 -> k = 3 is the measured best */
+static void
+test_seed001_best_k_measured(void)
+{
+	double best_rate = 2;
+	int best_k = 0;
+
+	for (int k = 1; k <= 8; k++)
+	{
+		tfilter f = make(30000, (unsigned)k, 0, "test.ops");
+		uint64_t state = 7;
+		int fp = 0;
+
+		for (int i = 0; i < 7000; i++)
+			bf_add_hash(&f.v, next_hash(&state));
+		for (int i = 0; i < 200000; i++)
+			fp += bf_contains_hash(&f.v, next_hash(&state));
+		if (fp / 200000.0 < best_rate)
+		{
+			best_rate = fp / 200000.0;
+			best_k = k;
+		}
+		free(f.buf);
+	}
+	CHECK(best_k == 3);
+}
+
+static void
+test_union(void)
+{
+	tfilter a = make(5000, 4, 9, "x.y"), b = make(5000, 4, 9, "x.y"), w = make(5000, 4, 9, "x.y");
+	uint64_t state = 3;
+
+	for (int i = 0; i < 400; i++)
+	{
+		uint64_t h = next_hash(&state);
+
+		bf_add_hash(i % 2 ? &a.v : &b.v, h);
+		bf_add_hash(&w.v, h);
+	}
+	bf_union_bytes(&a.v, &b.v, 0, a.v.nbytes);
+	CHECK(memcmp(a.v.bits, w.v.bits, w.v.nbytes) == 0);
+	CHECK(bf_params_equal(&a.v.p, &b.v.p));
+	free(a.buf);
+	free(b.buf);
+	free(w.buf);
+}
+
+/* ---- format and text form ---- */
+
+static tfilter
+sample(void)
+{
+	tfilter f = make(1000, 5, 77, "pg_catalog.integer_ops");
+	uint64_t state = 5;
+
+	for (int i = 0; i < 50; i++)
+		bf_add_hash(&f.v, next_hash(&state));
+	bf_set_nadded(f.buf, 50);
+	f.v.nadded = 50;
+	return f;
+}
+
+static bool
+parses(const char *text, bf_status *status)
+{
+	size_t len;
+	bf_error err;
+	uint8_t *buf;
+	bf_view v;
+	bool ok;
+
+	if (!bf_text_parse(text, strlen(text), NULL, &len, &err))
+	{
+		*status = err.status;
+		return false;
+	}
+	buf = malloc(len);
+	ok = bf_text_parse(text, strlen(text), buf, &len, &err) &&
+		 bf_check_header(buf, len, &v, &err) &&
+		 bf_check_bits(&v, bf_popcount(&v, 0, v.nbytes), &err);
+	*status = ok ? BF_OK : err.status;
+	free(buf);
+	return ok;
+}
+
+static void
+test_text_round_trip(void)
+{
+	tfilter f = sample();
+	size_t tlen = bf_text_length(&f.v), len;
+	char *text = malloc(tlen + 1), *again;
+	uint8_t *buf;
+	bf_error err;
+	bf_view v;
+
+	bf_text_write(&f.v, text);
+	CHECK(strlen(text) == tlen);
+	CHECK(strncmp(text, "v1 classic m=1000 k=5 scheme=1 seed=77 n=50 elem=pg_catalog.integer_ops bits=", 77) == 0);
+	CHECK(bf_text_parse(text, tlen, NULL, &len, &err));
+	CHECK(len == f.len);
+	buf = malloc(len);
+	CHECK(bf_text_parse(text, tlen, buf, &len, &err));
+	CHECK(memcmp(buf, f.buf, len) == 0);
+	CHECK(bf_check_header(buf, len, &v, &err));
+	again = malloc(bf_text_length(&v) + 1);
+	bf_text_write(&v, again);
+	CHECK(strcmp(text, again) == 0);
+	/* text is at most 1.45x the binary size (4-byte varlena header included) */
+	CHECK(tlen <= 1.45 * (double)(len + 4));
+	free(text);
+	free(again);
+	free(buf);
+	free(f.buf);
+
+	/* every tail length of base64, and an escaped element key */
+	for (uint64_t m = 1; m <= 40; m++)
+	{
+		tfilter g = make(m, 2, UINT64_MAX, "my schema.\"odd\"%ops");
+		bf_status st;
+
+		bf_set_bit(&g.v, m - 1);
+		bf_set_nadded(g.buf, UINT64_MAX);
+		g.v.nadded = UINT64_MAX;
+		text = malloc(bf_text_length(&g.v) + 1);
+		bf_text_write(&g.v, text);
+		CHECK(parses(text, &st));
+		CHECK(bf_text_parse(text, strlen(text), NULL, &len, &err) && len == g.len);
+		buf = malloc(len);
+		CHECK(bf_text_parse(text, strlen(text), buf, &len, &err) && memcmp(buf, g.buf, len) == 0);
+		free(buf);
+		free(text);
+		free(g.buf);
+	}
+}
+
+static void
+test_text_rejects(void)
+{
+	static const struct
+	{
+		const char *text;
+		bf_status status;
+	} bad[] = {
+		{"", BF_ERR_FORMAT},
+		{"v1", BF_ERR_VERSION},
+		{"v2 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+		{"v1 blocked m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+		{"v1 classic m=8 k=1 scheme=2 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+		{"v1 classic m=0 k=1 scheme=1 seed=0 n=0 elem= bits=", BF_ERR_PARAM},
+		{"v1 classic m=8 k=0 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+		{"v1 classic m=8 k=65 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+		{"v1 classic m=8 k=99999999999 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+		{"v1 classic m=18446744073709551616 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+		{"v1 classic m=18446744073709551615 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
+		{"v1 classic m=8589934592 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
+		{"v1 classic m=08 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic m=+8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic m=8  k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic k=1 m=8 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AAA=", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==\n", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA== ", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AB==", BF_ERR_FORMAT},  /* padding bits */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=A*==", BF_ERR_FORMAT},
+		{"v1 classic m=4 k=1 scheme=1 seed=0 n=1 elem=a.b bits=gA==", BF_ERR_FORMAT}, /* bit 7 >= m */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem= bits=AQ==", BF_ERR_FORMAT},    /* no key */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a.b bits=AA==", BF_ERR_FORMAT}, /* key, n=0 */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem=a.b bits=Aw==", BF_ERR_FORMAT}, /* 2 > 1*1 */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%41 bits=AA==", BF_ERR_FORMAT}, /* needless escape */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%2a bits=AA==", BF_ERR_FORMAT}, /* lower hex */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%0A bits=AA==", BF_ERR_FORMAT}, /* control */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%7F bits=AA==", BF_ERR_FORMAT}, /* control */
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=% bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a\"b bits=AA==", BF_ERR_FORMAT},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 bits=AA==", BF_ERR_FORMAT},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		bf_status st = BF_OK;
+		bool ok = parses(bad[i].text, &st);
+
+		if (ok || st != bad[i].status)
+			fprintf(stderr, "  case %zu: \"%s\" gave status %d, expected %d\n", i,
+					bad[i].text, ok ? 0 : (int)st, (int)bad[i].status);
+		CHECK(!ok && st == bad[i].status);
+	}
+	/* a good one, for contrast */
+	{
+		bf_status st;
+
+		CHECK(parses("v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem=a.b bits=gA==", &st));
+	}
+}
+
+static void
+test_binary_rejects(void)
+{
+	tfilter f = sample();
+	uint8_t *copy = malloc(f.len + 1);
+	bf_view v;
+	bf_error err;
+
+#define MUTATE(offset, value, expect_status)                   \
+	do                                                         \
+	{                                                          \
+		memcpy(copy, f.buf, f.len);                            \
+		copy[offset] = (value);                                \
+		CHECK(!bf_check_header(copy, f.len, &v, &err));        \
+		CHECK(err.status == (expect_status));                  \
+	} while (0)
+
+	CHECK(bf_check_header(f.buf, f.len, &v, &err));
+	MUTATE(0, 'X', BF_ERR_FORMAT);			/* magic */
+	MUTATE(4, 2, BF_ERR_VERSION);			/* version */
+	MUTATE(5, 2, BF_ERR_VERSION);			/* layout */
+	MUTATE(6, 9, BF_ERR_VERSION);			/* scheme */
+	MUTATE(7, 1, BF_ERR_FORMAT);			/* flags */
+	MUTATE(8, 0, BF_ERR_PARAM);				/* k = 0 */
+	MUTATE(8, 65, BF_ERR_PARAM);			/* k = 65 */
+	MUTATE(10, 23, BF_ERR_FORMAT);			/* element key length vs size */
+	MUTATE(20, 0xE9, BF_ERR_FORMAT);		/* m = 1001: size mismatch */
+	MUTATE(36, 0x01, BF_ERR_FORMAT);		/* control byte in element key */
+	memcpy(copy, f.buf, f.len);
+	memset(copy + 20, 0, 8); /* m = 0 */
+	CHECK(!bf_check_header(copy, f.len, &v, &err) && err.status == BF_ERR_PARAM);
+	memcpy(copy, f.buf, f.len);
+	memset(copy + 20, 0xFF, 8); /* m = 2^64 - 1 */
+	CHECK(!bf_check_header(copy, f.len, &v, &err) && err.status == BF_ERR_TOO_LARGE);
+	/* truncated at every length, and one trailing byte */
+	for (size_t len = 0; len < f.len; len++)
+		CHECK(!bf_check_header(f.buf, len, &v, &err));
+	memcpy(copy, f.buf, f.len);
+	copy[f.len] = 0;
+	CHECK(!bf_check_header(copy, f.len + 1, &v, &err));
+	/* bits: beyond m, too many for n, key without values */
+	{
+		tfilter g = make(12, 1, 0, "a.b");
+
+		bf_set_nadded(g.buf, 1);
+		g.v.nadded = 1;
+		g.v.bits[1] = 0x10; /* bit 12 */
+		CHECK(!bf_check_bits(&g.v, 1, &err));
+		g.v.bits[1] = 0x03; /* 2 bits for 1 value, k = 1 */
+		CHECK(!bf_check_bits(&g.v, 2, &err));
+		g.v.bits[1] = 0x01;
+		CHECK(bf_check_bits(&g.v, 1, &err));
+		g.v.nadded = 0;
+		CHECK(!bf_check_bits(&g.v, 1, &err));
+		free(g.buf);
+	}
+	free(copy);
+	free(f.buf);
+#undef MUTATE
+}
+
+int
+main(void)
+{
+	run("seed000_state_transitions", test_seed000_state_transitions);
+	run("seed001_search", test_seed001_search);
+	run("seed003_add", test_seed003_add);
+	run("seed004_toy_hashes", test_seed004_toy_hashes);
+	run("formulas", test_formulas);
+	run("positions_golden", test_positions_golden);
+	run("positions_in_range", test_positions_in_range);
+	run("membership_and_rate", test_membership_and_rate);
+	run("seed001_best_k_measured", test_seed001_best_k_measured);
+	run("union", test_union);
+	run("text_round_trip", test_text_round_trip);
+	run("text_rejects", test_text_rejects);
+	run("binary_rejects", test_binary_rejects);
+	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
+	return tests_failed == 0 ? 0 : 1;
+}
