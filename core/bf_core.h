@@ -28,7 +28,7 @@
  *	10		2		length of the element key (0..BF_MAX_ELEM_LEN)
  *	12		8		hash seed
  *	20		8		m, number of bits (1..BF_MAX_BITS)
- *	28		8		number of values added (duplicates included)
+ *	28		8		number of values added, duplicates included (0..2^63-1)
  *	36		e		element key: which values the filter holds (see below)
  *	36+e	ceil(m/8)	the bits; bit i is bit (i % 8) of byte i / 8;
  *					bits at positions >= m must be 0

@@ -166,6 +166,10 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	view->nadded = get_le(buf + OFF_NADDED, 8);
 	elemlen = (size_t)get_le(buf + OFF_ELEMLEN, 2);
 
+	/* SQL reports the count as a bigint */
+	if (view->nadded > INT64_MAX)
+		return bf_fail(err, BF_ERR_PARAM, "number of values added is out of range");
+
 	if (!bf_params_check(&view->p, elemlen, err))
 		return false;
 

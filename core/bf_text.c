@@ -310,6 +310,9 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
 	p.nhashes = nhashes > BF_MAX_HASHES ? 0 : (uint16_t)nhashes;
 	p.seed = seed;
 	p.nbits = nbits;
+	if (nadded > INT64_MAX)
+		return bf_fail(err, BF_ERR_PARAM, "number of values added n = %llu is out of range (0 to %lld)",
+					   (unsigned long long)nadded, (long long)INT64_MAX);
 	if (nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
 					   (unsigned long long)nhashes, BF_MAX_HASHES);

@@ -462,8 +462,8 @@ test_text_round_trip(void)
 		bf_status st;
 
 		bf_set_bit(&g.v, m - 1);
-		bf_set_nadded(g.buf, UINT64_MAX);
-		g.v.nadded = UINT64_MAX;
+		bf_set_nadded(g.buf, INT64_MAX);
+		g.v.nadded = INT64_MAX;
 		text = malloc(bf_text_length(&g.v) + 1);
 		bf_text_write(&g.v, text);
 		CHECK(parses(text, &st));
@@ -496,6 +496,7 @@ test_text_rejects(void)
 		{"v1 classic m=18446744073709551616 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
 		{"v1 classic m=18446744073709551615 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
 		{"v1 classic m=8589934592 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
+		{"v1 classic m=8 k=1 scheme=1 seed=0 n=9223372036854775808 elem=a bits=AQ==", BF_ERR_PARAM},
 		{"v1 classic m=08 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
 		{"v1 classic m=+8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
 		{"v1 classic m=8  k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},

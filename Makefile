@@ -1,0 +1,45 @@
+# bloomfilter: PGXS build.  `make`, `make install`, `make installcheck`,
+# `make unitcheck` (the core's C unit tests, no server needed).
+
+EXTENSION = bloomfilter
+MODULE_big = bloomfilter
+DATA = bloomfilter--1.0.sql
+PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
+
+CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_sizing.o core/bf_text.o
+OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
+	src/bloom_agg.o src/bloom_calc.o $(CORE_OBJS)
+
+REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_badinput
+REGRESS_OPTS = --inputdir=test
+
+# Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
+# -Wno-unused-parameter (their inline functions and fmgr macros).
+PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter
+SHLIB_LINK = -lm
+
+# No LLVM bitcode: the JIT gains nothing inlining these functions, and this
+# keeps the build free of a clang version that must match the server's.
+override with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- the core's unit tests, plain C, no PostgreSQL ----
+UNIT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Wpedantic -Wno-long-long -Icore
+UNIT_SRCS = tests/unit/test_core.c $(CORE_OBJS:.o=.c)
+
+tests/unit/test_core: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) -lm
+
+# the same tests with the portable 64x64 multiply, which must agree
+tests/unit/test_core_portable: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+	$(CC) $(UNIT_CFLAGS) -DBF_PORTABLE_MULHI -o $@ $(UNIT_SRCS) -lm
+
+.PHONY: unitcheck
+unitcheck: tests/unit/test_core tests/unit/test_core_portable
+	tests/unit/test_core
+	tests/unit/test_core_portable
+
+EXTRA_CLEAN = tests/unit/test_core tests/unit/test_core_portable

@@ -1,0 +1,201 @@
+/*
+ * bloomfilter.c
+ *	  SQL functions of the bloom type: creating, adding, probing, inspecting.
+ *
+ * This file and src/ are the thin PostgreSQL layer over the core in core/.
+ * Type input and output live in src/bloom_io.c, the aggregates in
+ * src/bloom_agg.c, the sizing calculator in src/bloom_calc.c.
+ */
+#include "src/bloom_pg.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_mk);
+PG_FUNCTION_INFO_V1(bloom_add);
+PG_FUNCTION_INFO_V1(bloom_contains);
+PG_FUNCTION_INFO_V1(bloom_contained);
+PG_FUNCTION_INFO_V1(bloom_info);
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+
+/*
+ * bloom_empty(expected_n bigint, fpp float8) -> bloom
+ *
+ * An empty filter sized so that after expected_n distinct values the rate of
+ * false positives is at most fpp.
+ */
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	int64		n = PG_GETARG_INT64(0);
+	float8		fpp = PG_GETARG_FLOAT8(1);
+	bf_params	p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_error	err;
+	int			k;
+	BloomFilter f;
+
+	if (!bf_size_for((double) n, fpp, &p.nbits, &k, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	p.nhashes = (uint16) k;
+	bloom_new(&p, NULL, 0, 0, &f);
+	PG_RETURN_POINTER(f.raw);
+}
+
+/*
+ * bloom_empty_mk(nbits bigint, nhashes int, seed bigint) -> bloom
+ *
+ * An empty filter of exactly m bits and k hashes, for users who size it
+ * themselves (or reproduce another system's filter).
+ */
+Datum
+bloom_empty_mk(PG_FUNCTION_ARGS)
+{
+	int64		nbits = PG_GETARG_INT64(0);
+	int32		nhashes = PG_GETARG_INT32(1);
+	int64		seed = PG_GETARG_INT64(2);
+	bf_params	p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
+	BloomFilter f;
+
+	if (nbits < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of bits must be at least 1")));
+	if (nhashes < 1 || nhashes > BF_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
+	p.nbits = (uint64) nbits;
+	p.nhashes = (uint16) nhashes;
+	bloom_new(&p, NULL, 0, 0, &f);
+	PG_RETURN_POINTER(f.raw);
+}
+
+void
+bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
+{
+	bloom_check_elem(&f->view, hasher);
+	if (f->view.elemlen == 0)
+		bloom_new(&f->view.p, hasher->elem, hasher->elemlen, 0, f);
+	bf_add_hash(&f->view, bloom_hash_value(hasher, value, f->view.p.seed));
+	f->view.nadded = bloom_add_counts(f->view.nadded, 1);
+	bf_set_nadded((uint8_t *) VARDATA(f->raw), f->view.nadded);
+}
+
+/*
+ * bloom_add(bloom, value) -> bloom
+ *
+ * A copy of the filter with the value added.  A NULL value is ignored (the
+ * filter is returned unchanged), as aggregates ignore NULLs.
+ */
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	bloom_get_arg(fcinfo, 0, true, &f);
+	bloom_add_datum(&f, bloom_hasher_for_arg(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(f.raw);
+}
+
+/* Whether argument value_arg may be in the filter of argument filter_arg. */
+static bool
+contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
+{
+	BloomHasher *hasher = bloom_hasher_for_arg(fcinfo, value_arg);
+	BloomFilter f;
+
+	bloom_get_arg_cached(fcinfo, filter_arg, &f);
+	if (f.view.elemlen == 0)
+		return false;			/* nothing was ever added */
+	bloom_check_elem(&f.view, hasher);
+	return bf_contains_hash(&f.view, bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg),
+													  f.view.p.seed));
+}
+
+/*
+ * bloom_contains(bloom, value) -> boolean, and the operator bloom @> value.
+ *
+ * false: the value was certainly never added.  true: it probably was (with
+ * the filter's false-positive rate).
+ */
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 0, 1));
+}
+
+/* value <@ bloom: the commutator of @>. */
+Datum
+bloom_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 1, 0));
+}
+
+/*
+ * bloom_info(bloom) -> record
+ *
+ * Everything the header says, and what the bits tell: how many are set, the
+ * distinct values that explains, and the false-positive rate it gives now.
+ */
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	TupleDesc	tupdesc;
+	Datum		values[12];
+	bool		nulls[12] = {0};
+	uint64		set;
+	const bf_view *v;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	v = &f.view;
+	set = bloom_count_bits(v);
+
+	values[0] = CStringGetTextDatum(v->p.layout == BF_LAYOUT_CLASSIC ? "classic" : "unknown");
+	values[1] = Int64GetDatum((int64) v->p.nbits);
+	values[2] = Int32GetDatum(v->p.nhashes);
+	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
+	values[4] = Int64GetDatum((int64) v->nadded);
+	values[5] = Int64GetDatum((int64) set);
+	values[6] = Float8GetDatum((double) set / (double) v->p.nbits);
+	values[7] = Float8GetDatum(bf_estimate_distinct(v->p.nbits, v->p.nhashes, set));
+	values[8] = Float8GetDatum(bf_current_fpp(v->p.nbits, v->p.nhashes, set));
+	if (v->elemlen > 0)
+		values[9] = PointerGetDatum(cstring_to_text_with_len(v->elem, (int) v->elemlen));
+	else
+		nulls[9] = true;
+	values[10] = Int64GetDatum((int64) v->p.seed);
+	values[11] = Int32GetDatum(v->p.scheme);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * bloom_cardinality(bloom) -> float8
+ *
+ * The estimated number of distinct values added, from the fill of the bits
+ * (Swamidass & Baldi), rounded; Infinity when every bit is set.
+ */
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	PG_RETURN_FLOAT8(rint(bf_estimate_distinct(f.view.p.nbits, f.view.p.nhashes,
+											   bloom_count_bits(&f.view))));
+}

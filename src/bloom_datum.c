@@ -1,0 +1,205 @@
+/*
+ * bloom_datum.c
+ *	  From bloom datums to checked views of the core's format, and back.
+ *
+ * Every function that receives a bloom value goes through bloom_get_arg()
+ * or bloom_get_arg_cached(), which check the header (O(1)) so that no code
+ * after them can read outside the value, whatever bytes it holds.  The O(m)
+ * check of the bits is done once, when a value enters the system (type
+ * input, binary receive).
+ */
+#include "bloom_pg.h"
+
+#include "access/detoast.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+/* Bytes handled between two CHECK_FOR_INTERRUPTS() in loops over the bits. */
+#define BLOOM_CHUNK (1024 * 1024)
+
+void
+bloom_report(const bf_error *err, BloomSource source)
+{
+	int			code;
+
+	if (err->status == BF_ERR_TOO_LARGE)
+		code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+	else
+		switch (source)
+		{
+			case BLOOM_FROM_TEXT:
+				code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+				break;
+			case BLOOM_FROM_BINARY:
+				code = ERRCODE_INVALID_BINARY_REPRESENTATION;
+				break;
+			case BLOOM_FROM_ARGUMENT:
+				code = ERRCODE_INVALID_PARAMETER_VALUE;
+				break;
+			default:
+				code = ERRCODE_DATA_CORRUPTED;
+				break;
+		}
+
+	switch (source)
+	{
+		case BLOOM_FROM_TEXT:
+			ereport(ERROR, (errcode(code), errmsg("invalid input syntax for type bloom: %s", err->message)));
+			break;
+		case BLOOM_FROM_BINARY:
+			ereport(ERROR, (errcode(code), errmsg("invalid external binary bloom value: %s", err->message)));
+			break;
+		case BLOOM_FROM_ARGUMENT:
+			ereport(ERROR, (errcode(code), errmsg("%s", err->message)));
+			break;
+		case BLOOM_FROM_STORAGE:
+			ereport(ERROR, (errcode(code), errmsg("corrupted bloom value: %s", err->message)));
+			break;
+	}
+	pg_unreachable();
+}
+
+static void
+check_header(struct varlena *raw, BloomFilter *out)
+{
+	bf_error	err;
+
+	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ,
+						 &out->view, &err))
+		bloom_report(&err, BLOOM_FROM_STORAGE);
+	out->raw = raw;
+}
+
+void
+bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
+{
+	Datum		d = PG_GETARG_DATUM(argno);
+
+	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
+}
+
+BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+}
+
+void
+bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varatt_external toast;
+	BloomCallCache *cache;
+	MemoryContext old;
+
+	/*
+	 * A filter read from a table and handed over as a parameter (an
+	 * InitPlan) arrives as a TOAST pointer on every row; detoasting it again
+	 * each time would cost a full read of the filter per row.  A TOAST value
+	 * is immutable and its (toast relation, value id) is unique, so a copy
+	 * keyed on them is safe to reuse.  Values in memory need no cache.
+	 */
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		check_header(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)), out);
+		return;
+	}
+
+	VARATT_EXTERNAL_GET_POINTER(toast, raw);
+	cache = bloom_call_cache(fcinfo);
+	if (cache->filter == NULL || cache->valueid != toast.va_valueid ||
+		cache->toastrelid != toast.va_toastrelid)
+	{
+		if (cache->filter != NULL)
+			pfree(cache->filter);
+		cache->filter = NULL;
+		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		check_header(detoast_attr(raw), out);
+		MemoryContextSwitchTo(old);
+		cache->filter = out->raw;
+		cache->view = out->view;
+		cache->valueid = toast.va_valueid;
+		cache->toastrelid = toast.va_toastrelid;
+		return;
+	}
+	out->raw = cache->filter;
+	out->view = cache->view;
+}
+
+void
+bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
+		  BloomFilter *out)
+{
+	bf_error	err;
+	size_t		len;
+	struct varlena *raw;
+
+	if (!bf_params_check(p, elemlen, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	len = bf_payload_size(p, elemlen);
+	raw = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(raw, VARHDRSZ + len);
+	bf_init((uint8_t *) VARDATA(raw), p, elem, elemlen, nadded);
+	check_header(raw, out);
+}
+
+uint64
+bloom_count_bits(const bf_view *view)
+{
+	uint64		count = 0;
+
+	for (size_t from = 0; from < view->nbytes; from += BLOOM_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		count += bf_popcount(view, from, Min(from + BLOOM_CHUNK, view->nbytes));
+	}
+	return count;
+}
+
+void
+bloom_union_into(bf_view *dst, const bf_view *src)
+{
+	for (size_t from = 0; from < dst->nbytes; from += BLOOM_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		bf_union_bytes(dst, src, from, Min(from + BLOOM_CHUNK, dst->nbytes));
+	}
+}
+
+void
+bloom_check_bits(const BloomFilter *f, BloomSource source)
+{
+	bf_error	err;
+
+	if (!bf_check_bits(&f->view, bloom_count_bits(&f->view), &err))
+		bloom_report(&err, source);
+}
+
+uint64
+bloom_add_counts(uint64 a, uint64 b)
+{
+	return (a > (uint64) PG_INT64_MAX - b) ? (uint64) PG_INT64_MAX : a + b;
+}
+
+void
+bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
+{
+	if (!bf_params_equal(&a->p, &b->p))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot %s bloom filters of different parameters", what),
+				 errdetail("One has m = " UINT64_FORMAT ", k = %u, layout %u, hash scheme %u, seed " UINT64_FORMAT
+						   "; the other m = " UINT64_FORMAT ", k = %u, layout %u, hash scheme %u, seed " UINT64_FORMAT ".",
+						   a->p.nbits, a->p.nhashes, a->p.layout, a->p.scheme, a->p.seed,
+						   b->p.nbits, b->p.nhashes, b->p.layout, b->p.scheme, b->p.seed),
+				 errhint("Build the filters with the same bloom_empty() or bloom_agg() sizing.")));
+	if (a->elemlen != 0 && b->elemlen != 0 &&
+		(a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot %s bloom filters of values hashed by %.*s and by %.*s", what,
+						(int) a->elemlen, a->elem, (int) b->elemlen, b->elem)));
+}

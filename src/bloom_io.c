@@ -1,0 +1,95 @@
+/*
+ * bloom_io.c
+ *	  Text and binary input/output of the bloom type.
+ *
+ * Both inputs are attack surface: they accept only what the core's parsers
+ * and validators accept, check every length before allocating, and check the
+ * bits (O(m)) so that a value inside the system is always consistent.  The
+ * binary form is the on-disk format itself (see core/bf_core.h).
+ */
+#include "bloom_pg.h"
+
+#include "libpq/pqformat.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(bloom_in);
+PG_FUNCTION_INFO_V1(bloom_out);
+PG_FUNCTION_INFO_V1(bloom_recv);
+PG_FUNCTION_INFO_V1(bloom_send);
+
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	const char *text = PG_GETARG_CSTRING(0);
+	size_t		textlen = strlen(text);
+	size_t		len;
+	bf_error	err;
+	struct varlena *raw;
+	BloomFilter f;
+
+	/* pass 1 checks everything but the bits' consistency and sizes the value */
+	if (!bf_text_parse(text, textlen, NULL, &len, &err))
+		bloom_report(&err, BLOOM_FROM_TEXT);
+	raw = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(raw, VARHDRSZ + len);
+	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err) ||
+		!bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
+		bloom_report(&err, BLOOM_FROM_TEXT);
+	f.raw = raw;
+	bloom_check_bits(&f, BLOOM_FROM_TEXT);
+	PG_RETURN_POINTER(raw);
+}
+
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	size_t		len;
+	char	   *out;
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	len = bf_text_length(&f.view);
+	if (len + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter of %zu bytes is too large for its text form (%zu bytes, limit 1 GB)",
+						(size_t) VARSIZE(f.raw), len),
+				 errhint("Use binary COPY or send the filter in binary format.")));
+	out = palloc(len + 1);
+	bf_text_write(&f.view, out);
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t		len = (size_t) (buf->len - buf->cursor);
+	bf_error	err;
+	struct varlena *raw;
+	BloomFilter f;
+
+	/* check the header in place before copying anything */
+	if (!bf_check_header((const uint8_t *) buf->data + buf->cursor, len, &f.view, &err))
+		bloom_report(&err, BLOOM_FROM_BINARY);
+	raw = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(raw, VARHDRSZ + len);
+	pq_copymsgbytes(buf, VARDATA(raw), (int) len);
+	if (!bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
+		bloom_report(&err, BLOOM_FROM_BINARY);
+	f.raw = raw;
+	bloom_check_bits(&f, BLOOM_FROM_BINARY);
+	PG_RETURN_POINTER(raw);
+}
+
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	StringInfoData buf;
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(f.raw), (int) (VARSIZE(f.raw) - VARHDRSZ));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}

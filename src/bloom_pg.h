@@ -1,0 +1,128 @@
+/*
+ * bloom_pg.h
+ *	  Declarations shared by the files of the PostgreSQL layer.
+ *
+ * The layer translates between SQL and the core (core/bf_core.h): it turns
+ * datums into views of the serialized format, hashes SQL values with their
+ * type's extended hash function, and maps core errors to SQLSTATEs.
+ */
+#ifndef BLOOM_PG_H
+#define BLOOM_PG_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "../core/bf_core.h"
+
+/* A bloom datum, detoasted, with its decoded header. */
+typedef struct BloomFilter
+{
+	struct varlena *raw; /* the detoasted varlena */
+	bf_view view;		 /* points into raw */
+} BloomFilter;
+
+/* Where a bad filter came from; decides the SQLSTATE of the error. */
+typedef enum BloomSource
+{
+	BLOOM_FROM_TEXT,	/* text input: 22P02 */
+	BLOOM_FROM_BINARY,	/* binary input: 22P03 */
+	BLOOM_FROM_ARGUMENT, /* a function's parameters: 22023 */
+	BLOOM_FROM_STORAGE	/* a stored value that fails its check: XX001 */
+} BloomSource;
+
+/* Raise the error described by err (54000 for BF_ERR_TOO_LARGE). */
+extern void bloom_report(const bf_error *err, BloomSource source) pg_attribute_noreturn();
+
+/* ---- datums (bloom_datum.c) ---- */
+
+/* Detoast argument argno and check its header; copy if it will be modified. */
+extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy,
+						  BloomFilter *out);
+
+/*
+ * For probes: argument argno, detoasted once per query when it is a stored
+ * out-of-line value (the detoasted copy is cached in fn_extra, keyed on its
+ * TOAST pointer), otherwise detoasted as usual.
+ */
+extern void bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno,
+								 BloomFilter *out);
+
+/* Allocate (in the current memory context) a new empty filter. */
+extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen,
+					  uint64_t nadded, BloomFilter *out);
+
+/* Check a filter's bits (O(m), interruptible); raise an error if bad. */
+extern void bloom_check_bits(const BloomFilter *f, BloomSource source);
+
+/* Number of set bits, counted in chunks with CHECK_FOR_INTERRUPTS. */
+extern uint64 bloom_count_bits(const bf_view *view);
+
+/* OR src's bits into dst (same shape), in chunks with CHECK_FOR_INTERRUPTS. */
+extern void bloom_union_into(bf_view *dst, const bf_view *src);
+
+/* Add a to b without overflowing the bigint range of "values added". */
+extern uint64 bloom_add_counts(uint64 a, uint64 b);
+
+/* ---- values (bloom_value.c) ---- */
+
+/* What is needed to hash values of one SQL type; cached per call site. */
+typedef struct BloomHasher
+{
+	Oid			typid;
+	Oid			collid;
+	FmgrInfo	hashfn;			/* the type's extended hash function */
+	Oid			hashcoll;		/* collation to pass to it */
+	char		elem[BF_MAX_ELEM_LEN + 1]; /* element key */
+	size_t		elemlen;
+} BloomHasher;
+
+/*
+ * What a call site keeps across rows, in fn_extra (allocated in fn_mcxt): the
+ * hasher of its value argument and the detoasted copy of a stored filter.
+ */
+typedef struct BloomCallCache
+{
+	bool		hasher_valid;
+	BloomHasher hasher;
+	Oid			toastrelid;		/* TOAST pointer of the cached filter */
+	Oid			valueid;
+	struct varlena *filter;		/* detoasted copy, in fn_mcxt, or NULL */
+	bf_view		view;
+} BloomCallCache;
+
+extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
+
+/*
+ * The hasher for argument argno of the current call, from fn_extra (set up
+ * on the first call, or again if the argument's type changes).
+ */
+extern BloomHasher *bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno);
+
+/* The hash of a value, with the filter's seed. */
+extern uint64 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed);
+
+/*
+ * Check that a value of the hasher's type may be added to or probed in the
+ * filter: the filter is empty (no element key yet) or holds the same element
+ * key.  Raises 42804 otherwise.
+ */
+extern void bloom_check_elem(const bf_view *view, const BloomHasher *hasher);
+
+/* ---- adding (bloomfilter.c) ---- */
+
+/*
+ * Add a value to a filter the caller may modify.  An empty filter takes the
+ * value's element key, which reallocates it in the current memory context:
+ * use f->raw afterwards.
+ */
+extern void bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value);
+
+/*
+ * Raise 22023 unless a and b have the same shape, 42804 unless they hold the
+ * same element family (an empty filter is compatible with any).  what names
+ * the operation in the message.
+ */
+extern void bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what);
+
+#endif /* BLOOM_PG_H */

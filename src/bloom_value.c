@@ -1,0 +1,136 @@
+/*
+ * bloom_value.c
+ *	  Hashing SQL values for the filter.
+ *
+ * A prefilter must never drop a row that the join would keep, so two values
+ * that are "=" must land on the same bits.  The hash functions of a type's
+ * default hash operator family give exactly that guarantee (it is what hash
+ * joins rely on), across the types of the family too: int2, int4 and int8
+ * share integer_ops and hash alike, numeric hashes 1.0 and 1.00 alike, text
+ * hashes under its collation.  We use the family's extended (64-bit, seeded)
+ * hash function.
+ *
+ * A filter records the family that hashed its values as its "element key"
+ * (for example "pg_catalog.integer_ops"; a nondeterministic collation, whose
+ * hash differs from the plain one, is appended after "@").  A value whose
+ * family differs cannot be found reliably, so adding or probing it is an
+ * error rather than a silent "false".  Names rather than OIDs are recorded
+ * because OIDs of extension types change across dump and restore.
+ */
+#include "bloom_pg.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_opfamily.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+/* Append "schema.name" to buf (of BF_MAX_ELEM_LEN + 1 bytes) at *len. */
+static void
+append_qualified(char *buf, size_t *len, Oid nspid, const char *name)
+{
+	char	   *nsp = get_namespace_name(nspid);
+	int			n;
+
+	n = snprintf(buf + *len, BF_MAX_ELEM_LEN + 1 - *len, "%s.%s", nsp ? nsp : "?", name);
+	*len += Min((size_t) n, BF_MAX_ELEM_LEN - *len);
+}
+
+static void
+hasher_init(BloomHasher *h, Oid typid, Oid collid)
+{
+	TypeCacheEntry *tc;
+	HeapTuple	tup;
+	Form_pg_opfamily opf;
+
+	tc = lookup_type_cache(typid, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC_FINFO);
+	if (!OidIsValid(tc->hash_opf) || !OidIsValid(tc->hash_extended_proc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("could not identify an extended hash function for type %s",
+						format_type_be(typid)),
+				 errhint("A bloom filter holds values of types that have a default hash operator class.")));
+
+	tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(tc->hash_opf));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator family %u", tc->hash_opf);
+	opf = (Form_pg_opfamily) GETSTRUCT(tup);
+	h->elemlen = 0;
+	append_qualified(h->elem, &h->elemlen, opf->opfnamespace, NameStr(opf->opfname));
+	ReleaseSysCache(tup);
+
+	/*
+	 * Deterministic collations all hash a string by its bytes, so they share
+	 * one key; a nondeterministic one hashes by sort key and gets its own.
+	 */
+	h->hashcoll = InvalidOid;
+	if (type_is_collatable(typid))
+	{
+		h->hashcoll = OidIsValid(collid) ? collid : DEFAULT_COLLATION_OID;
+		if (!get_collation_isdeterministic(h->hashcoll))
+		{
+			HeapTuple	ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
+			Form_pg_collation coll;
+
+			if (!HeapTupleIsValid(ctup))
+				elog(ERROR, "cache lookup failed for collation %u", h->hashcoll);
+			coll = (Form_pg_collation) GETSTRUCT(ctup);
+			if (h->elemlen < BF_MAX_ELEM_LEN)
+				h->elem[h->elemlen++] = '@';
+			append_qualified(h->elem, &h->elemlen, coll->collnamespace, NameStr(coll->collname));
+			ReleaseSysCache(ctup);
+		}
+	}
+	h->elem[h->elemlen] = '\0';
+
+	fmgr_info_copy(&h->hashfn, &tc->hash_extended_proc_finfo, CurrentMemoryContext);
+	h->typid = typid;
+	h->collid = collid;
+}
+
+BloomHasher *
+bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	Oid			collid = PG_GET_COLLATION();
+
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("could not determine the data type of the value")));
+
+	if (!cache->hasher_valid || cache->hasher.typid != typid || cache->hasher.collid != collid)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		cache->hasher_valid = false;
+		hasher_init(&cache->hasher, typid, collid);
+		cache->hasher_valid = true;
+		MemoryContextSwitchTo(old);
+	}
+	return &cache->hasher;
+}
+
+uint64
+bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed)
+{
+	return DatumGetUInt64(FunctionCall2Coll(&hasher->hashfn, hasher->hashcoll, value,
+											UInt64GetDatum(seed)));
+}
+
+void
+bloom_check_elem(const bf_view *view, const BloomHasher *hasher)
+{
+	if (view->elemlen == 0)
+		return;
+	if (view->elemlen != hasher->elemlen || memcmp(view->elem, hasher->elem, view->elemlen) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("bloom filter holds values hashed by %.*s, not values of type %s (hashed by %s)",
+						(int) view->elemlen, view->elem, format_type_be(hasher->typid),
+						hasher->elem),
+				 errhint("Probe a filter with values of the type family it was built from, or cast the value.")));
+}
