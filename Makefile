@@ -10,8 +10,8 @@ CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_sizing.o core/bf_text.o
 OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	src/bloom_agg.o src/bloom_calc.o $(CORE_OBJS)
 
-REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_badinput
-REGRESS_OPTS = --inputdir=test
+REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
+	bloom_badinput
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

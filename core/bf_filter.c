@@ -45,7 +45,9 @@ static inline uint64_t
 reduce(uint64_t x, uint64_t m)
 {
 #if defined(__SIZEOF_INT128__) && !defined(BF_PORTABLE_MULHI)
-	return (uint64_t)(((unsigned __int128)x * m) >> 64);
+	__extension__ typedef unsigned __int128 u128;
+
+	return (uint64_t)(((u128)x * m) >> 64);
 #else
 	uint64_t x_lo = x & 0xFFFFFFFFu, x_hi = x >> 32;
 	uint64_t m_lo = m & 0xFFFFFFFFu, m_hi = m >> 32;

@@ -20,6 +20,10 @@
 
 #include <math.h>
 
+#ifndef M_LN2
+#define M_LN2 0.69314718055994530942
+#endif
+
 double
 bf_fpp(double n, double nbits, double nhashes)
 {

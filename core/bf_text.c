@@ -266,8 +266,11 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 		int d = rest == 2 ? b64_value(s[2]) : 0;
 		uint32_t v;
 
-		if ((a | b | d) < 0 || (rest == 1 && s[2] != '=') || s[3] != '=')
-			return bf_fail(err, BF_ERR_FORMAT, "bits has bad base64 padding");
+		if (a < 0 || b < 0 || (rest == 2 && s[2] != '=' && d < 0) || (s[3] != '=' && b64_value(s[3]) < 0))
+			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
+		if ((rest == 1 && s[2] != '=') || d < 0 || s[3] != '=')
+			return bf_fail(err, BF_ERR_FORMAT,
+						   "bits has wrong base64 padding for a bit array of %zu bytes", nbytes);
 		v = ((uint32_t)a << 18) | ((uint32_t)b << 12) | ((uint32_t)d << 6);
 		if ((rest == 1 && (v & 0xFFFF) != 0) || (rest == 2 && (v & 0xFF) != 0))
 			return bf_fail(err, BF_ERR_FORMAT, "bits has non-zero base64 padding bits");

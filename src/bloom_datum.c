@@ -11,6 +11,7 @@
 #include "bloom_pg.h"
 
 #include "access/detoast.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -40,6 +41,9 @@ bloom_report(const bf_error *err, BloomSource source)
 				code = ERRCODE_DATA_CORRUPTED;
 				break;
 		}
+
+	if (err->status == BF_ERR_TOO_LARGE)
+		ereport(ERROR, (errcode(code), errmsg("bloom filter too large: %s", err->message)));
 
 	switch (source)
 	{
@@ -187,15 +191,26 @@ bloom_add_counts(uint64 a, uint64 b)
 void
 bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 {
-	if (!bf_params_equal(&a->p, &b->p))
+	StringInfoData diff;
+
+	initStringInfo(&diff);
+	if (a->p.nbits != b->p.nbits)
+		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.nbits, b->p.nbits);
+	if (a->p.nhashes != b->p.nhashes)
+		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
+	if (a->p.layout != b->p.layout)
+		appendStringInfo(&diff, "; layout: %u and %u", a->p.layout, b->p.layout);
+	if (a->p.scheme != b->p.scheme)
+		appendStringInfo(&diff, "; hash scheme: %u and %u", a->p.scheme, b->p.scheme);
+	if (a->p.seed != b->p.seed)
+		appendStringInfo(&diff, "; seed: " INT64_FORMAT " and " INT64_FORMAT,
+						 (int64) a->p.seed, (int64) b->p.seed);
+	if (diff.len > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot %s bloom filters of different parameters", what),
-				 errdetail("One has m = " UINT64_FORMAT ", k = %u, layout %u, hash scheme %u, seed " UINT64_FORMAT
-						   "; the other m = " UINT64_FORMAT ", k = %u, layout %u, hash scheme %u, seed " UINT64_FORMAT ".",
-						   a->p.nbits, a->p.nhashes, a->p.layout, a->p.scheme, a->p.seed,
-						   b->p.nbits, b->p.nhashes, b->p.layout, b->p.scheme, b->p.seed),
-				 errhint("Build the filters with the same bloom_empty() or bloom_agg() sizing.")));
+				 errmsg("cannot %s bloom filters with different parameters", what),
+				 errdetail("They differ in %s.", diff.data + 2),
+				 errhint("Build the filters with the same sizing (bloom_empty() or bloom_agg() hints).")));
 	if (a->elemlen != 0 && b->elemlen != 0 &&
 		(a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
 		ereport(ERROR,

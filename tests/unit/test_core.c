@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef M_LN2
+#define M_LN2 0.69314718055994530942
+#endif
+
 static int checks_failed;
 static int tests_passed, tests_failed;
 

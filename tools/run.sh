@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# tools/run.sh demo|test
+#
+# On a fresh Debian (bookworm) machine, as root: install what is missing,
+# build and install the extension, then
+#   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
+#   test  run the whole test suite: the core's C unit tests (two builds) and
+#         the pg_regress suite (make installcheck) on a throwaway cluster.
+# The test run ends with a line "total: N passed, N failed".
+set -euo pipefail
+
+mode=${1:-}
+case "$mode" in
+demo | test) ;;
+*)
+	echo "usage: $0 demo|test" >&2
+	exit 2
+	;;
+esac
+
+cd "$(dirname "$0")/.."
+
+# ---- packages ----
+packages=(make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib)
+[ "$mode" = test ] && packages+=(wamerican-huge)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "== installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ---- build and install ----
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+echo "== building with $("$PG_CONFIG" --version)"
+make -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
+make -s PG_CONFIG="$PG_CONFIG"
+make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+
+# pg_virtualenv -t: a throwaway cluster in a temporary folder; as root it runs
+# the server as the postgres user.  The repository must be readable by it.
+chmod -R a+rX . 2>/dev/null || true
+
+if [ "$mode" = demo ]; then
+	exec pg_virtualenv -t psql -X -v ON_ERROR_STOP=1 -f demo/bloom_join.sql
+fi
+
+# ---- tests ----
+passed=0
+failed=0
+
+echo "== C unit tests of the core"
+unit_log=$(mktemp)
+if make -s PG_CONFIG="$PG_CONFIG" unitcheck 2>&1 | tee "$unit_log"; then :; fi
+while read -r p f; do
+	passed=$((passed + p))
+	failed=$((failed + f))
+done < <(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$unit_log")
+if ! grep -q '^unit: ' "$unit_log"; then
+	echo "unit tests did not run"
+	failed=$((failed + 1))
+fi
+
+echo "== pg_regress (make installcheck) on a throwaway cluster"
+regress_log=$(mktemp)
+rm -rf results regression.diffs regression.out
+if pg_virtualenv -t make -s PG_CONFIG="$PG_CONFIG" installcheck >"$regress_log" 2>&1; then :; fi
+cat "$regress_log"
+ok=$(grep -cE '\.\.\. ok' "$regress_log" || true)
+bad=$(grep -cE '\.\.\. FAILED' "$regress_log" || true)
+passed=$((passed + ok))
+failed=$((failed + bad))
+if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
+	echo "pg_regress ran no test"
+	failed=$((failed + 1))
+fi
+if [ -f regression.diffs ]; then
+	echo "== regression.diffs"
+	cat regression.diffs
+fi
+
+rm -f "$unit_log" "$regress_log"
+echo "total: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
