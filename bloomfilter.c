@@ -33,11 +33,11 @@ PG_FUNCTION_INFO_V1(bloom_cardinality);
 Datum
 bloom_empty(PG_FUNCTION_ARGS)
 {
-	int64		n = PG_GETARG_INT64(0);
-	float8		fpp = PG_GETARG_FLOAT8(1);
-	bf_params	p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
-	bf_error	err;
-	int			k;
+	int64 n = PG_GETARG_INT64(0);
+	float8 fpp = PG_GETARG_FLOAT8(1);
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_error err;
+	int k;
 	BloomFilter f;
 
 	if (!bf_size_for((double) n, fpp, &p.nbits, &k, &err))
@@ -56,20 +56,18 @@ bloom_empty(PG_FUNCTION_ARGS)
 Datum
 bloom_empty_mk(PG_FUNCTION_ARGS)
 {
-	int64		nbits = PG_GETARG_INT64(0);
-	int32		nhashes = PG_GETARG_INT32(1);
-	int64		seed = PG_GETARG_INT64(2);
-	bf_params	p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
+	int64 nbits = PG_GETARG_INT64(0);
+	int32 nhashes = PG_GETARG_INT32(1);
+	int64 seed = PG_GETARG_INT64(2);
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
 	BloomFilter f;
 
 	if (nbits < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("number of bits must be at least 1")));
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("number of bits must be at least 1")));
 	if (nhashes < 1 || nhashes > BF_MAX_HASHES)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
 	p.nbits = (uint64) nbits;
 	p.nhashes = (uint16) nhashes;
 	bloom_new(&p, NULL, 0, 0, &f);
@@ -116,10 +114,10 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 
 	bloom_get_arg_cached(fcinfo, filter_arg, &f);
 	if (f.view.elemlen == 0)
-		return false;			/* nothing was ever added */
+		return false; /* nothing was ever added */
 	bloom_check_elem(&f.view, hasher);
-	return bf_contains_hash(&f.view, bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg),
-													  f.view.p.seed));
+	return bf_contains_hash(&f.view,
+	                        bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg), f.view.p.seed));
 }
 
 /*
@@ -151,10 +149,10 @@ Datum
 bloom_info(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
-	TupleDesc	tupdesc;
-	Datum		values[12];
-	bool		nulls[12] = {0};
-	uint64		set;
+	TupleDesc tupdesc;
+	Datum values[12];
+	bool nulls[12] = {0};
+	uint64 set;
 	const bf_view *v;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -196,6 +194,6 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 	BloomFilter f;
 
 	bloom_get_arg(fcinfo, 0, false, &f);
-	PG_RETURN_FLOAT8(rint(bf_estimate_distinct(f.view.p.nbits, f.view.p.nhashes,
-											   bloom_count_bits(&f.view))));
+	PG_RETURN_FLOAT8(
+	    rint(bf_estimate_distinct(f.view.p.nbits, f.view.p.nhashes, bloom_count_bits(&f.view))));
 }

@@ -65,15 +65,15 @@
  */
 #define BF_MAX_VARLENA 0x3FFFFFFFu
 #define BF_MAX_PAYLOAD (BF_MAX_VARLENA - 4u)
-#define BF_MAX_BITS ((uint64_t)(BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 8u)
+#define BF_MAX_BITS ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 8u)
 
 /* Result codes.  The SQL layer maps each to an SQLSTATE. */
 typedef enum bf_status
 {
 	BF_OK = 0,
-	BF_ERR_FORMAT,	 /* malformed: bad magic, truncated, bad syntax */
-	BF_ERR_VERSION,	 /* a version, layout or scheme this build does not know */
-	BF_ERR_PARAM,	 /* a parameter out of its range (m, k, n, fpp) */
+	BF_ERR_FORMAT,   /* malformed: bad magic, truncated, bad syntax */
+	BF_ERR_VERSION,  /* a version, layout or scheme this build does not know */
+	BF_ERR_PARAM,    /* a parameter out of its range (m, k, n, fpp) */
 	BF_ERR_TOO_LARGE /* the filter would exceed BF_MAX_BITS / 1 GB */
 } bf_status;
 
@@ -126,16 +126,15 @@ extern size_t bf_payload_size(const bf_params *p, size_t elemlen);
  * hold bf_payload_size() bytes.  Parameters must have passed
  * bf_params_check().
  */
-extern void bf_init(uint8_t *buf, const bf_params *p, const char *elem,
-					size_t elemlen, uint64_t nadded);
+extern void bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen,
+                    uint64_t nadded);
 
 /*
  * Validate the header of a serialized filter of len bytes and, on success,
  * fill view.  O(1): it checks every header field and that len is exactly the
  * size the header implies, but does not look at the bits.
  */
-extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view,
-							bf_error *err);
+extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
 
 /*
  * Validate the bits of a filter whose header passed: no bit at or beyond m
@@ -144,8 +143,7 @@ extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view,
  * popcount of the whole array (callers compute it in chunks, see
  * bf_popcount).
  */
-extern bool bf_check_bits(const bf_view *view, uint64_t bits_set,
-						  bf_error *err);
+extern bool bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err);
 
 /* Write the count of values added back into a serialized filter. */
 extern void bf_set_nadded(uint8_t *buf, uint64_t nadded);
@@ -178,8 +176,7 @@ extern bool bf_test_bit(const bf_view *view, uint64_t pos);
 extern uint64_t bf_popcount(const bf_view *view, size_t from, size_t to);
 
 /* OR bytes [from, to) of src into dst (same shape, checked by caller). */
-extern void bf_union_bytes(bf_view *dst, const bf_view *src, size_t from,
-						   size_t to);
+extern void bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
 
 /* ---- sizing math (bf_sizing.c) ---- */
 
@@ -199,15 +196,13 @@ extern int bf_optimal_hashes(double n, double nbits);
  * up until the integer k still meets the target.  Fails with BF_ERR_PARAM for
  * n < 1 or fpp outside (0, 1), BF_ERR_TOO_LARGE beyond BF_MAX_BITS.
  */
-extern bool bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes,
-						bf_error *err);
+extern bool bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err);
 
 /*
  * Estimated number of distinct values from the number of set bits X
  * (Swamidass & Baldi): -(m/k) ln(1 - X/m).  +Infinity when every bit is set.
  */
-extern double bf_estimate_distinct(uint64_t nbits, int nhashes,
-								   uint64_t bits_set);
+extern double bf_estimate_distinct(uint64_t nbits, int nhashes, uint64_t bits_set);
 
 /* Rate of false positives for a random probe now: (X/m)^k. */
 extern double bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set);
@@ -235,7 +230,7 @@ extern void bf_text_write(const bf_view *view, char *out);
  * field, and return the payload size needed in *payload_len.  Pass 2: decode
  * into buf (payload_len bytes).  The result still needs bf_check_bits().
  */
-extern bool bf_text_parse(const char *text, size_t len, uint8_t *buf,
-						  size_t *payload_len, bf_error *err);
+extern bool bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
+                          bf_error *err);
 
 #endif /* BF_CORE_H */

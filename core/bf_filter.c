@@ -47,7 +47,7 @@ reduce(uint64_t x, uint64_t m)
 #if defined(__SIZEOF_INT128__) && !defined(BF_PORTABLE_MULHI)
 	__extension__ typedef unsigned __int128 u128;
 
-	return (uint64_t)(((u128)x * m) >> 64);
+	return (uint64_t) (((u128) x * m) >> 64);
 #else
 	uint64_t x_lo = x & 0xFFFFFFFFu, x_hi = x >> 32;
 	uint64_t m_lo = m & 0xFFFFFFFFu, m_hi = m >> 32;
@@ -76,7 +76,7 @@ bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 void
 bf_set_bit(bf_view *view, uint64_t pos)
 {
-	view->bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+	view->bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
 }
 
 bool
@@ -131,10 +131,10 @@ bf_popcount(const bf_view *view, size_t from, size_t to)
 		uint64_t w;
 
 		memcpy(&w, b + i, 8);
-		count += (uint64_t)__builtin_popcountll(w);
+		count += (uint64_t) __builtin_popcountll(w);
 	}
 	for (; i < to; i++)
-		count += (uint64_t)__builtin_popcount(b[i]);
+		count += (uint64_t) __builtin_popcount(b[i]);
 	return count;
 }
 

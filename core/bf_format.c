@@ -53,7 +53,7 @@ put_le(uint8_t *p, uint64_t v, int nbytes)
 {
 	for (int i = 0; i < nbytes; i++)
 	{
-		p[i] = (uint8_t)(v & 0xFF);
+		p[i] = (uint8_t) (v & 0xFF);
 		v >>= 8;
 	}
 }
@@ -61,7 +61,7 @@ put_le(uint8_t *p, uint64_t v, int nbytes)
 size_t
 bf_bits_bytes(uint64_t nbits)
 {
-	return (size_t)((nbits + 7) / 8);
+	return (size_t) ((nbits + 7) / 8);
 }
 
 bool
@@ -71,7 +71,7 @@ bf_elem_valid(const char *elem, size_t len)
 		return false;
 	for (size_t i = 0; i < len; i++)
 	{
-		unsigned char c = (unsigned char)elem[i];
+		unsigned char c = (unsigned char) elem[i];
 
 		/* no control characters; names may hold spaces and UTF-8 */
 		if (c < 0x20 || c == 0x7F)
@@ -85,22 +85,21 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 {
 	if (p->layout != BF_LAYOUT_CLASSIC)
 		return bf_fail(err, BF_ERR_VERSION, "unknown layout %u (this version knows 1 = classic)",
-					(unsigned)p->layout);
+		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_PGHASH_EDH)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
-					(unsigned)p->scheme);
+		               (unsigned) p->scheme);
 	if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",
-					(unsigned)p->nhashes, BF_MAX_HASHES);
+		               (unsigned) p->nhashes, BF_MAX_HASHES);
 	if (p->nbits < 1)
 		return bf_fail(err, BF_ERR_PARAM, "number of bits m must be at least 1");
 	if (p->nbits > BF_MAX_BITS)
 		return bf_fail(err, BF_ERR_TOO_LARGE,
-					"number of bits m = %llu exceeds the maximum of %llu (1 GB)",
-					(unsigned long long)p->nbits, (unsigned long long)BF_MAX_BITS);
+		               "number of bits m = %llu exceeds the maximum of %llu (1 GB)",
+		               (unsigned long long) p->nbits, (unsigned long long) BF_MAX_BITS);
 	if (elemlen > BF_MAX_ELEM_LEN)
-		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes",
-					BF_MAX_ELEM_LEN);
+		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes", BF_MAX_ELEM_LEN);
 	return true;
 }
 
@@ -111,8 +110,7 @@ bf_payload_size(const bf_params *p, size_t elemlen)
 }
 
 void
-bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen,
-		uint64_t nadded)
+bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded)
 {
 	buf[OFF_MAGIC + 0] = BF_MAGIC_0;
 	buf[OFF_MAGIC + 1] = BF_MAGIC_1;
@@ -145,26 +143,28 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	size_t expected;
 
 	if (len < BF_HEADER_SIZE)
-		return bf_fail(err, BF_ERR_FORMAT, "value is truncated: %zu bytes, the header alone needs %d",
-					len, BF_HEADER_SIZE);
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "value is truncated: %zu bytes, the header alone needs %d", len,
+		               BF_HEADER_SIZE);
 	if (buf[0] != BF_MAGIC_0 || buf[1] != BF_MAGIC_1 || buf[2] != BF_MAGIC_2 ||
-		buf[3] != BF_MAGIC_3)
+	    buf[3] != BF_MAGIC_3)
 		return bf_fail(err, BF_ERR_FORMAT, "bad magic number: not a bloom value");
 	view->version = buf[OFF_VERSION];
 	if (view->version != BF_VERSION)
-		return bf_fail(err, BF_ERR_VERSION, "unknown format version %u (this build reads version %d)",
-					(unsigned)view->version, BF_VERSION);
+		return bf_fail(err, BF_ERR_VERSION,
+		               "unknown format version %u (this build reads version %d)",
+		               (unsigned) view->version, BF_VERSION);
 	if (buf[OFF_FLAGS] != 0)
 		return bf_fail(err, BF_ERR_FORMAT, "reserved flags byte is %u, must be 0",
-					(unsigned)buf[OFF_FLAGS]);
+		               (unsigned) buf[OFF_FLAGS]);
 
 	view->p.layout = buf[OFF_LAYOUT];
 	view->p.scheme = buf[OFF_SCHEME];
-	view->p.nhashes = (uint16_t)get_le(buf + OFF_NHASHES, 2);
+	view->p.nhashes = (uint16_t) get_le(buf + OFF_NHASHES, 2);
 	view->p.seed = get_le(buf + OFF_SEED, 8);
 	view->p.nbits = get_le(buf + OFF_NBITS, 8);
 	view->nadded = get_le(buf + OFF_NADDED, 8);
-	elemlen = (size_t)get_le(buf + OFF_ELEMLEN, 2);
+	elemlen = (size_t) get_le(buf + OFF_ELEMLEN, 2);
 
 	/* SQL reports the count as a bigint */
 	if (view->nadded > INT64_MAX)
@@ -175,15 +175,16 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 
 	expected = bf_payload_size(&view->p, elemlen);
 	if (len != expected)
-		return bf_fail(err, BF_ERR_FORMAT,
-					"value has %zu bytes, but its header (m = %llu, element key of %zu bytes) implies %zu",
-					len, (unsigned long long)view->p.nbits, elemlen, expected);
+		return bf_fail(
+		    err, BF_ERR_FORMAT,
+		    "value has %zu bytes, but its header (m = %llu, element key of %zu bytes) implies %zu",
+		    len, (unsigned long long) view->p.nbits, elemlen, expected);
 
-	view->elem = (const char *)buf + BF_HEADER_SIZE;
+	view->elem = (const char *) buf + BF_HEADER_SIZE;
 	view->elemlen = elemlen;
 	if (!bf_elem_valid(view->elem, elemlen))
 		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
-	view->bits = (uint8_t *)buf + BF_HEADER_SIZE + elemlen;
+	view->bits = (uint8_t *) buf + BF_HEADER_SIZE + elemlen;
 	view->nbytes = bf_bits_bytes(view->p.nbits);
 	return true;
 }
@@ -191,28 +192,27 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 bool
 bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err)
 {
-	unsigned tail = (unsigned)(view->p.nbits % 8);
+	unsigned tail = (unsigned) (view->p.nbits % 8);
 
 	if (tail != 0 && (view->bits[view->nbytes - 1] >> tail) != 0)
 		return bf_fail(err, BF_ERR_FORMAT, "bits beyond m = %llu are set",
-					(unsigned long long)view->p.nbits);
+		               (unsigned long long) view->p.nbits);
 	if (view->nadded == 0 && view->elemlen != 0)
 		return bf_fail(err, BF_ERR_FORMAT, "element key is set but no values were added");
 	if (view->nadded != 0 && view->elemlen == 0)
 		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
 	/* k * nadded may overflow; only compare when it cannot */
-	if (view->nadded <= UINT64_MAX / view->p.nhashes &&
-		bits_set > view->nadded * view->p.nhashes)
+	if (view->nadded <= UINT64_MAX / view->p.nhashes && bits_set > view->nadded * view->p.nhashes)
 		return bf_fail(err, BF_ERR_FORMAT,
-					"%llu bits are set, more than k = %u times the %llu values added",
-					(unsigned long long)bits_set, (unsigned)view->p.nhashes,
-					(unsigned long long)view->nadded);
+		               "%llu bits are set, more than k = %u times the %llu values added",
+		               (unsigned long long) bits_set, (unsigned) view->p.nhashes,
+		               (unsigned long long) view->nadded);
 	return true;
 }
 
 bool
 bf_params_equal(const bf_params *a, const bf_params *b)
 {
-	return a->layout == b->layout && a->scheme == b->scheme &&
-		   a->nhashes == b->nhashes && a->seed == b->seed && a->nbits == b->nbits;
+	return a->layout == b->layout && a->scheme == b->scheme && a->nhashes == b->nhashes &&
+	       a->seed == b->seed && a->nbits == b->nbits;
 }

@@ -9,6 +9,6 @@
 
 /* Fill err with a status and a printf-style message; always returns false. */
 extern bool bf_fail(bf_error *err, bf_status status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 #endif /* BF_INTERNAL_H */

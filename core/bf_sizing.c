@@ -49,13 +49,13 @@ bf_optimal_hashes(double n, double nbits)
 	if (k_hi > BF_MAX_HASHES)
 		k_hi = BF_MAX_HASHES;
 	/* P(k) is unimodal in k, so the best integer is one of the neighbours */
-	return bf_fpp(n, nbits, k_hi) < bf_fpp(n, nbits, k_lo) ? (int)k_hi : (int)k_lo;
+	return bf_fpp(n, nbits, k_hi) < bf_fpp(n, nbits, k_lo) ? (int) k_hi : (int) k_lo;
 }
 
 static double
 best_fpp(double n, uint64_t nbits)
 {
-	return bf_fpp(n, (double)nbits, bf_optimal_hashes(n, (double)nbits));
+	return bf_fpp(n, (double) nbits, bf_optimal_hashes(n, (double) nbits));
 }
 
 bool
@@ -68,22 +68,23 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 		return bf_fail(err, BF_ERR_PARAM, "expected number of values must be at least 1");
 	if (!(fpp > 0.0 && fpp < 1.0))
 		return bf_fail(err, BF_ERR_PARAM,
-					   "false-positive rate must be between 0 and 1 (exclusive)");
+		               "false-positive rate must be between 0 and 1 (exclusive)");
 
 	m_real = ceil(-n * log(fpp) / (M_LN2 * M_LN2));
 	if (m_real < 1)
 		m_real = 1;
-	if (m_real > (double)BF_MAX_BITS)
+	if (m_real > (double) BF_MAX_BITS)
 		return bf_fail(err, BF_ERR_TOO_LARGE,
-					   "a filter for %.0f values at rate %g needs %.0f bits, more than the maximum of %llu (1 GB)",
-					   n, fpp, m_real, (unsigned long long)BF_MAX_BITS);
+		               "a filter for %.0f values at rate %g needs %.0f bits, more than the maximum "
+		               "of %llu (1 GB)",
+		               n, fpp, m_real, (unsigned long long) BF_MAX_BITS);
 
 	/*
 	 * With k rounded to an integer the real-valued optimum can miss the
 	 * target by a hair; find the smallest m whose best integer k meets it.
 	 * best_fpp() decreases as m grows, so a binary search works.
 	 */
-	lo = (uint64_t)m_real;
+	lo = (uint64_t) m_real;
 	if (best_fpp(n, lo) > fpp)
 	{
 		hi = lo;
@@ -91,8 +92,9 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 		{
 			if (hi >= BF_MAX_BITS)
 				return bf_fail(err, BF_ERR_TOO_LARGE,
-							   "a filter for %.0f values at rate %g needs more than the maximum of %llu bits (1 GB)",
-							   n, fpp, (unsigned long long)BF_MAX_BITS);
+				               "a filter for %.0f values at rate %g needs more than the maximum of "
+				               "%llu bits (1 GB)",
+				               n, fpp, (unsigned long long) BF_MAX_BITS);
 			lo = hi;
 			hi = hi + hi / 16 + 64;
 			if (hi > BF_MAX_BITS)
@@ -111,22 +113,22 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 		lo = hi;
 	}
 	*nbits = lo;
-	*nhashes = bf_optimal_hashes(n, (double)lo);
+	*nhashes = bf_optimal_hashes(n, (double) lo);
 	return true;
 }
 
 double
 bf_estimate_distinct(uint64_t nbits, int nhashes, uint64_t bits_set)
 {
-	double m = (double)nbits;
+	double m = (double) nbits;
 
 	if (bits_set >= nbits)
 		return INFINITY;
-	return -(m / nhashes) * log1p(-(double)bits_set / m);
+	return -(m / nhashes) * log1p(-(double) bits_set / m);
 }
 
 double
 bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set)
 {
-	return pow((double)bits_set / (double)nbits, nhashes);
+	return pow((double) bits_set / (double) nbits, nhashes);
 }

@@ -18,15 +18,15 @@
 #include <string.h>
 
 static const char b64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static const char hex_digits[] = "0123456789ABCDEF";
 
 /* Bytes of the element key that are written as themselves. */
 static bool
 elem_char_plain(unsigned char c)
 {
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		   c == '_' || c == '.' || c == '@' || c == '$' || c == '-';
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '@' || c == '$' || c == '-';
 }
 
 static size_t
@@ -72,13 +72,14 @@ layout_name(uint8_t layout)
 static size_t
 header_text(const bf_view *view, char *out, size_t outlen)
 {
-	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu elem=",
-					   (unsigned)view->version, layout_name(view->p.layout),
-					   (unsigned long long)view->p.nbits, (unsigned)view->p.nhashes,
-					   (unsigned)view->p.scheme, (unsigned long long)view->p.seed,
-					   (unsigned long long)view->nadded);
+	int len =
+	    snprintf(out, outlen,
+	             "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu elem=", (unsigned) view->version,
+	             layout_name(view->p.layout), (unsigned long long) view->p.nbits,
+	             (unsigned) view->p.nhashes, (unsigned) view->p.scheme,
+	             (unsigned long long) view->p.seed, (unsigned long long) view->nadded);
 
-	return (size_t)len;
+	return (size_t) len;
 }
 
 size_t
@@ -88,7 +89,7 @@ bf_text_length(const bf_view *view)
 	size_t len = header_text(view, header, sizeof(header));
 
 	for (size_t i = 0; i < view->elemlen; i++)
-		len += elem_char_plain((unsigned char)view->elem[i]) ? 1 : 3;
+		len += elem_char_plain((unsigned char) view->elem[i]) ? 1 : 3;
 	return len + strlen(" bits=") + b64_length(view->nbytes);
 }
 
@@ -102,10 +103,10 @@ bf_text_write(const bf_view *view, char *out)
 	p += header_text(view, p, 160);
 	for (i = 0; i < view->elemlen; i++)
 	{
-		unsigned char c = (unsigned char)view->elem[i];
+		unsigned char c = (unsigned char) view->elem[i];
 
 		if (elem_char_plain(c))
-			*p++ = (char)c;
+			*p++ = (char) c;
 		else
 		{
 			*p++ = '%';
@@ -117,7 +118,7 @@ bf_text_write(const bf_view *view, char *out)
 	p += 6;
 	for (i = 0; i + 3 <= view->nbytes; i += 3)
 	{
-		uint32_t v = ((uint32_t)b[i] << 16) | ((uint32_t)b[i + 1] << 8) | b[i + 2];
+		uint32_t v = ((uint32_t) b[i] << 16) | ((uint32_t) b[i + 1] << 8) | b[i + 2];
 
 		*p++ = b64_alphabet[(v >> 18) & 63];
 		*p++ = b64_alphabet[(v >> 12) & 63];
@@ -127,7 +128,7 @@ bf_text_write(const bf_view *view, char *out)
 	if (i < view->nbytes)
 	{
 		bool two = i + 1 < view->nbytes;
-		uint32_t v = ((uint32_t)b[i] << 16) | (two ? (uint32_t)b[i + 1] << 8 : 0);
+		uint32_t v = ((uint32_t) b[i] << 16) | (two ? (uint32_t) b[i + 1] << 8 : 0);
 
 		*p++ = b64_alphabet[(v >> 18) & 63];
 		*p++ = b64_alphabet[(v >> 12) & 63];
@@ -150,7 +151,7 @@ take_literal(cursor *c, const char *lit)
 {
 	size_t n = strlen(lit);
 
-	if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n) != 0)
+	if ((size_t) (c->end - c->p) < n || memcmp(c->p, lit, n) != 0)
 		return false;
 	c->p += n;
 	return true;
@@ -171,7 +172,7 @@ take_number(cursor *c, const char *name, uint64_t *value, bf_error *err)
 	start = c->p;
 	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
 	{
-		unsigned d = (unsigned)(*c->p - '0');
+		unsigned d = (unsigned) (*c->p - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
 			return bf_fail(err, BF_ERR_PARAM, "value of %s is out of range", name);
@@ -198,30 +199,31 @@ take_elem(cursor *c, char *elem, size_t *elemlen, bf_error *err)
 		return bf_fail(err, BF_ERR_FORMAT, "expected \"elem=\"");
 	while (c->p < c->end && *c->p != ' ')
 	{
-		unsigned char ch = (unsigned char)*c->p;
+		unsigned char ch = (unsigned char) *c->p;
 
 		if (n >= BF_MAX_ELEM_LEN)
 			return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes",
-						   BF_MAX_ELEM_LEN);
+			               BF_MAX_ELEM_LEN);
 		if (ch == '%')
 		{
 			int hi, lo;
 
-			if (c->end - c->p < 3 || (hi = hex_value((unsigned char)c->p[1])) < 0 ||
-				(lo = hex_value((unsigned char)c->p[2])) < 0)
+			if (c->end - c->p < 3 || (hi = hex_value((unsigned char) c->p[1])) < 0 ||
+			    (lo = hex_value((unsigned char) c->p[2])) < 0)
 				return bf_fail(err, BF_ERR_FORMAT,
-							   "bad percent escape in element key (use %%XX, upper-case hex)");
-			ch = (unsigned char)(hi * 16 + lo);
+				               "bad percent escape in element key (use %%XX, upper-case hex)");
+			ch = (unsigned char) (hi * 16 + lo);
 			if (elem_char_plain(ch) || ch < 0x20 || ch == 0x7F)
-				return bf_fail(err, BF_ERR_FORMAT,
-							   "element key escapes a byte that must not be escaped, or a control character");
+				return bf_fail(
+				    err, BF_ERR_FORMAT,
+				    "element key escapes a byte that must not be escaped, or a control character");
 			c->p += 3;
 		}
 		else if (elem_char_plain(ch))
 			c->p++;
 		else
 			return bf_fail(err, BF_ERR_FORMAT, "element key holds an unescaped '%c'", ch);
-		elem[n++] = (char)ch;
+		elem[n++] = (char) ch;
 	}
 	if (!take_literal(c, " "))
 		return bf_fail(err, BF_ERR_FORMAT, "expected \" bits=\" after the element key");
@@ -240,11 +242,10 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 
 	if (!take_literal(c, "bits="))
 		return bf_fail(err, BF_ERR_FORMAT, "expected \"bits=\"");
-	if ((size_t)(c->end - c->p) != need)
-		return bf_fail(err, BF_ERR_FORMAT,
-					   "bits has %zu base64 characters, m requires exactly %zu",
-					   (size_t)(c->end - c->p), need);
-	s = (const unsigned char *)c->p;
+	if ((size_t) (c->end - c->p) != need)
+		return bf_fail(err, BF_ERR_FORMAT, "bits has %zu base64 characters, m requires exactly %zu",
+		               (size_t) (c->end - c->p), need);
+	s = (const unsigned char *) c->p;
 	for (size_t q = 0; q < full; q++, s += 4)
 	{
 		int a = b64_value(s[0]), b = b64_value(s[1]), d = b64_value(s[2]), e = b64_value(s[3]);
@@ -253,11 +254,12 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
 		if (out)
 		{
-			uint32_t v = ((uint32_t)a << 18) | ((uint32_t)b << 12) | ((uint32_t)d << 6) | (uint32_t)e;
+			uint32_t v =
+			    ((uint32_t) a << 18) | ((uint32_t) b << 12) | ((uint32_t) d << 6) | (uint32_t) e;
 
-			*out++ = (uint8_t)(v >> 16);
-			*out++ = (uint8_t)(v >> 8);
-			*out++ = (uint8_t)v;
+			*out++ = (uint8_t) (v >> 16);
+			*out++ = (uint8_t) (v >> 8);
+			*out++ = (uint8_t) v;
 		}
 	}
 	if (rest > 0)
@@ -266,19 +268,20 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 		int d = rest == 2 ? b64_value(s[2]) : 0;
 		uint32_t v;
 
-		if (a < 0 || b < 0 || (rest == 2 && s[2] != '=' && d < 0) || (s[3] != '=' && b64_value(s[3]) < 0))
+		if (a < 0 || b < 0 || (rest == 2 && s[2] != '=' && d < 0) ||
+		    (s[3] != '=' && b64_value(s[3]) < 0))
 			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
 		if ((rest == 1 && s[2] != '=') || d < 0 || s[3] != '=')
 			return bf_fail(err, BF_ERR_FORMAT,
-						   "bits has wrong base64 padding for a bit array of %zu bytes", nbytes);
-		v = ((uint32_t)a << 18) | ((uint32_t)b << 12) | ((uint32_t)d << 6);
+			               "bits has wrong base64 padding for a bit array of %zu bytes", nbytes);
+		v = ((uint32_t) a << 18) | ((uint32_t) b << 12) | ((uint32_t) d << 6);
 		if ((rest == 1 && (v & 0xFFFF) != 0) || (rest == 2 && (v & 0xFF) != 0))
 			return bf_fail(err, BF_ERR_FORMAT, "bits has non-zero base64 padding bits");
 		if (out)
 		{
-			*out++ = (uint8_t)(v >> 16);
+			*out++ = (uint8_t) (v >> 16);
 			if (rest == 2)
-				*out++ = (uint8_t)(v >> 8);
+				*out++ = (uint8_t) (v >> 8);
 		}
 	}
 	c->p = c->end;
@@ -286,8 +289,7 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 }
 
 bool
-bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
-			  bf_error *err)
+bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, bf_error *err)
 {
 	cursor c = {text, text + len};
 	bf_params p;
@@ -298,27 +300,26 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
 	if (!take_literal(&c, "v"))
 		return bf_fail(err, BF_ERR_FORMAT, "a bloom value starts with \"v1 \"");
 	if (!take_literal(&c, "1 "))
-		return bf_fail(err, BF_ERR_VERSION,
-					   "unknown format version (this build reads \"v1\")");
+		return bf_fail(err, BF_ERR_VERSION, "unknown format version (this build reads \"v1\")");
 	if (!take_literal(&c, "classic "))
-		return bf_fail(err, BF_ERR_VERSION,
-					   "unknown layout (this build reads \"classic\")");
+		return bf_fail(err, BF_ERR_VERSION, "unknown layout (this build reads \"classic\")");
 	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
-		!take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
-		!take_number(&c, "n", &nadded, err) || !take_elem(&c, elem, &elemlen, err))
+	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
+	    !take_number(&c, "n", &nadded, err) || !take_elem(&c, elem, &elemlen, err))
 		return false;
 
 	p.layout = BF_LAYOUT_CLASSIC;
-	p.scheme = scheme > 255 ? 0 : (uint8_t)scheme;
-	p.nhashes = nhashes > BF_MAX_HASHES ? 0 : (uint16_t)nhashes;
+	p.scheme = scheme > 255 ? 0 : (uint8_t) scheme;
+	p.nhashes = nhashes > BF_MAX_HASHES ? 0 : (uint16_t) nhashes;
 	p.seed = seed;
 	p.nbits = nbits;
 	if (nadded > INT64_MAX)
-		return bf_fail(err, BF_ERR_PARAM, "number of values added n = %llu is out of range (0 to %lld)",
-					   (unsigned long long)nadded, (long long)INT64_MAX);
+		return bf_fail(err, BF_ERR_PARAM,
+		               "number of values added n = %llu is out of range (0 to %lld)",
+		               (unsigned long long) nadded, (long long) INT64_MAX);
 	if (nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
-					   (unsigned long long)nhashes, BF_MAX_HASHES);
+		               (unsigned long long) nhashes, BF_MAX_HASHES);
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
 	*payload_len = bf_payload_size(&p, elemlen);

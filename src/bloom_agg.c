@@ -28,9 +28,8 @@ agg_context(FunctionCallInfo fcinfo, const char *name)
 	MemoryContext aggcontext;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s called in non-aggregate context", name)));
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("%s called in non-aggregate context", name)));
 	return aggcontext;
 }
 
@@ -57,9 +56,9 @@ agg_trans(FunctionCallInfo fcinfo, int64 expected_n, double fpp, const char *nam
 	old = MemoryContextSwitchTo(aggcontext);
 	if (PG_ARGISNULL(0))
 	{
-		bf_params	p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
-		bf_error	err;
-		int			k;
+		bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+		bf_error err;
+		int k;
 
 		if (!bf_size_for((double) expected_n, fpp, &p.nbits, &k, &err))
 			bloom_report(&err, BLOOM_FROM_ARGUMENT);
@@ -67,7 +66,7 @@ agg_trans(FunctionCallInfo fcinfo, int64 expected_n, double fpp, const char *nam
 		bloom_new(&p, hasher->elem, hasher->elemlen, 0, &f);
 	}
 	else
-		bloom_get_arg(fcinfo, 0, false, &f);	/* our own state: update in place */
+		bloom_get_arg(fcinfo, 0, false, &f); /* our own state: update in place */
 	bloom_add_datum(&f, hasher, PG_GETARG_DATUM(1));
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(f.raw);
@@ -85,9 +84,8 @@ Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
 	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("bloom_agg sizing hints expected_n and fpp must not be NULL")));
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("bloom_agg sizing hints expected_n and fpp must not be NULL")));
 	return agg_trans(fcinfo, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3), "bloom_agg_trans_sized");
 }
 
@@ -100,8 +98,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_combine");
 	MemoryContext old;
-	BloomFilter a,
-				b;
+	BloomFilter a, b;
 
 	bloom_get_arg(fcinfo, 0, false, &a);
 	bloom_get_arg(fcinfo, 1, false, &b);

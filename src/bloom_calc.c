@@ -16,7 +16,7 @@ PG_FUNCTION_INFO_V1(bloom_fpp);
 static TupleDesc
 result_desc(FunctionCallInfo fcinfo)
 {
-	TupleDesc	tupdesc;
+	TupleDesc tupdesc;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -40,13 +40,13 @@ require(bool ok, const char *message)
 Datum
 bloom_params(PG_FUNCTION_ARGS)
 {
-	int64		n = PG_GETARG_INT64(0);
-	float8		target = PG_GETARG_FLOAT8(1);
-	uint64_t	nbits;
-	int			k;
-	bf_error	err;
-	Datum		values[4];
-	bool		nulls[4] = {0};
+	int64 n = PG_GETARG_INT64(0);
+	float8 target = PG_GETARG_FLOAT8(1);
+	uint64_t nbits;
+	int k;
+	bf_error err;
+	Datum values[4];
+	bool nulls[4] = {0};
 
 	if (!bf_size_for((double) n, target, &nbits, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
@@ -66,11 +66,11 @@ bloom_params(PG_FUNCTION_ARGS)
 Datum
 bloom_optimal(PG_FUNCTION_ARGS)
 {
-	int64		n = PG_GETARG_INT64(0);
-	int64		nbits = PG_GETARG_INT64(1);
-	int			k;
-	Datum		values[2];
-	bool		nulls[2] = {0};
+	int64 n = PG_GETARG_INT64(0);
+	int64 nbits = PG_GETARG_INT64(1);
+	int k;
+	Datum values[2];
+	bool nulls[2] = {0};
 
 	require(n >= 1, "number of values must be at least 1");
 	require(nbits >= 1, "number of bits must be at least 1");
@@ -89,9 +89,9 @@ bloom_optimal(PG_FUNCTION_ARGS)
 Datum
 bloom_fpp(PG_FUNCTION_ARGS)
 {
-	int64		n = PG_GETARG_INT64(0);
-	int64		nbits = PG_GETARG_INT64(1);
-	int32		nhashes = PG_GETARG_INT32(2);
+	int64 n = PG_GETARG_INT64(0);
+	int64 nbits = PG_GETARG_INT64(1);
+	int32 nhashes = PG_GETARG_INT32(2);
 
 	require(n >= 0, "number of values must not be negative");
 	require(nbits >= 1, "number of bits must be at least 1");

@@ -21,7 +21,7 @@
 void
 bloom_report(const bf_error *err, BloomSource source)
 {
-	int			code;
+	int code;
 
 	if (err->status == BF_ERR_TOO_LARGE)
 		code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
@@ -48,10 +48,12 @@ bloom_report(const bf_error *err, BloomSource source)
 	switch (source)
 	{
 		case BLOOM_FROM_TEXT:
-			ereport(ERROR, (errcode(code), errmsg("invalid input syntax for type bloom: %s", err->message)));
+			ereport(ERROR, (errcode(code),
+			                errmsg("invalid input syntax for type bloom: %s", err->message)));
 			break;
 		case BLOOM_FROM_BINARY:
-			ereport(ERROR, (errcode(code), errmsg("invalid external binary bloom value: %s", err->message)));
+			ereport(ERROR, (errcode(code),
+			                errmsg("invalid external binary bloom value: %s", err->message)));
 			break;
 		case BLOOM_FROM_ARGUMENT:
 			ereport(ERROR, (errcode(code), errmsg("%s", err->message)));
@@ -66,10 +68,9 @@ bloom_report(const bf_error *err, BloomSource source)
 static void
 check_header(struct varlena *raw, BloomFilter *out)
 {
-	bf_error	err;
+	bf_error err;
 
-	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ,
-						 &out->view, &err))
+	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view, &err))
 		bloom_report(&err, BLOOM_FROM_STORAGE);
 	out->raw = raw;
 }
@@ -77,7 +78,7 @@ check_header(struct varlena *raw, BloomFilter *out)
 void
 bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 {
-	Datum		d = PG_GETARG_DATUM(argno);
+	Datum d = PG_GETARG_DATUM(argno);
 
 	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
 }
@@ -87,7 +88,7 @@ bloom_call_cache(FunctionCallInfo fcinfo)
 {
 	if (fcinfo->flinfo->fn_extra == NULL)
 		fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+		    MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
 	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
 }
 
@@ -115,7 +116,7 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 	VARATT_EXTERNAL_GET_POINTER(toast, raw);
 	cache = bloom_call_cache(fcinfo);
 	if (cache->filter == NULL || cache->valueid != toast.va_valueid ||
-		cache->toastrelid != toast.va_toastrelid)
+	    cache->toastrelid != toast.va_toastrelid)
 	{
 		if (cache->filter != NULL)
 			pfree(cache->filter);
@@ -134,11 +135,10 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 }
 
 void
-bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
-		  BloomFilter *out)
+bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded, BloomFilter *out)
 {
-	bf_error	err;
-	size_t		len;
+	bf_error err;
+	size_t len;
 	struct varlena *raw;
 
 	if (!bf_params_check(p, elemlen, &err))
@@ -153,7 +153,7 @@ bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
 uint64
 bloom_count_bits(const bf_view *view)
 {
-	uint64		count = 0;
+	uint64 count = 0;
 
 	for (size_t from = 0; from < view->nbytes; from += BLOOM_CHUNK)
 	{
@@ -176,7 +176,7 @@ bloom_union_into(bf_view *dst, const bf_view *src)
 void
 bloom_check_bits(const BloomFilter *f, BloomSource source)
 {
-	bf_error	err;
+	bf_error err;
 
 	if (!bf_check_bits(&f->view, bloom_count_bits(&f->view), &err))
 		bloom_report(&err, source);
@@ -195,7 +195,8 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 
 	initStringInfo(&diff);
 	if (a->p.nbits != b->p.nbits)
-		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.nbits, b->p.nbits);
+		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.nbits,
+		                 b->p.nbits);
 	if (a->p.nhashes != b->p.nhashes)
 		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
 	if (a->p.layout != b->p.layout)
@@ -203,18 +204,19 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	if (a->p.scheme != b->p.scheme)
 		appendStringInfo(&diff, "; hash scheme: %u and %u", a->p.scheme, b->p.scheme);
 	if (a->p.seed != b->p.seed)
-		appendStringInfo(&diff, "; seed: " INT64_FORMAT " and " INT64_FORMAT,
-						 (int64) a->p.seed, (int64) b->p.seed);
+		appendStringInfo(&diff, "; seed: " INT64_FORMAT " and " INT64_FORMAT, (int64) a->p.seed,
+		                 (int64) b->p.seed);
 	if (diff.len > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot %s bloom filters with different parameters", what),
-				 errdetail("They differ in %s.", diff.data + 2),
-				 errhint("Build the filters with the same sizing (bloom_empty() or bloom_agg() hints).")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		     errmsg("cannot %s bloom filters with different parameters", what),
+		     errdetail("They differ in %s.", diff.data + 2),
+		     errhint(
+		         "Build the filters with the same sizing (bloom_empty() or bloom_agg() hints).")));
 	if (a->elemlen != 0 && b->elemlen != 0 &&
-		(a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot %s bloom filters of values hashed by %.*s and by %.*s", what,
-						(int) a->elemlen, a->elem, (int) b->elemlen, b->elem)));
+	    (a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
+		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+		                errmsg("cannot %s bloom filters of values hashed by %.*s and by %.*s", what,
+		                       (int) a->elemlen, a->elem, (int) b->elemlen, b->elem)));
 }

@@ -21,9 +21,9 @@ Datum
 bloom_in(PG_FUNCTION_ARGS)
 {
 	const char *text = PG_GETARG_CSTRING(0);
-	size_t		textlen = strlen(text);
-	size_t		len;
-	bf_error	err;
+	size_t textlen = strlen(text);
+	size_t len;
+	bf_error err;
 	struct varlena *raw;
 	BloomFilter f;
 
@@ -33,7 +33,7 @@ bloom_in(PG_FUNCTION_ARGS)
 	raw = (struct varlena *) palloc(VARHDRSZ + len);
 	SET_VARSIZE(raw, VARHDRSZ + len);
 	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err) ||
-		!bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
+	    !bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
 		bloom_report(&err, BLOOM_FROM_TEXT);
 	f.raw = raw;
 	bloom_check_bits(&f, BLOOM_FROM_TEXT);
@@ -44,17 +44,19 @@ Datum
 bloom_out(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
-	size_t		len;
-	char	   *out;
+	size_t len;
+	char *out;
 
 	bloom_get_arg(fcinfo, 0, false, &f);
 	len = bf_text_length(&f.view);
 	if (len + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloom filter of %zu bytes is too large for its text form (%zu bytes, limit 1 GB)",
-						(size_t) VARSIZE(f.raw), len),
-				 errhint("Use binary COPY or send the filter in binary format.")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		     errmsg(
+		         "bloom filter of %zu bytes is too large for its text form (%zu bytes, limit 1 GB)",
+		         (size_t) VARSIZE(f.raw), len),
+		     errhint("Use binary COPY or send the filter in binary format.")));
 	out = palloc(len + 1);
 	bf_text_write(&f.view, out);
 	PG_RETURN_CSTRING(out);
@@ -63,9 +65,9 @@ bloom_out(PG_FUNCTION_ARGS)
 Datum
 bloom_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	size_t		len = (size_t) (buf->len - buf->cursor);
-	bf_error	err;
+	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t len = (size_t) (buf->len - buf->cursor);
+	bf_error err;
 	struct varlena *raw;
 	BloomFilter f;
 

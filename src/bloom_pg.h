@@ -19,16 +19,16 @@
 typedef struct BloomFilter
 {
 	struct varlena *raw; /* the detoasted varlena */
-	bf_view view;		 /* points into raw */
+	bf_view view;        /* points into raw */
 } BloomFilter;
 
 /* Where a bad filter came from; decides the SQLSTATE of the error. */
 typedef enum BloomSource
 {
-	BLOOM_FROM_TEXT,	/* text input: 22P02 */
-	BLOOM_FROM_BINARY,	/* binary input: 22P03 */
+	BLOOM_FROM_TEXT,     /* text input: 22P02 */
+	BLOOM_FROM_BINARY,   /* binary input: 22P03 */
 	BLOOM_FROM_ARGUMENT, /* a function's parameters: 22023 */
-	BLOOM_FROM_STORAGE	/* a stored value that fails its check: XX001 */
+	BLOOM_FROM_STORAGE   /* a stored value that fails its check: XX001 */
 } BloomSource;
 
 /* Raise the error described by err (54000 for BF_ERR_TOO_LARGE). */
@@ -37,20 +37,18 @@ extern void bloom_report(const bf_error *err, BloomSource source) pg_attribute_n
 /* ---- datums (bloom_datum.c) ---- */
 
 /* Detoast argument argno and check its header; copy if it will be modified. */
-extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy,
-						  BloomFilter *out);
+extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
 
 /*
  * For probes: argument argno, detoasted once per query when it is a stored
  * out-of-line value (the detoasted copy is cached in fn_extra, keyed on its
  * TOAST pointer), otherwise detoasted as usual.
  */
-extern void bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno,
-								 BloomFilter *out);
+extern void bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out);
 
 /* Allocate (in the current memory context) a new empty filter. */
-extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen,
-					  uint64_t nadded, BloomFilter *out);
+extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
+                      BloomFilter *out);
 
 /* Check a filter's bits (O(m), interruptible); raise an error if bad. */
 extern void bloom_check_bits(const BloomFilter *f, BloomSource source);
@@ -69,12 +67,12 @@ extern uint64 bloom_add_counts(uint64 a, uint64 b);
 /* What is needed to hash values of one SQL type; cached per call site. */
 typedef struct BloomHasher
 {
-	Oid			typid;
-	Oid			collid;
-	FmgrInfo	hashfn;			/* the type's extended hash function */
-	Oid			hashcoll;		/* collation to pass to it */
-	char		elem[BF_MAX_ELEM_LEN + 1]; /* element key */
-	size_t		elemlen;
+	Oid typid;
+	Oid collid;
+	FmgrInfo hashfn;                /* the type's extended hash function */
+	Oid hashcoll;                   /* collation to pass to it */
+	char elem[BF_MAX_ELEM_LEN + 1]; /* element key */
+	size_t elemlen;
 } BloomHasher;
 
 /*
@@ -83,12 +81,12 @@ typedef struct BloomHasher
  */
 typedef struct BloomCallCache
 {
-	bool		hasher_valid;
+	bool hasher_valid;
 	BloomHasher hasher;
-	Oid			toastrelid;		/* TOAST pointer of the cached filter */
-	Oid			valueid;
-	struct varlena *filter;		/* detoasted copy, in fn_mcxt, or NULL */
-	bf_view		view;
+	Oid toastrelid; /* TOAST pointer of the cached filter */
+	Oid valueid;
+	struct varlena *filter; /* detoasted copy, in fn_mcxt, or NULL */
+	bf_view view;
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);

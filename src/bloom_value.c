@@ -31,8 +31,8 @@
 static void
 append_qualified(char *buf, size_t *len, Oid nspid, const char *name)
 {
-	char	   *nsp = get_namespace_name(nspid);
-	int			n;
+	char *nsp = get_namespace_name(nspid);
+	int n;
 
 	n = snprintf(buf + *len, BF_MAX_ELEM_LEN + 1 - *len, "%s.%s", nsp ? nsp : "?", name);
 	*len += Min((size_t) n, BF_MAX_ELEM_LEN - *len);
@@ -42,16 +42,18 @@ static void
 hasher_init(BloomHasher *h, Oid typid, Oid collid)
 {
 	TypeCacheEntry *tc;
-	HeapTuple	tup;
+	HeapTuple tup;
 	Form_pg_opfamily opf;
 
 	tc = lookup_type_cache(typid, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC_FINFO);
 	if (!OidIsValid(tc->hash_opf) || !OidIsValid(tc->hash_extended_proc))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
-				 errmsg("could not identify an extended hash function for type %s",
-						format_type_be(typid)),
-				 errhint("A bloom filter holds values of types that have a default hash operator class.")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_UNDEFINED_FUNCTION),
+		     errmsg("could not identify an extended hash function for type %s",
+		            format_type_be(typid)),
+		     errhint(
+		         "A bloom filter holds values of types that have a default hash operator class.")));
 
 	tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(tc->hash_opf));
 	if (!HeapTupleIsValid(tup))
@@ -71,7 +73,7 @@ hasher_init(BloomHasher *h, Oid typid, Oid collid)
 		h->hashcoll = OidIsValid(collid) ? collid : DEFAULT_COLLATION_OID;
 		if (!get_collation_isdeterministic(h->hashcoll))
 		{
-			HeapTuple	ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
+			HeapTuple ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
 			Form_pg_collation coll;
 
 			if (!HeapTupleIsValid(ctup))
@@ -94,13 +96,12 @@ BloomHasher *
 bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-	Oid			collid = PG_GET_COLLATION();
+	Oid typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	Oid collid = PG_GET_COLLATION();
 
 	if (!OidIsValid(typid))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("could not determine the data type of the value")));
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("could not determine the data type of the value")));
 
 	if (!cache->hasher_valid || cache->hasher.typid != typid || cache->hasher.collid != collid)
 	{
@@ -117,8 +118,8 @@ bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 uint64
 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed)
 {
-	return DatumGetUInt64(FunctionCall2Coll(&hasher->hashfn, hasher->hashcoll, value,
-											UInt64GetDatum(seed)));
+	return DatumGetUInt64(
+	    FunctionCall2Coll(&hasher->hashfn, hasher->hashcoll, value, UInt64GetDatum(seed)));
 }
 
 void
@@ -127,10 +128,12 @@ bloom_check_elem(const bf_view *view, const BloomHasher *hasher)
 	if (view->elemlen == 0)
 		return;
 	if (view->elemlen != hasher->elemlen || memcmp(view->elem, hasher->elem, view->elemlen) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("bloom filter holds values hashed by %.*s, not values of type %s (hashed by %s)",
-						(int) view->elemlen, view->elem, format_type_be(hasher->typid),
-						hasher->elem),
-				 errhint("Probe a filter with values of the type family it was built from, or cast the value.")));
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_DATATYPE_MISMATCH),
+		     errmsg(
+		         "bloom filter holds values hashed by %.*s, not values of type %s (hashed by %s)",
+		         (int) view->elemlen, view->elem, format_type_be(hasher->typid), hasher->elem),
+		     errhint("Probe a filter with values of the type family it was built from, or cast the "
+		             "value.")));
 }

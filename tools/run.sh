@@ -46,7 +46,7 @@ make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 chmod -R a+rX . 2>/dev/null || true
 
 if [ "$mode" = demo ]; then
-	exec pg_virtualenv -t psql -X -v ON_ERROR_STOP=1 -f demo/bloom_join.sql
+	exec pg_virtualenv -t psql -X -q -v ON_ERROR_STOP=1 -f demo/bloom_join.sql
 fi
 
 # ---- tests ----

@@ -23,17 +23,17 @@
 static int checks_failed;
 static int tests_passed, tests_failed;
 
-#define CHECK(cond)                                                                \
-	do                                                                             \
-	{                                                                              \
-		if (!(cond))                                                               \
-		{                                                                          \
+#define CHECK(cond)                                                                    \
+	do                                                                                 \
+	{                                                                                  \
+		if (!(cond))                                                                   \
+		{                                                                              \
 			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			checks_failed++;                                                       \
-		}                                                                          \
+			checks_failed++;                                                           \
+		}                                                                              \
 	} while (0)
 
-#define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (tol))
+#define CHECK_NEAR(a, b, tol) CHECK(fabs((double) (a) - (double) (b)) <= (tol))
 
 static void
 run(const char *name, void (*fn)(void))
@@ -65,7 +65,7 @@ static tfilter
 make(uint64_t m, unsigned k, uint64_t seed, const char *elem)
 {
 	tfilter f;
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, (uint16_t)k, seed, m};
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, (uint16_t) k, seed, m};
 	bf_error err;
 	size_t elemlen = elem ? strlen(elem) : 0;
 
@@ -124,7 +124,7 @@ test_seed000_state_transitions(void)
 	set_all(&f.v, x1, 3);
 	CHECK(f.v.bits[0] == 0x46); /* z = (0,1,1,0,0,0,1,0), bit 0 first */
 	set_all(&f.v, x2, 3);
-	CHECK(f.v.bits[0] == 0xE6); /* z = (0,1,1,0,0,1,1,1) */
+	CHECK(f.v.bits[0] == 0xE6);   /* z = (0,1,1,0,0,1,1,1) */
 	CHECK(all_set(&f.v, x1, 3));  /* x1: possibly present */
 	CHECK(!all_set(&f.v, y1, 3)); /* y1: bit 0 is 0, definitely absent */
 	CHECK(all_set(&f.v, y2, 3));  /* y2: a false positive */
@@ -161,7 +161,7 @@ test_seed003_add(void)
 
 	set_all(&f.v, a, 3);
 	for (int i = 0; i < 7; i++)
-		CHECK(bf_test_bit(&f.v, (uint64_t)i) == expect[i]);
+		CHECK(bf_test_bit(&f.v, (uint64_t) i) == expect[i]);
 	free(f.buf);
 }
 
@@ -215,20 +215,20 @@ test_formulas(void)
 	/* Guava create(500, 0.03): the real-valued optimum is 3649.2 bits, k = 5 */
 	CHECK(bf_size_for(500, 0.03, &m, &k, &err));
 	CHECK(m == 3650 && k == 5);
-	CHECK(bf_fpp(500, (double)m, k) <= 0.03);
+	CHECK(bf_fpp(500, (double) m, k) <= 0.03);
 	CHECK(bf_fpp(500, 3649, 5) > 0.03); /* why we round up */
 
 	/* 1 % over 1000 values: 9.59 bits per value, k = 7 */
 	CHECK(bf_size_for(1000, 0.01, &m, &k, &err));
 	CHECK(k == 7 && m >= 9586 && m < 9700);
-	CHECK(bf_fpp(1000, (double)m, k) <= 0.01);
-	CHECK(bf_fpp(1000, (double)(m - 1), bf_optimal_hashes(1000, (double)(m - 1))) > 0.01);
+	CHECK(bf_fpp(1000, (double) m, k) <= 0.01);
+	CHECK(bf_fpp(1000, (double) (m - 1), bf_optimal_hashes(1000, (double) (m - 1))) > 0.01);
 
 	/* every target is met, by the smallest m that meets it */
 	for (double n = 1; n <= 1e9; n *= 7.3)
 		for (double p = 0.5; p > 1e-12; p /= 13)
 		{
-			bool fits = -n * log(p) / (M_LN2 * M_LN2) < 0.99 * (double)BF_MAX_BITS;
+			bool fits = -n * log(p) / (M_LN2 * M_LN2) < 0.99 * (double) BF_MAX_BITS;
 			bool ok = bf_size_for(n, p, &m, &k, &err);
 
 			CHECK(ok == fits);
@@ -241,8 +241,9 @@ test_formulas(void)
 			CHECK(ok);
 			if (!ok)
 				continue;
-			CHECK(bf_fpp(n, (double)m, k) <= p);
-			CHECK(m == 1 || bf_fpp(n, (double)(m - 1), bf_optimal_hashes(n, (double)(m - 1))) > p);
+			CHECK(bf_fpp(n, (double) m, k) <= p);
+			CHECK(m == 1 ||
+			      bf_fpp(n, (double) (m - 1), bf_optimal_hashes(n, (double) (m - 1))) > p);
 		}
 
 	/* out of range */
@@ -326,7 +327,7 @@ test_membership_and_rate(void)
 	double expected, measured;
 
 	CHECK(bf_size_for(n, 0.01, &m, &k, &err));
-	f = make(m, (unsigned)k, 0, "test.ops");
+	f = make(m, (unsigned) k, 0, "test.ops");
 	for (int i = 0; i < n; i++)
 		bf_add_hash(&f.v, next_hash(&state));
 	state = 42;
@@ -334,10 +335,10 @@ test_membership_and_rate(void)
 		CHECK(bf_contains_hash(&f.v, next_hash(&state)));
 	for (int i = 0; i < probes; i++)
 		fp += bf_contains_hash(&f.v, next_hash(&state));
-	measured = (double)fp / probes;
-	expected = bf_fpp(n, (double)m, k);
+	measured = (double) fp / probes;
+	expected = bf_fpp(n, (double) m, k);
 	printf("     n = %d, m = %llu, k = %d: measured rate %.5f, formula %.5f\n", n,
-		   (unsigned long long)m, k, measured, expected);
+	       (unsigned long long) m, k, measured, expected);
 	CHECK(measured > expected * 0.9 && measured < expected * 1.1);
 	/* the fill estimate recovers n */
 	CHECK_NEAR(bf_estimate_distinct(m, k, bf_popcount(&f.v, 0, f.v.nbytes)), n, n * 0.02);
@@ -353,7 +354,7 @@ test_seed001_best_k_measured(void)
 
 	for (int k = 1; k <= 8; k++)
 	{
-		tfilter f = make(30000, (unsigned)k, 0, "test.ops");
+		tfilter f = make(30000, (unsigned) k, 0, "test.ops");
 		uint64_t state = 7;
 		int fp = 0;
 
@@ -423,8 +424,8 @@ parses(const char *text, bf_status *status)
 	}
 	buf = malloc(len);
 	ok = bf_text_parse(text, strlen(text), buf, &len, &err) &&
-		 bf_check_header(buf, len, &v, &err) &&
-		 bf_check_bits(&v, bf_popcount(&v, 0, v.nbytes), &err);
+	     bf_check_header(buf, len, &v, &err) &&
+	     bf_check_bits(&v, bf_popcount(&v, 0, v.nbytes), &err);
 	*status = ok ? BF_OK : err.status;
 	free(buf);
 	return ok;
@@ -442,7 +443,9 @@ test_text_round_trip(void)
 
 	bf_text_write(&f.v, text);
 	CHECK(strlen(text) == tlen);
-	CHECK(strncmp(text, "v1 classic m=1000 k=5 scheme=1 seed=77 n=50 elem=pg_catalog.integer_ops bits=", 77) == 0);
+	CHECK(strncmp(text,
+	              "v1 classic m=1000 k=5 scheme=1 seed=77 n=50 elem=pg_catalog.integer_ops bits=",
+	              77) == 0);
 	CHECK(bf_text_parse(text, tlen, NULL, &len, &err));
 	CHECK(len == f.len);
 	buf = malloc(len);
@@ -453,7 +456,7 @@ test_text_round_trip(void)
 	bf_text_write(&v, again);
 	CHECK(strcmp(text, again) == 0);
 	/* text is at most 1.45x the binary size (4-byte varlena header included) */
-	CHECK(tlen <= 1.45 * (double)(len + 4));
+	CHECK(tlen <= 1.45 * (double) (len + 4));
 	free(text);
 	free(again);
 	free(buf);
@@ -488,40 +491,45 @@ test_text_rejects(void)
 		const char *text;
 		bf_status status;
 	} bad[] = {
-		{"", BF_ERR_FORMAT},
-		{"v1", BF_ERR_VERSION},
-		{"v2 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
-		{"v1 blocked m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
-		{"v1 classic m=8 k=1 scheme=2 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
-		{"v1 classic m=0 k=1 scheme=1 seed=0 n=0 elem= bits=", BF_ERR_PARAM},
-		{"v1 classic m=8 k=0 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
-		{"v1 classic m=8 k=65 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
-		{"v1 classic m=8 k=99999999999 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
-		{"v1 classic m=18446744073709551616 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
-		{"v1 classic m=18446744073709551615 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
-		{"v1 classic m=8589934592 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=9223372036854775808 elem=a bits=AQ==", BF_ERR_PARAM},
-		{"v1 classic m=08 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic m=+8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic m=8  k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic k=1 m=8 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AAA=", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==\n", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA== ", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AB==", BF_ERR_FORMAT},  /* padding bits */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=A*==", BF_ERR_FORMAT},
-		{"v1 classic m=4 k=1 scheme=1 seed=0 n=1 elem=a.b bits=gA==", BF_ERR_FORMAT}, /* bit 7 >= m */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem= bits=AQ==", BF_ERR_FORMAT},    /* no key */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a.b bits=AA==", BF_ERR_FORMAT}, /* key, n=0 */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem=a.b bits=Aw==", BF_ERR_FORMAT}, /* 2 > 1*1 */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%41 bits=AA==", BF_ERR_FORMAT}, /* needless escape */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%2a bits=AA==", BF_ERR_FORMAT}, /* lower hex */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%0A bits=AA==", BF_ERR_FORMAT}, /* control */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%7F bits=AA==", BF_ERR_FORMAT}, /* control */
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=% bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a\"b bits=AA==", BF_ERR_FORMAT},
-		{"v1 classic m=8 k=1 scheme=1 seed=0 n=0 bits=AA==", BF_ERR_FORMAT},
+	    {"", BF_ERR_FORMAT},
+	    {"v1", BF_ERR_VERSION},
+	    {"v2 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+	    {"v1 blocked m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+	    {"v1 classic m=8 k=1 scheme=2 seed=0 n=0 elem= bits=AA==", BF_ERR_VERSION},
+	    {"v1 classic m=0 k=1 scheme=1 seed=0 n=0 elem= bits=", BF_ERR_PARAM},
+	    {"v1 classic m=8 k=0 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+	    {"v1 classic m=8 k=65 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+	    {"v1 classic m=8 k=99999999999 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+	    {"v1 classic m=18446744073709551616 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_PARAM},
+	    {"v1 classic m=18446744073709551615 k=1 scheme=1 seed=0 n=0 elem= bits=AA==",
+	     BF_ERR_TOO_LARGE},
+	    {"v1 classic m=8589934592 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_TOO_LARGE},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=9223372036854775808 elem=a bits=AQ==", BF_ERR_PARAM},
+	    {"v1 classic m=08 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic m=+8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic m=8  k=1 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic k=1 m=8 scheme=1 seed=0 n=0 elem= bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AAA=", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA==\n", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AA== ", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=AB==",
+	     BF_ERR_FORMAT}, /* padding bits */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem= bits=A*==", BF_ERR_FORMAT},
+	    {"v1 classic m=4 k=1 scheme=1 seed=0 n=1 elem=a.b bits=gA==",
+	     BF_ERR_FORMAT},                                                           /* bit 7 >= m */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem= bits=AQ==", BF_ERR_FORMAT}, /* no key */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a.b bits=AA==", BF_ERR_FORMAT}, /* key, n=0 */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=1 elem=a.b bits=Aw==", BF_ERR_FORMAT}, /* 2 > 1*1 */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%41 bits=AA==",
+	     BF_ERR_FORMAT}, /* needless escape */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%2a bits=AA==",
+	     BF_ERR_FORMAT}, /* lower hex */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%0A bits=AA==", BF_ERR_FORMAT}, /* control */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=%7F bits=AA==", BF_ERR_FORMAT}, /* control */
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=% bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 elem=a\"b bits=AA==", BF_ERR_FORMAT},
+	    {"v1 classic m=8 k=1 scheme=1 seed=0 n=0 bits=AA==", BF_ERR_FORMAT},
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -530,8 +538,8 @@ test_text_rejects(void)
 		bool ok = parses(bad[i].text, &st);
 
 		if (ok || st != bad[i].status)
-			fprintf(stderr, "  case %zu: \"%s\" gave status %d, expected %d\n", i,
-					bad[i].text, ok ? 0 : (int)st, (int)bad[i].status);
+			fprintf(stderr, "  case %zu: \"%s\" gave status %d, expected %d\n", i, bad[i].text,
+			        ok ? 0 : (int) st, (int) bad[i].status);
 		CHECK(!ok && st == bad[i].status);
 	}
 	/* a good one, for contrast */
@@ -550,26 +558,26 @@ test_binary_rejects(void)
 	bf_view v;
 	bf_error err;
 
-#define MUTATE(offset, value, expect_status)                   \
-	do                                                         \
-	{                                                          \
-		memcpy(copy, f.buf, f.len);                            \
-		copy[offset] = (value);                                \
-		CHECK(!bf_check_header(copy, f.len, &v, &err));        \
-		CHECK(err.status == (expect_status));                  \
+#define MUTATE(offset, value, expect_status)            \
+	do                                                  \
+	{                                                   \
+		memcpy(copy, f.buf, f.len);                     \
+		copy[offset] = (value);                         \
+		CHECK(!bf_check_header(copy, f.len, &v, &err)); \
+		CHECK(err.status == (expect_status));           \
 	} while (0)
 
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
-	MUTATE(0, 'X', BF_ERR_FORMAT);			/* magic */
-	MUTATE(4, 2, BF_ERR_VERSION);			/* version */
-	MUTATE(5, 2, BF_ERR_VERSION);			/* layout */
-	MUTATE(6, 9, BF_ERR_VERSION);			/* scheme */
-	MUTATE(7, 1, BF_ERR_FORMAT);			/* flags */
-	MUTATE(8, 0, BF_ERR_PARAM);				/* k = 0 */
-	MUTATE(8, 65, BF_ERR_PARAM);			/* k = 65 */
-	MUTATE(10, 23, BF_ERR_FORMAT);			/* element key length vs size */
-	MUTATE(20, 0xE9, BF_ERR_FORMAT);		/* m = 1001: size mismatch */
-	MUTATE(36, 0x01, BF_ERR_FORMAT);		/* control byte in element key */
+	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
+	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
+	MUTATE(5, 2, BF_ERR_VERSION);    /* layout */
+	MUTATE(6, 9, BF_ERR_VERSION);    /* scheme */
+	MUTATE(7, 1, BF_ERR_FORMAT);     /* flags */
+	MUTATE(8, 0, BF_ERR_PARAM);      /* k = 0 */
+	MUTATE(8, 65, BF_ERR_PARAM);     /* k = 65 */
+	MUTATE(10, 23, BF_ERR_FORMAT);   /* element key length vs size */
+	MUTATE(20, 0xE9, BF_ERR_FORMAT); /* m = 1001: size mismatch */
+	MUTATE(36, 0x01, BF_ERR_FORMAT); /* control byte in element key */
 	memcpy(copy, f.buf, f.len);
 	memset(copy + 20, 0, 8); /* m = 0 */
 	CHECK(!bf_check_header(copy, f.len, &v, &err) && err.status == BF_ERR_PARAM);
