@@ -75,6 +75,11 @@ SELECT bloom_add(bloom_empty(10), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)
        bloom_add(bloom_empty(10), ARRAY[1, 2]) @> ARRAY[1, 2] AS array,
        bloom_add(bloom_empty(10), ROW(1, 'a')::pair) @> ROW(1, 'a')::pair AS composite,
        bloom_add(bloom_empty(10), ROW(1, 'a')::pair) @> ROW(1, 'b')::pair AS other_composite;
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+SELECT bloom_add(bloom_empty(10), 'ok'::mood) @> 'ok'::mood AS enum,
+       bloom_add(bloom_empty(10), 'ok'::mood) @> 'sad'::mood AS other_enum,
+       bloom_add(bloom_empty(10), int4range(1, 5)) @> int4range(1, 4, '[]') AS range,
+       bloom_add(bloom_empty(10), now()::timestamptz) @> now()::timestamptz AS timestamptz;
 -- an anonymous record has no hash function of its own
 SELECT bloom_add(bloom_empty(10), ROW(1, 'a'::text));
 

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 # ---- packages ----
 packages=(make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib)
-[ "$mode" = test ] && packages+=(wamerican-huge)
+[ "$mode" = test ] && packages+=(wamerican-huge clang-format)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -62,6 +62,15 @@ while read -r p f; do
 done < <(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$unit_log")
 if ! grep -q '^unit: ' "$unit_log"; then
 	echo "unit tests did not run"
+	failed=$((failed + 1))
+fi
+
+echo "== formatting (clang-format, .clang-format)"
+if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h core/*.c core/*.h tests/unit/*.c; then
+	echo "format: ok"
+	passed=$((passed + 1))
+else
+	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] core/*.[ch] tests/unit/*.c)"
 	failed=$((failed + 1))
 fi
 
