@@ -37,9 +37,17 @@ tests/unit/test_core: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
 tests/unit/test_core_portable: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
 	$(CC) $(UNIT_CFLAGS) -DBF_PORTABLE_MULHI -o $@ $(UNIT_SRCS) -lm
 
+# and under AddressSanitizer + UndefinedBehaviorSanitizer, stopping at the first report
+tests/unit/test_core_sanitized: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
+
+UNIT_BINS = tests/unit/test_core tests/unit/test_core_portable tests/unit/test_core_sanitized
+
 .PHONY: unitcheck
-unitcheck: tests/unit/test_core tests/unit/test_core_portable
+unitcheck: $(UNIT_BINS)
 	tests/unit/test_core
 	tests/unit/test_core_portable
+	tests/unit/test_core_sanitized
 
-EXTRA_CLEAN = tests/unit/test_core tests/unit/test_core_portable
+EXTRA_CLEAN = $(UNIT_BINS)

@@ -6,7 +6,7 @@
 
 -- try_text(t): what casting t to bloom gives, as "SQLSTATE: message".
 CREATE FUNCTION try_text(t text) RETURNS text LANGUAGE sql
-    RETURN bloom_try(format('SELECT %L::bloom', t));
+    AS $$ SELECT bloom_try(format('SELECT %L::bloom', t)) $$;
 
 -- try_binary(b): what bloom_recv makes of the bytes b, through COPY BINARY
 -- (a bytea written with COPY BINARY reads back as the same bytes).

@@ -134,20 +134,38 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 	out->view = cache->view;
 }
 
+struct varlena *
+bloom_alloc(size_t payload_len)
+{
+	struct varlena *raw = (struct varlena *) palloc(VARHDRSZ + payload_len);
+
+	SET_VARSIZE(raw, VARHDRSZ + payload_len);
+	return raw;
+}
+
 void
 bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded, BloomFilter *out)
 {
 	bf_error err;
-	size_t len;
 	struct varlena *raw;
 
 	if (!bf_params_check(p, elemlen, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-	len = bf_payload_size(p, elemlen);
-	raw = (struct varlena *) palloc(VARHDRSZ + len);
-	SET_VARSIZE(raw, VARHDRSZ + len);
+	raw = bloom_alloc(bf_payload_size(p, elemlen));
 	bf_init((uint8_t *) VARDATA(raw), p, elem, elemlen, nadded);
 	check_header(raw, out);
+}
+
+void
+bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out)
+{
+	bf_error err;
+
+	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
+	                     &err) ||
+	    !bf_check_bits(&out->view, bloom_count_bits(&out->view), &err))
+		bloom_report(&err, source);
+	out->raw = raw;
 }
 
 uint64
@@ -171,15 +189,6 @@ bloom_union_into(bf_view *dst, const bf_view *src)
 		CHECK_FOR_INTERRUPTS();
 		bf_union_bytes(dst, src, from, Min(from + BLOOM_CHUNK, dst->nbytes));
 	}
-}
-
-void
-bloom_check_bits(const BloomFilter *f, BloomSource source)
-{
-	bf_error err;
-
-	if (!bf_check_bits(&f->view, bloom_count_bits(&f->view), &err))
-		bloom_report(&err, source);
 }
 
 uint64

@@ -27,16 +27,13 @@ bloom_in(PG_FUNCTION_ARGS)
 	struct varlena *raw;
 	BloomFilter f;
 
-	/* pass 1 checks everything but the bits' consistency and sizes the value */
+	/* pass 1 checks the syntax and every field, and sizes the value */
 	if (!bf_text_parse(text, textlen, NULL, &len, &err))
 		bloom_report(&err, BLOOM_FROM_TEXT);
-	raw = (struct varlena *) palloc(VARHDRSZ + len);
-	SET_VARSIZE(raw, VARHDRSZ + len);
-	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err) ||
-	    !bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
+	raw = bloom_alloc(len);
+	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err))
 		bloom_report(&err, BLOOM_FROM_TEXT);
-	f.raw = raw;
-	bloom_check_bits(&f, BLOOM_FROM_TEXT);
+	bloom_validate(raw, BLOOM_FROM_TEXT, &f);
 	PG_RETURN_POINTER(raw);
 }
 
@@ -50,13 +47,9 @@ bloom_out(PG_FUNCTION_ARGS)
 	bloom_get_arg(fcinfo, 0, false, &f);
 	len = bf_text_length(&f.view);
 	if (len + 1 > MaxAllocSize)
-		ereport(
-		    ERROR,
-		    (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		     errmsg(
-		         "bloom filter of %zu bytes is too large for its text form (%zu bytes, limit 1 GB)",
-		         (size_t) VARSIZE(f.raw), len),
-		     errhint("Use binary COPY or send the filter in binary format.")));
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("text form of bloom filter would exceed 1 GB (%zu bytes)", len),
+		                errhint("Use binary COPY or send the filter in binary format.")));
 	out = palloc(len + 1);
 	bf_text_write(&f.view, out);
 	PG_RETURN_CSTRING(out);
@@ -68,19 +61,16 @@ bloom_recv(PG_FUNCTION_ARGS)
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
 	size_t len = (size_t) (buf->len - buf->cursor);
 	bf_error err;
+	bf_view view;
 	struct varlena *raw;
 	BloomFilter f;
 
-	/* check the header in place before copying anything */
-	if (!bf_check_header((const uint8_t *) buf->data + buf->cursor, len, &f.view, &err))
+	/* check the header in place, so that nothing is allocated for garbage */
+	if (!bf_check_header((const uint8_t *) buf->data + buf->cursor, len, &view, &err))
 		bloom_report(&err, BLOOM_FROM_BINARY);
-	raw = (struct varlena *) palloc(VARHDRSZ + len);
-	SET_VARSIZE(raw, VARHDRSZ + len);
+	raw = bloom_alloc(len);
 	pq_copymsgbytes(buf, VARDATA(raw), (int) len);
-	if (!bf_check_header((const uint8_t *) VARDATA(raw), len, &f.view, &err))
-		bloom_report(&err, BLOOM_FROM_BINARY);
-	f.raw = raw;
-	bloom_check_bits(&f, BLOOM_FROM_BINARY);
+	bloom_validate(raw, BLOOM_FROM_BINARY, &f);
 	PG_RETURN_POINTER(raw);
 }
 

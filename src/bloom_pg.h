@@ -46,12 +46,18 @@ extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFi
  */
 extern void bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out);
 
+/* A varlena of payload_len bytes (uninitialized) in the current memory context. */
+extern struct varlena *bloom_alloc(size_t payload_len);
+
 /* Allocate (in the current memory context) a new empty filter. */
 extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
                       BloomFilter *out);
 
-/* Check a filter's bits (O(m), interruptible); raise an error if bad. */
-extern void bloom_check_bits(const BloomFilter *f, BloomSource source);
+/*
+ * Accept a value that enters the system (type input): check its header and
+ * its bits (O(m), interruptible), raising the source's error if bad.
+ */
+extern void bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out);
 
 /* Number of set bits, counted in chunks with CHECK_FOR_INTERRUPTS. */
 extern uint64 bloom_count_bits(const bf_view *view);
