@@ -111,11 +111,17 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 {
 	BloomHasher *hasher = bloom_hasher_for_arg(fcinfo, value_arg);
 	BloomFilter f;
+	BloomCallCache *cached = bloom_get_arg_cached(fcinfo, filter_arg, &f);
 
-	bloom_get_arg_cached(fcinfo, filter_arg, &f);
 	if (f.view.elemlen == 0)
 		return false; /* nothing was ever added */
-	bloom_check_elem(&f.view, hasher);
+	/* a cached filter's element key is checked once, not per row */
+	if (cached == NULL || !cached->elem_checked)
+	{
+		bloom_check_elem(&f.view, hasher);
+		if (cached)
+			cached->elem_checked = true;
+	}
 	return bf_contains_hash(&f.view,
 	                        bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg), f.view.p.seed));
 }

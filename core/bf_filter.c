@@ -73,16 +73,32 @@ bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 	}
 }
 
+/*
+ * The bit operations, inlined into the loops below: the exported versions
+ * cannot be, in a shared library, since they could be interposed.
+ */
+static inline bool
+test_bit(const uint8_t *bits, uint64_t pos)
+{
+	return (bits[pos >> 3] >> (pos & 7)) & 1;
+}
+
+static inline void
+set_bit(uint8_t *bits, uint64_t pos)
+{
+	bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+}
+
 void
 bf_set_bit(bf_view *view, uint64_t pos)
 {
-	view->bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+	set_bit(view->bits, pos);
 }
 
 bool
 bf_test_bit(const bf_view *view, uint64_t pos)
 {
-	return (view->bits[pos >> 3] >> (pos & 7)) & 1;
+	return test_bit(view->bits, pos);
 }
 
 bool
@@ -94,9 +110,9 @@ bf_add_hash(bf_view *view, uint64_t h)
 	bf_positions(&view->p, h, pos);
 	for (unsigned i = 0; i < view->p.nhashes; i++)
 	{
-		if (!bf_test_bit(view, pos[i]))
+		if (!test_bit(view->bits, pos[i]))
 		{
-			bf_set_bit(view, pos[i]);
+			set_bit(view->bits, pos[i]);
 			changed = true;
 		}
 	}
@@ -112,7 +128,7 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 	/* bf_positions() inlined, so that the first clear bit ends the probe */
 	for (unsigned i = 0; i < view->p.nhashes; i++)
 	{
-		if (!bf_test_bit(view, reduce(x, view->p.nbits)))
+		if (!test_bit(view->bits, reduce(x, view->p.nbits)))
 			return false;
 		x += y;
 	}

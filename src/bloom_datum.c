@@ -92,7 +92,7 @@ bloom_call_cache(FunctionCallInfo fcinfo)
 	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
 }
 
-void
+BloomCallCache *
 bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
@@ -110,7 +110,7 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		check_header(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)), out);
-		return;
+		return NULL;
 	}
 
 	VARATT_EXTERNAL_GET_POINTER(toast, raw);
@@ -128,10 +128,12 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 		cache->view = out->view;
 		cache->valueid = toast.va_valueid;
 		cache->toastrelid = toast.va_toastrelid;
-		return;
+		cache->elem_checked = false;
+		return cache;
 	}
 	out->raw = cache->filter;
 	out->view = cache->view;
+	return cache;
 }
 
 struct varlena *

@@ -42,9 +42,11 @@ extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFi
 /*
  * For probes: argument argno, detoasted once per query when it is a stored
  * out-of-line value (the detoasted copy is cached in fn_extra, keyed on its
- * TOAST pointer), otherwise detoasted as usual.
+ * TOAST pointer), otherwise detoasted as usual.  Returns the call cache if
+ * the filter is the one cached there, else NULL.
  */
-extern void bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out);
+extern struct BloomCallCache *bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno,
+                                                   BloomFilter *out);
 
 /* A varlena of payload_len bytes (uninitialized) in the current memory context. */
 extern struct varlena *bloom_alloc(size_t payload_len);
@@ -88,11 +90,13 @@ typedef struct BloomHasher
 typedef struct BloomCallCache
 {
 	bool hasher_valid;
+	int hasher_argno; /* the argument the hasher is for */
 	BloomHasher hasher;
 	Oid toastrelid; /* TOAST pointer of the cached filter */
 	Oid valueid;
 	struct varlena *filter; /* detoasted copy, in fn_mcxt, or NULL */
 	bf_view view;
+	bool elem_checked; /* the cached filter's element key matches the hasher */
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);

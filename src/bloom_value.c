@@ -96,22 +96,27 @@ BloomHasher *
 bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-	Oid collid = PG_GET_COLLATION();
+	Oid typid;
+	MemoryContext old;
 
+	/*
+	 * A call site's argument types and collation never change (fn_expr and
+	 * fncollation belong to one expression), so after the first call this is
+	 * a lookup in fn_extra.
+	 */
+	if (cache->hasher_valid && cache->hasher_argno == argno)
+		return &cache->hasher;
+
+	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 		                errmsg("could not determine the data type of the value")));
-
-	if (!cache->hasher_valid || cache->hasher.typid != typid || cache->hasher.collid != collid)
-	{
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-		cache->hasher_valid = false;
-		hasher_init(&cache->hasher, typid, collid);
-		cache->hasher_valid = true;
-		MemoryContextSwitchTo(old);
-	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	cache->hasher_valid = false;
+	hasher_init(&cache->hasher, typid, PG_GET_COLLATION());
+	cache->hasher_argno = argno;
+	cache->hasher_valid = true;
+	MemoryContextSwitchTo(old);
 	return &cache->hasher;
 }
 
