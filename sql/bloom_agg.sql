@@ -32,6 +32,13 @@ SELECT count(*) AS false_negatives
   FROM generate_series(1, 10000) g JOIN grouped ON grp = g % 10
  WHERE NOT f @> g;
 
+-- As a window function: a running filter, and a moving frame (recomputed
+-- per row); earlier rows keep their own results.
+SELECT g, (bloom_info(bloom_agg(g, 100, 0.01) OVER (ORDER BY g))).values_added AS running,
+       (bloom_info(bloom_agg(g, 100, 0.01) OVER (ORDER BY g ROWS 1 PRECEDING))).values_added AS moving,
+       bloom_agg(g, 100, 0.01) OVER (ORDER BY g ROWS 1 PRECEDING) @> 1 AS has_1
+  FROM generate_series(1, 4) g;
+
 -- Text values, and a text filter probed with varchar.
 SELECT bloom_agg(w, 10, 0.01) @> 'deux'::varchar AS found, bloom_agg(w, 10, 0.01) @> 'quatre' AS other
   FROM (VALUES ('un'), ('deux'), ('trois')) v(w);
