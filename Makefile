@@ -3,12 +3,12 @@
 
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
-DATA = bloomfilter--1.0.sql
+DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
-CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_sizing.o core/bf_text.o
+CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_counting.o core/bf_sizing.o core/bf_text.o
 OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
-	src/bloom_agg.o src/bloom_calc.o $(CORE_OBJS)
+	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput
@@ -51,3 +51,6 @@ unitcheck: $(UNIT_BINS)
 	tests/unit/test_core_sanitized
 
 EXTRA_CLEAN = $(UNIT_BINS)
+
+# PGXS tracks no header dependencies: rebuild everything when a header changes
+$(OBJS): core/bf_core.h core/bf_internal.h src/bloom_pg.h

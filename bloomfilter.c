@@ -17,12 +17,29 @@
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(counting_bloom_empty);
 PG_FUNCTION_INFO_V1(bloom_empty_mk);
 PG_FUNCTION_INFO_V1(bloom_add);
 PG_FUNCTION_INFO_V1(bloom_contains);
 PG_FUNCTION_INFO_V1(bloom_contained);
 PG_FUNCTION_INFO_V1(bloom_info);
 PG_FUNCTION_INFO_V1(bloom_cardinality);
+
+/* An empty filter of the layout, sized for n values at rate fpp. */
+static Datum
+empty_sized(int64 n, double fpp, uint8 layout)
+{
+	bf_params p = {layout, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_error err;
+	int k;
+	BloomFilter f;
+
+	if (!bf_size_for((double) n, fpp, &p.nbits, &k, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	p.nhashes = (uint16) k;
+	bloom_new(&p, 0, NULL, 0, 0, &f);
+	PG_RETURN_POINTER(f.raw);
+}
 
 /*
  * bloom_empty(expected_n bigint, fpp float8) -> bloom
@@ -33,18 +50,18 @@ PG_FUNCTION_INFO_V1(bloom_cardinality);
 Datum
 bloom_empty(PG_FUNCTION_ARGS)
 {
-	int64 n = PG_GETARG_INT64(0);
-	float8 fpp = PG_GETARG_FLOAT8(1);
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
-	bf_error err;
-	int k;
-	BloomFilter f;
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), BF_LAYOUT_CLASSIC);
+}
 
-	if (!bf_size_for((double) n, fpp, &p.nbits, &k, &err))
-		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-	p.nhashes = (uint16) k;
-	bloom_new(&p, NULL, 0, 0, &f);
-	PG_RETURN_POINTER(f.raw);
+/*
+ * counting_bloom_empty(expected_n bigint, fpp float8) -> counting_bloom
+ *
+ * The same sizing, with a 4-bit counter in place of each bit.
+ */
+Datum
+counting_bloom_empty(PG_FUNCTION_ARGS)
+{
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), BF_LAYOUT_COUNTING4);
 }
 
 /*
@@ -70,17 +87,33 @@ bloom_empty_mk(PG_FUNCTION_ARGS)
 		                errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
 	p.nbits = (uint64) nbits;
 	p.nhashes = (uint16) nhashes;
-	bloom_new(&p, NULL, 0, 0, &f);
+	bloom_new(&p, 0, NULL, 0, 0, &f);
 	PG_RETURN_POINTER(f.raw);
 }
 
 void
 bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
 {
+	uint64 h;
+
 	bloom_check_elem(&f->view, hasher);
 	if (f->view.elemlen == 0)
-		bloom_new(&f->view.p, hasher->elem, hasher->elemlen, 0, f);
-	bf_add_hash(&f->view, bloom_hash_value(hasher, value, f->view.p.seed));
+		bloom_new(&f->view.p, f->view.flags, hasher->elem, hasher->elemlen, 0, f);
+	h = bloom_hash_value(hasher, value, f->view.p.seed);
+	if (f->view.p.layout == BF_LAYOUT_COUNTING4)
+		bf_counting_add_hash(&f->view, h);
+	else
+	{
+		unsigned changed = bf_add_hash(&f->view, h);
+
+		/* a derived filter's bound grows by the new bits; a new bit means a new value */
+		if (f->view.flags & BF_FLAG_DERIVED)
+		{
+			f->view.bound = Min(f->view.bound + changed, f->view.p.nbits);
+			f->view.est_distinct += changed > 0;
+			bf_set_derived((uint8_t *) VARDATA(f->raw), f->view.bound, f->view.est_distinct);
+		}
+	}
 	f->view.nadded = bloom_add_counts(f->view.nadded, 1);
 	bf_set_nadded((uint8_t *) VARDATA(f->raw), f->view.nadded);
 }
@@ -89,7 +122,8 @@ bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
  * bloom_add(bloom, value) -> bloom
  *
  * A copy of the filter with the value added.  A NULL value is ignored (the
- * filter is returned unchanged), as aggregates ignore NULLs.
+ * filter is returned unchanged), as aggregates ignore NULLs.  Also for
+ * counting_bloom, whose counters it increments.
  */
 Datum
 bloom_add(PG_FUNCTION_ARGS)
@@ -146,10 +180,13 @@ bloom_contained(PG_FUNCTION_ARGS)
 }
 
 /*
- * bloom_info(bloom) -> record
+ * bloom_info(bloom or counting_bloom) -> record
  *
- * Everything the header says, and what the bits tell: how many are set, the
- * distinct values that explains, and the false-positive rate it gives now.
+ * Everything the header says, and what the data tell: how many bits are set
+ * (counters non-zero), the distinct values that explains, and the
+ * false-positive rate it gives now.  For a derived filter (an intersection)
+ * the rate is the bound that holds for values of one operand but not the
+ * other, and the distinct count the estimate made at the intersection.
  */
 Datum
 bloom_info(PG_FUNCTION_ARGS)
@@ -158,7 +195,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	TupleDesc tupdesc;
 	Datum values[12];
 	bool nulls[12] = {0};
-	uint64 set;
+	uint64 occupied;
 	const bf_view *v;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -167,17 +204,18 @@ bloom_info(PG_FUNCTION_ARGS)
 
 	bloom_get_arg(fcinfo, 0, false, &f);
 	v = &f.view;
-	set = bloom_count_bits(v);
+	occupied = bloom_count_occupied(v);
 
-	values[0] = CStringGetTextDatum(v->p.layout == BF_LAYOUT_CLASSIC ? "classic" : "unknown");
+	values[0] = CStringGetTextDatum(v->p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic");
 	values[1] = Int64GetDatum((int64) v->p.nbits);
 	values[2] = Int32GetDatum(v->p.nhashes);
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
-	values[5] = Int64GetDatum((int64) set);
-	values[6] = Float8GetDatum((double) set / (double) v->p.nbits);
-	values[7] = Float8GetDatum(bf_estimate_distinct(v->p.nbits, v->p.nhashes, set));
-	values[8] = Float8GetDatum(bf_current_fpp(v->p.nbits, v->p.nhashes, set));
+	values[5] = Int64GetDatum((int64) occupied);
+	values[6] = Float8GetDatum((double) occupied / (double) v->p.nbits);
+	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
+	values[8] =
+	    Float8GetDatum(bf_current_fpp(v->p.nbits, v->p.nhashes, bloom_effective_bits(v, occupied)));
 	if (v->elemlen > 0)
 		values[9] = PointerGetDatum(cstring_to_text_with_len(v->elem, (int) v->elemlen));
 	else
@@ -189,10 +227,11 @@ bloom_info(PG_FUNCTION_ARGS)
 }
 
 /*
- * bloom_cardinality(bloom) -> float8
+ * bloom_cardinality(bloom or counting_bloom) -> float8
  *
- * The estimated number of distinct values added, from the fill of the bits
- * (Swamidass & Baldi), rounded; Infinity when every bit is set.
+ * The estimated number of distinct values, rounded: from the fill of the bits
+ * (Swamidass & Baldi), or the estimate an intersection recorded; never more
+ * than the values added.
  */
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
@@ -200,6 +239,5 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 	BloomFilter f;
 
 	bloom_get_arg(fcinfo, 0, false, &f);
-	PG_RETURN_FLOAT8(
-	    rint(bf_estimate_distinct(f.view.p.nbits, f.view.p.nhashes, bloom_count_bits(&f.view))));
+	PG_RETURN_FLOAT8(rint(bloom_estimate_distinct(&f.view, bloom_count_occupied(&f.view))));
 }

@@ -21,23 +21,33 @@
  *	offset	size	field
  *	0		4		magic, the bytes 'B' 'L' 'O' 'M'
  *	4		1		format version (1)
- *	5		1		layout (1 = classic: one array of m bits)
- *	6		1		hash scheme (1, see bf_hash.c)
- *	7		1		flags, reserved, must be 0
+ *	5		1		layout: 1 = classic (m bits), 2 = counting4 (m 4-bit counters)
+ *	6		1		hash scheme (1, see bf_filter.c)
+ *	7		1		flags: bit 0 = derived (see below); other bits 0
  *	8		2		k, number of hash positions per value (1..BF_MAX_HASHES)
- *	10		2		length of the element key (0..BF_MAX_ELEM_LEN)
+ *	10		2		e, length of the element key (0..BF_MAX_ELEM_LEN)
  *	12		8		hash seed
- *	20		8		m, number of bits (1..BF_MAX_BITS)
- *	28		8		number of values added, duplicates included (0..2^63-1)
- *	36		e		element key: which values the filter holds (see below)
- *	36+e	ceil(m/8)	the bits; bit i is bit (i % 8) of byte i / 8;
- *					bits at positions >= m must be 0
+ *	20		8		m, number of bits or counters
+ *	28		8		number of values added, duplicates included (0..2^63-1);
+ *					for counting4, added minus removed
+ *	36		x		if derived (x = 16): bound (8), estimated distinct (8); else x = 0
+ *	36+x	e		element key: which values the filter holds (see below)
+ *	36+x+e	d		the data.  classic: d = ceil(m/8), bit i is bit (i % 8) of
+ *					byte i / 8.  counting4: d = ceil(m/2), counter i is the low
+ *					nibble of byte i / 2 for even i, the high nibble for odd i.
+ *					Bits or counters at positions >= m are 0.
  *
  * The element key names the hash operator family (and, for a
  * nondeterministic collation, the collation) that hashed the values, such
- * as "pg_catalog.integer_ops".  It is empty until the
- * first value is added.  It holds no control characters.  Nothing follows the
- * bits.
+ * as "pg_catalog.integer_ops".  It is empty until the first value is added.
+ * It holds no control characters.  Nothing follows the data.
+ *
+ * A classic filter is "derived" when it results from an intersection: its
+ * bits then include bits of values outside the set it represents, so the
+ * fill no longer tells the false-positive rate or the cardinality.  The
+ * extension records an upper bound on the set bits that matter for a value
+ * outside the set (the bound of the false-positive rate is (bound/m)^k) and
+ * an estimate of the distinct values; both follow later unions and adds.
  */
 #ifndef BF_CORE_H
 #define BF_CORE_H
@@ -52,8 +62,12 @@
 #define BF_MAGIC_3 'M'
 #define BF_VERSION 1
 #define BF_LAYOUT_CLASSIC 1
+#define BF_LAYOUT_COUNTING4 2
 #define BF_SCHEME_PGHASH_EDH 1
 #define BF_HEADER_SIZE 36
+#define BF_FLAG_DERIVED 0x01
+#define BF_DERIVED_SIZE 16
+#define BF_COUNTER_MAX 15
 
 #define BF_MAX_HASHES 64
 #define BF_MAX_ELEM_LEN 255
@@ -66,6 +80,7 @@
 #define BF_MAX_VARLENA 0x3FFFFFFFu
 #define BF_MAX_PAYLOAD (BF_MAX_VARLENA - 4u)
 #define BF_MAX_BITS ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 8u)
+#define BF_MAX_COUNTERS ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 2u)
 
 /* Result codes.  The SQL layer maps each to an SQLSTATE. */
 typedef enum bf_status
@@ -103,50 +118,62 @@ typedef struct bf_view
 {
 	bf_params p;
 	uint8_t version;
+	uint8_t flags;
 	uint64_t nadded;
+	uint64_t bound;        /* derived only, else 0 */
+	uint64_t est_distinct; /* derived only, else 0 */
 	const char *elem;
 	size_t elemlen;
-	uint8_t *bits;
-	size_t nbytes; /* ceil(nbits / 8) */
+	uint8_t *bits; /* the data: bits (classic) or counters (counting4) */
+	size_t nbytes; /* bytes of data */
 } bf_view;
 
 /* ---- format (bf_format.c) ---- */
 
-/* Bytes of the bit array for m bits. */
-extern size_t bf_bits_bytes(uint64_t nbits);
+/* Bytes of data for m bits (classic) or m counters (counting4). */
+extern size_t bf_data_bytes(uint8_t layout, uint64_t nbits);
 
 /* Check parameters for a new filter; fills err and returns false if bad. */
 extern bool bf_params_check(const bf_params *p, size_t elemlen, bf_error *err);
 
-/* Payload size of a filter with these parameters and element key length. */
-extern size_t bf_payload_size(const bf_params *p, size_t elemlen);
+/*
+ * Payload size of a filter with these parameters, flags and element key
+ * length; fails with BF_ERR_TOO_LARGE if it exceeds BF_MAX_PAYLOAD (possible
+ * only for a derived filter near the limit).
+ */
+extern bool bf_payload_size(const bf_params *p, uint8_t flags, size_t elemlen, size_t *size,
+                            bf_error *err);
 
 /*
- * Write an empty filter (header, element key, zero bits) into buf, which must
- * hold bf_payload_size() bytes.  Parameters must have passed
+ * Write an empty filter (header, element key, zero data) into buf, which
+ * must hold bf_payload_size() bytes.  Parameters must have passed
  * bf_params_check().
  */
-extern void bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen,
-                    uint64_t nadded);
+extern void bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem,
+                    size_t elemlen, uint64_t nadded);
 
 /*
  * Validate the header of a serialized filter of len bytes and, on success,
  * fill view.  O(1): it checks every header field and that len is exactly the
- * size the header implies, but does not look at the bits.
+ * size the header implies, but does not look at the data.
  */
 extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
 
 /*
- * Validate the bits of a filter whose header passed: no bit at or beyond m
- * is set, the element key is present exactly when values were added, and no
- * more bits are set than k times the values added.  bits_set is the
- * popcount of the whole array (callers compute it in chunks, see
- * bf_popcount).
+ * Validate the data of a filter whose header passed.  occupied is the
+ * number of set bits / non-zero counters (callers count it in chunks, see
+ * bf_occupied).  Classic: no bit at or beyond m, the element key present
+ * exactly when values were added, no more bits set than k times the values
+ * added, and, if derived, no more than the bound.  Counting4: no counter at
+ * or beyond m, and an empty element key only with no values and no counters.
  */
-extern bool bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err);
+extern bool bf_check_bits(const bf_view *view, uint64_t occupied, bf_error *err);
 
 /* Write the count of values added back into a serialized filter. */
 extern void bf_set_nadded(uint8_t *buf, uint64_t nadded);
+
+/* Write the derived extension of a serialized filter created with the flag. */
+extern void bf_set_derived(uint8_t *buf, uint64_t bound, uint64_t est_distinct);
 
 /* Whether a and b have the same shape (layout, scheme, k, seed, m). */
 extern bool bf_params_equal(const bf_params *a, const bf_params *b);
@@ -162,21 +189,52 @@ extern bool bf_elem_valid(const char *elem, size_t len);
  */
 extern void bf_positions(const bf_params *p, uint64_t h, uint64_t *pos);
 
-/* Set the bits of a value; returns true if any bit changed. */
-extern bool bf_add_hash(bf_view *view, uint64_t h);
+/* Set the bits of a value (classic); returns how many bits changed 0 -> 1. */
+extern unsigned bf_add_hash(bf_view *view, uint64_t h);
 
-/* Whether all k bits of the value are set. */
+/* Whether all k bits (classic) or counters (counting4) of the value are set. */
 extern bool bf_contains_hash(const bf_view *view, uint64_t h);
 
-/* Set / test explicit positions (used by the worked examples in tests). */
+/* Set / test explicit positions of a classic filter (the worked examples). */
 extern void bf_set_bit(bf_view *view, uint64_t pos);
 extern bool bf_test_bit(const bf_view *view, uint64_t pos);
 
-/* Number of set bits in bytes [from, to) of the bit array. */
-extern uint64_t bf_popcount(const bf_view *view, size_t from, size_t to);
+/* Set bits (classic) or non-zero counters (counting4) in data bytes [from, to). */
+extern uint64_t bf_occupied(const bf_view *view, size_t from, size_t to);
 
-/* OR bytes [from, to) of src into dst (same shape, checked by caller). */
+/* Classic, same shape (checked by the caller), data bytes [from, to): */
 extern void bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
+extern void bf_intersect_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
+
+/* ---- the counting layout (bf_counting.c) ---- */
+
+/* Counter i of a counting4 filter, and the explicit setter (tests). */
+extern unsigned bf_counter(const bf_view *view, uint64_t i);
+extern void bf_set_counter(bf_view *view, uint64_t i, unsigned value);
+
+/* Increment the value's k counters; a counter stops at BF_COUNTER_MAX. */
+extern void bf_counting_add_hash(bf_view *view, uint64_t h);
+
+/*
+ * Decrement the value's k counters, except saturated ones (at
+ * BF_COUNTER_MAX a counter may hold more than it shows, so it is never
+ * decremented: a delete can never create a false negative).  Returns false,
+ * changing nothing, if a counter is already too low to remove the value: it
+ * was never added.
+ */
+extern bool bf_counting_remove_hash(bf_view *view, uint64_t h);
+
+/* The smallest of the value's counters: an upper bound on its adds. */
+extern unsigned bf_counting_min(const bf_view *view, uint64_t h);
+
+/* Add src's counters to dst's (saturating), data bytes [from, to). */
+extern void bf_counting_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
+
+/*
+ * Set in the classic filter dst (same m) the bits of src's non-zero
+ * counters held in src's data bytes [from, to).
+ */
+extern void bf_counting_to_bits(bf_view *dst, const bf_view *src, size_t from, size_t to);
 
 /* ---- sizing math (bf_sizing.c) ---- */
 
@@ -211,8 +269,9 @@ extern double bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set);
 
 /*
  * The text form is
- *	 v1 classic m=<m> k=<k> seed=<seed> n=<added> elem=<key> bits=<base64>
- * with single spaces, decimal integers without sign or leading zeros, the
+ *	 v1 classic m=<m> k=<k> scheme=<s> seed=<seed> n=<added> elem=<key> bits=<base64>
+ *	 v1 counting4 m=<m> ... elem=<key> counters=<base64>
+ * with " bound=<b> est=<e>" after n= for a derived filter, single spaces, decimal integers without sign or leading zeros, the
  * element key percent-encoded where it holds a byte other than
  * [A-Za-z0-9_.@$-], and the bit array in padded base64 (RFC 4648).  It is
  * canonical: every value has exactly one text form and the parser accepts

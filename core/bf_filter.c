@@ -101,11 +101,11 @@ bf_test_bit(const bf_view *view, uint64_t pos)
 	return test_bit(view->bits, pos);
 }
 
-bool
+unsigned
 bf_add_hash(bf_view *view, uint64_t h)
 {
 	uint64_t pos[BF_MAX_HASHES];
-	bool changed = false;
+	unsigned changed = 0;
 
 	bf_positions(&view->p, h, pos);
 	for (unsigned i = 0; i < view->p.nhashes; i++)
@@ -113,7 +113,7 @@ bf_add_hash(bf_view *view, uint64_t h)
 		if (!test_bit(view->bits, pos[i]))
 		{
 			set_bit(view->bits, pos[i]);
-			changed = true;
+			changed++;
 		}
 	}
 	return changed;
@@ -124,6 +124,9 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 {
 	uint64_t x = fmix64(h);
 	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
+
+	if (view->p.layout == BF_LAYOUT_COUNTING4)
+		return bf_counting_min(view, h) > 0;
 
 	/* bf_positions() inlined, so that the first clear bit ends the probe */
 	for (unsigned i = 0; i < view->p.nhashes; i++)
@@ -136,12 +139,18 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 }
 
 uint64_t
-bf_popcount(const bf_view *view, size_t from, size_t to)
+bf_occupied(const bf_view *view, size_t from, size_t to)
 {
 	const uint8_t *b = view->bits;
 	uint64_t count = 0;
 	size_t i = from;
 
+	if (view->p.layout == BF_LAYOUT_COUNTING4)
+	{
+		for (; i < to; i++)
+			count += (uint64_t) ((b[i] & 0x0F) != 0) + (uint64_t) ((b[i] & 0xF0) != 0);
+		return count;
+	}
 	for (; i + 8 <= to; i += 8)
 	{
 		uint64_t w;
@@ -159,4 +168,11 @@ bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
 		dst->bits[i] |= src->bits[i];
+}
+
+void
+bf_intersect_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		dst->bits[i] &= src->bits[i];
 }

@@ -59,9 +59,9 @@ put_le(uint8_t *p, uint64_t v, int nbytes)
 }
 
 size_t
-bf_bits_bytes(uint64_t nbits)
+bf_data_bytes(uint8_t layout, uint64_t nbits)
 {
-	return (size_t) ((nbits + 7) / 8);
+	return (size_t) (layout == BF_LAYOUT_COUNTING4 ? (nbits + 1) / 2 : (nbits + 7) / 8);
 }
 
 bool
@@ -83,8 +83,11 @@ bf_elem_valid(const char *elem, size_t len)
 bool
 bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 {
-	if (p->layout != BF_LAYOUT_CLASSIC)
-		return bf_fail(err, BF_ERR_VERSION, "unknown layout %u (this version knows 1 = classic)",
+	uint64_t max = p->layout == BF_LAYOUT_COUNTING4 ? BF_MAX_COUNTERS : BF_MAX_BITS;
+
+	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4)
+		return bf_fail(err, BF_ERR_VERSION,
+		               "unknown layout %u (this version knows 1 = classic, 2 = counting4)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_PGHASH_EDH)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
@@ -94,24 +97,41 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 		               (unsigned) p->nhashes, BF_MAX_HASHES);
 	if (p->nbits < 1)
 		return bf_fail(err, BF_ERR_PARAM, "number of bits m must be at least 1");
-	if (p->nbits > BF_MAX_BITS)
+	if (p->nbits > max)
 		return bf_fail(err, BF_ERR_TOO_LARGE,
-		               "number of bits m = %llu exceeds the maximum of %llu (1 GB)",
-		               (unsigned long long) p->nbits, (unsigned long long) BF_MAX_BITS);
+		               "number of %s m = %llu exceeds the maximum of %llu (1 GB)",
+		               p->layout == BF_LAYOUT_COUNTING4 ? "counters" : "bits",
+		               (unsigned long long) p->nbits, (unsigned long long) max);
 	if (elemlen > BF_MAX_ELEM_LEN)
 		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes", BF_MAX_ELEM_LEN);
 	return true;
 }
 
-size_t
-bf_payload_size(const bf_params *p, size_t elemlen)
+static size_t
+ext_size(uint8_t flags)
 {
-	return BF_HEADER_SIZE + elemlen + bf_bits_bytes(p->nbits);
+	return (flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0;
+}
+
+bool
+bf_payload_size(const bf_params *p, uint8_t flags, size_t elemlen, size_t *size, bf_error *err)
+{
+	uint64_t total =
+	    (uint64_t) BF_HEADER_SIZE + ext_size(flags) + elemlen + bf_data_bytes(p->layout, p->nbits);
+
+	if (total > BF_MAX_PAYLOAD)
+		return bf_fail(err, BF_ERR_TOO_LARGE, "filter of %llu bytes exceeds the 1 GB limit",
+		               (unsigned long long) total);
+	*size = (size_t) total;
+	return true;
 }
 
 void
-bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded)
+bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem, size_t elemlen,
+        uint64_t nadded)
 {
+	size_t ext = ext_size(flags);
+
 	buf[OFF_MAGIC + 0] = BF_MAGIC_0;
 	buf[OFF_MAGIC + 1] = BF_MAGIC_1;
 	buf[OFF_MAGIC + 2] = BF_MAGIC_2;
@@ -119,15 +139,16 @@ bf_init(uint8_t *buf, const bf_params *p, const char *elem, size_t elemlen, uint
 	buf[OFF_VERSION] = BF_VERSION;
 	buf[OFF_LAYOUT] = p->layout;
 	buf[OFF_SCHEME] = p->scheme;
-	buf[OFF_FLAGS] = 0;
+	buf[OFF_FLAGS] = flags;
 	put_le(buf + OFF_NHASHES, p->nhashes, 2);
 	put_le(buf + OFF_ELEMLEN, elemlen, 2);
 	put_le(buf + OFF_SEED, p->seed, 8);
 	put_le(buf + OFF_NBITS, p->nbits, 8);
 	put_le(buf + OFF_NADDED, nadded, 8);
+	memset(buf + BF_HEADER_SIZE, 0, ext);
 	if (elemlen > 0)
-		memcpy(buf + BF_HEADER_SIZE, elem, elemlen);
-	memset(buf + BF_HEADER_SIZE + elemlen, 0, bf_bits_bytes(p->nbits));
+		memcpy(buf + BF_HEADER_SIZE + ext, elem, elemlen);
+	memset(buf + BF_HEADER_SIZE + ext + elemlen, 0, bf_data_bytes(p->layout, p->nbits));
 }
 
 void
@@ -136,11 +157,19 @@ bf_set_nadded(uint8_t *buf, uint64_t nadded)
 	put_le(buf + OFF_NADDED, nadded, 8);
 }
 
+void
+bf_set_derived(uint8_t *buf, uint64_t bound, uint64_t est_distinct)
+{
+	put_le(buf + BF_HEADER_SIZE, bound, 8);
+	put_le(buf + BF_HEADER_SIZE + 8, est_distinct, 8);
+}
+
 bool
 bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 {
 	size_t elemlen;
-	size_t expected;
+	size_t ext;
+	size_t expected = 0;
 
 	if (len < BF_HEADER_SIZE)
 		return bf_fail(err, BF_ERR_FORMAT,
@@ -154,47 +183,69 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown format version %u (this build reads version %d)",
 		               (unsigned) view->version, BF_VERSION);
-	if (buf[OFF_FLAGS] != 0)
-		return bf_fail(err, BF_ERR_FORMAT, "reserved flags byte is %u, must be 0",
-		               (unsigned) buf[OFF_FLAGS]);
 
 	view->p.layout = buf[OFF_LAYOUT];
 	view->p.scheme = buf[OFF_SCHEME];
+	view->flags = buf[OFF_FLAGS];
 	view->p.nhashes = (uint16_t) get_le(buf + OFF_NHASHES, 2);
 	view->p.seed = get_le(buf + OFF_SEED, 8);
 	view->p.nbits = get_le(buf + OFF_NBITS, 8);
 	view->nadded = get_le(buf + OFF_NADDED, 8);
 	elemlen = (size_t) get_le(buf + OFF_ELEMLEN, 2);
 
+	if ((view->flags & ~BF_FLAG_DERIVED) != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "unknown flags 0x%02x (this build knows 0x01)",
+		               (unsigned) view->flags);
 	/* SQL reports the count as a bigint */
 	if (view->nadded > INT64_MAX)
 		return bf_fail(err, BF_ERR_PARAM, "number of values added is out of range");
-
 	if (!bf_params_check(&view->p, elemlen, err))
 		return false;
+	if ((view->flags & BF_FLAG_DERIVED) && view->p.layout != BF_LAYOUT_CLASSIC)
+		return bf_fail(err, BF_ERR_FORMAT, "only a classic filter can be derived");
+	ext = ext_size(view->flags);
 
-	expected = bf_payload_size(&view->p, elemlen);
+	if (!bf_payload_size(&view->p, view->flags, elemlen, &expected, err))
+		return false;
 	if (len != expected)
-		return bf_fail(
-		    err, BF_ERR_FORMAT,
-		    "value has %zu bytes, but its header (m = %llu, element key of %zu bytes) implies %zu",
-		    len, (unsigned long long) view->p.nbits, elemlen, expected);
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "value has %zu bytes, but its header (m = %llu, element key of %zu "
+		               "bytes) implies %zu",
+		               len, (unsigned long long) view->p.nbits, elemlen, expected);
 
-	view->elem = (const char *) buf + BF_HEADER_SIZE;
+	view->bound = ext ? get_le(buf + BF_HEADER_SIZE, 8) : 0;
+	view->est_distinct = ext ? get_le(buf + BF_HEADER_SIZE + 8, 8) : 0;
+	if (view->bound > view->p.nbits)
+		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
+		               (unsigned long long) view->bound, (unsigned long long) view->p.nbits);
+	if (view->est_distinct > INT64_MAX)
+		return bf_fail(err, BF_ERR_PARAM, "estimated distinct count is out of range");
+
+	view->elem = (const char *) buf + BF_HEADER_SIZE + ext;
 	view->elemlen = elemlen;
 	if (!bf_elem_valid(view->elem, elemlen))
 		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
-	view->bits = (uint8_t *) buf + BF_HEADER_SIZE + elemlen;
-	view->nbytes = bf_bits_bytes(view->p.nbits);
+	view->bits = (uint8_t *) buf + BF_HEADER_SIZE + ext + elemlen;
+	view->nbytes = bf_data_bytes(view->p.layout, view->p.nbits);
 	return true;
 }
 
 bool
-bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err)
+bf_check_bits(const bf_view *view, uint64_t occupied, bf_error *err)
 {
-	unsigned tail = (unsigned) (view->p.nbits % 8);
+	uint8_t last = view->bits[view->nbytes - 1];
 
-	if (tail != 0 && (view->bits[view->nbytes - 1] >> tail) != 0)
+	if (view->p.layout == BF_LAYOUT_COUNTING4)
+	{
+		if (view->p.nbits % 2 != 0 && (last >> 4) != 0)
+			return bf_fail(err, BF_ERR_FORMAT, "counters beyond m = %llu are set",
+			               (unsigned long long) view->p.nbits);
+		if (view->elemlen == 0 && (view->nadded != 0 || occupied != 0))
+			return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
+		return true;
+	}
+
+	if (view->p.nbits % 8 != 0 && (last >> (view->p.nbits % 8)) != 0)
 		return bf_fail(err, BF_ERR_FORMAT, "bits beyond m = %llu are set",
 		               (unsigned long long) view->p.nbits);
 	if (view->nadded == 0 && view->elemlen != 0)
@@ -202,11 +253,14 @@ bf_check_bits(const bf_view *view, uint64_t bits_set, bf_error *err)
 	if (view->nadded != 0 && view->elemlen == 0)
 		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
 	/* k * nadded may overflow; only compare when it cannot */
-	if (view->nadded <= UINT64_MAX / view->p.nhashes && bits_set > view->nadded * view->p.nhashes)
+	if (view->nadded <= UINT64_MAX / view->p.nhashes && occupied > view->nadded * view->p.nhashes)
 		return bf_fail(err, BF_ERR_FORMAT,
 		               "%llu bits are set, more than k = %u times the %llu values added",
-		               (unsigned long long) bits_set, (unsigned) view->p.nhashes,
+		               (unsigned long long) occupied, (unsigned) view->p.nhashes,
 		               (unsigned long long) view->nadded);
+	if ((view->flags & BF_FLAG_DERIVED) && occupied > view->bound)
+		return bf_fail(err, BF_ERR_FORMAT, "%llu bits are set, more than the bound %llu",
+		               (unsigned long long) occupied, (unsigned long long) view->bound);
 	return true;
 }
 

@@ -64,33 +64,43 @@ hex_value(unsigned char c)
 static const char *
 layout_name(uint8_t layout)
 {
-	return layout == BF_LAYOUT_CLASSIC ? "classic" : "unknown";
+	return layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic";
+}
+
+static const char *
+data_name(uint8_t layout)
+{
+	return layout == BF_LAYOUT_COUNTING4 ? " counters=" : " bits=";
 }
 
 /* ---- output ---- */
 
+/* The text before the element key; at most 200 bytes. */
 static size_t
 header_text(const bf_view *view, char *out, size_t outlen)
 {
-	int len =
-	    snprintf(out, outlen,
-	             "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu elem=", (unsigned) view->version,
-	             layout_name(view->p.layout), (unsigned long long) view->p.nbits,
-	             (unsigned) view->p.nhashes, (unsigned) view->p.scheme,
-	             (unsigned long long) view->p.seed, (unsigned long long) view->nadded);
+	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu ",
+	                   (unsigned) view->version, layout_name(view->p.layout),
+	                   (unsigned long long) view->p.nbits, (unsigned) view->p.nhashes,
+	                   (unsigned) view->p.scheme, (unsigned long long) view->p.seed,
+	                   (unsigned long long) view->nadded);
 
+	if (view->flags & BF_FLAG_DERIVED)
+		len += snprintf(out + len, outlen - (size_t) len, "bound=%llu est=%llu ",
+		                (unsigned long long) view->bound, (unsigned long long) view->est_distinct);
+	len += snprintf(out + len, outlen - (size_t) len, "elem=");
 	return (size_t) len;
 }
 
 size_t
 bf_text_length(const bf_view *view)
 {
-	char header[160];
+	char header[200];
 	size_t len = header_text(view, header, sizeof(header));
 
 	for (size_t i = 0; i < view->elemlen; i++)
 		len += elem_char_plain((unsigned char) view->elem[i]) ? 1 : 3;
-	return len + strlen(" bits=") + b64_length(view->nbytes);
+	return len + strlen(data_name(view->p.layout)) + b64_length(view->nbytes);
 }
 
 void
@@ -100,7 +110,7 @@ bf_text_write(const bf_view *view, char *out)
 	const uint8_t *b = view->bits;
 	size_t i;
 
-	p += header_text(view, p, 160);
+	p += header_text(view, p, 200);
 	for (i = 0; i < view->elemlen; i++)
 	{
 		unsigned char c = (unsigned char) view->elem[i];
@@ -114,8 +124,8 @@ bf_text_write(const bf_view *view, char *out)
 			*p++ = hex_digits[c & 15];
 		}
 	}
-	memcpy(p, " bits=", 6);
-	p += 6;
+	memcpy(p, data_name(view->p.layout), strlen(data_name(view->p.layout)));
+	p += strlen(data_name(view->p.layout));
 	for (i = 0; i + 3 <= view->nbytes; i += 3)
 	{
 		uint32_t v = ((uint32_t) b[i] << 16) | ((uint32_t) b[i + 1] << 8) | b[i + 2];
@@ -226,32 +236,35 @@ take_elem(cursor *c, char *elem, size_t *elemlen, bf_error *err)
 		elem[n++] = (char) ch;
 	}
 	if (!take_literal(c, " "))
-		return bf_fail(err, BF_ERR_FORMAT, "expected \" bits=\" after the element key");
+		return bf_fail(err, BF_ERR_FORMAT, "expected a space after the element key");
 	*elemlen = n;
 	return true;
 }
 
-/* Check (and, if out is not NULL, decode) nbytes of canonical base64. */
+/* Check (and, if out is not NULL, decode) "name=" and nbytes of canonical base64. */
 static bool
-take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
+take_bits(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *err)
 {
 	size_t need = b64_length(nbytes);
 	size_t full = nbytes / 3;
 	size_t rest = nbytes % 3;
 	const unsigned char *s;
+	const char *label = name + 1; /* "bits=" or "counters=" */
+	int ll = (int) strlen(label) - 1;
 
-	if (!take_literal(c, "bits="))
-		return bf_fail(err, BF_ERR_FORMAT, "expected \"bits=\"");
+	if (!take_literal(c, name + 1))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \"%s\"", name + 1);
 	if ((size_t) (c->end - c->p) != need)
-		return bf_fail(err, BF_ERR_FORMAT, "bits has %zu base64 characters, m requires exactly %zu",
-		               (size_t) (c->end - c->p), need);
+		return bf_fail(err, BF_ERR_FORMAT, "%.*s has %zu base64 characters, m requires exactly %zu",
+		               ll, label, (size_t) (c->end - c->p), need);
 	s = (const unsigned char *) c->p;
 	for (size_t q = 0; q < full; q++, s += 4)
 	{
 		int a = b64_value(s[0]), b = b64_value(s[1]), d = b64_value(s[2]), e = b64_value(s[3]);
 
 		if ((a | b | d | e) < 0)
-			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
+			return bf_fail(err, BF_ERR_FORMAT, "%.*s holds a character that is not base64", ll,
+			               label);
 		if (out)
 		{
 			uint32_t v =
@@ -270,13 +283,15 @@ take_bits(cursor *c, size_t nbytes, uint8_t *out, bf_error *err)
 
 		if (a < 0 || b < 0 || (rest == 2 && s[2] != '=' && d < 0) ||
 		    (s[3] != '=' && b64_value(s[3]) < 0))
-			return bf_fail(err, BF_ERR_FORMAT, "bits holds a character that is not base64");
+			return bf_fail(err, BF_ERR_FORMAT, "%.*s holds a character that is not base64", ll,
+			               label);
 		if ((rest == 1 && s[2] != '=') || d < 0 || s[3] != '=')
 			return bf_fail(err, BF_ERR_FORMAT,
-			               "bits has wrong base64 padding for a bit array of %zu bytes", nbytes);
+			               "%.*s has wrong base64 padding for %zu bytes of data", ll, label,
+			               nbytes);
 		v = ((uint32_t) a << 18) | ((uint32_t) b << 12) | ((uint32_t) d << 6);
 		if ((rest == 1 && (v & 0xFFFF) != 0) || (rest == 2 && (v & 0xFF) != 0))
-			return bf_fail(err, BF_ERR_FORMAT, "bits has non-zero base64 padding bits");
+			return bf_fail(err, BF_ERR_FORMAT, "%.*s has non-zero base64 padding bits", ll, label);
 		if (out)
 		{
 			*out++ = (uint8_t) (v >> 16);
@@ -293,26 +308,36 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 {
 	cursor c = {text, text + len};
 	bf_params p;
-	uint64_t nbits = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0;
+	uint8_t flags = 0;
+	uint64_t nbits = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0, bound = 0, est = 0;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen = 0;
+	size_t ext;
 
 	if (!take_literal(&c, "v"))
 		return bf_fail(err, BF_ERR_FORMAT, "a bloom value starts with \"v1 \"");
 	if (!take_literal(&c, "1 "))
 		return bf_fail(err, BF_ERR_VERSION, "unknown format version (this build reads \"v1\")");
-	if (!take_literal(&c, "classic "))
-		return bf_fail(err, BF_ERR_VERSION, "unknown layout (this build reads \"classic\")");
+	if (take_literal(&c, "classic "))
+		p.layout = BF_LAYOUT_CLASSIC;
+	else if (take_literal(&c, "counting4 "))
+		p.layout = BF_LAYOUT_COUNTING4;
+	else
+		return bf_fail(err, BF_ERR_VERSION,
+		               "unknown layout (this build reads \"classic\" and \"counting4\")");
 	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
 	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
-	    !take_number(&c, "n", &nadded, err) || !take_elem(&c, elem, &elemlen, err))
+	    !take_number(&c, "n", &nadded, err))
+		return false;
+	if (c.end - c.p >= 6 && memcmp(c.p, "bound=", 6) == 0)
+	{
+		if (!take_number(&c, "bound", &bound, err) || !take_number(&c, "est", &est, err))
+			return false;
+		flags = BF_FLAG_DERIVED;
+	}
+	if (!take_elem(&c, elem, &elemlen, err))
 		return false;
 
-	p.layout = BF_LAYOUT_CLASSIC;
-	p.scheme = scheme > 255 ? 0 : (uint8_t) scheme;
-	p.nhashes = nhashes > BF_MAX_HASHES ? 0 : (uint16_t) nhashes;
-	p.seed = seed;
-	p.nbits = nbits;
 	if (nadded > INT64_MAX)
 		return bf_fail(err, BF_ERR_PARAM,
 		               "number of values added n = %llu is out of range (0 to %lld)",
@@ -320,13 +345,29 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	if (nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
 		               (unsigned long long) nhashes, BF_MAX_HASHES);
+	p.scheme = scheme > 255 ? 0 : (uint8_t) scheme;
+	p.nhashes = (uint16_t) nhashes;
+	p.seed = seed;
+	p.nbits = nbits;
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
-	*payload_len = bf_payload_size(&p, elemlen);
+	if (flags && p.layout != BF_LAYOUT_CLASSIC)
+		return bf_fail(err, BF_ERR_FORMAT, "only a classic filter can be derived");
+	if (bound > nbits)
+		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
+		               (unsigned long long) bound, (unsigned long long) nbits);
+	if (est > INT64_MAX)
+		return bf_fail(err, BF_ERR_PARAM, "estimated distinct count is out of range");
+	if (!bf_payload_size(&p, flags, elemlen, payload_len, err))
+		return false;
+	ext = flags ? BF_DERIVED_SIZE : 0;
 
 	if (buf == NULL)
-		return take_bits(&c, bf_bits_bytes(nbits), NULL, err);
+		return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits), NULL, err);
 
-	bf_init(buf, &p, elem, elemlen, nadded);
-	return take_bits(&c, bf_bits_bytes(nbits), buf + BF_HEADER_SIZE + elemlen, err);
+	bf_init(buf, &p, flags, elem, elemlen, nadded);
+	if (flags)
+		bf_set_derived(buf, bound, est);
+	return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits),
+	                 buf + BF_HEADER_SIZE + ext + elemlen, err);
 }

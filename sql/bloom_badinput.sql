@@ -56,7 +56,9 @@ SELECT left(t, 80) AS input, try_text(t) AS result FROM (VALUES
   ('v1 classic m=8 k=3 scheme=1 seed=0 n=9223372036854775808 elem=pg_catalog.integer_ops bits=5g=='),
   ('v1 classic m=8589934592 k=3 scheme=1 seed=0 n=0 elem= bits='),
   ('v1 classic m=99999999999999999999 k=3 scheme=1 seed=0 n=0 elem= bits='),
-  ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=' || repeat('x', 300) || ' bits=5g==')
+  ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=' || repeat('x', 300) || ' bits=5g=='),
+  ('v1 counting4 m=4 k=1 scheme=1 seed=0 n=1 elem=a.b counters=AQA='),
+  ('v1 classic m=8 k=1 scheme=1 seed=0 n=1 bound=1 est=1 elem=a.b counters=AQA=')
 ) v(t);
 
 -- Binary: the good value's bytes, then one defect at a time.
@@ -69,7 +71,8 @@ SELECT label, try_binary(decode(hex, 'hex')) AS result FROM (VALUES
   ('version 2',       '424c4f4d0201010003000300000000000000000008000000000000000200000000000000612e62e6'),
   ('layout 9',        '424c4f4d0109010003000300000000000000000008000000000000000200000000000000612e62e6'),
   ('scheme 0',        '424c4f4d0101000003000300000000000000000008000000000000000200000000000000612e62e6'),
-  ('flags set',       '424c4f4d0101010103000300000000000000000008000000000000000200000000000000612e62e6'),
+  ('unknown flag',    '424c4f4d0101010203000300000000000000000008000000000000000200000000000000612e62e6'),
+  ('derived, no room','424c4f4d0101010103000300000000000000000008000000000000000200000000000000612e62e6'),
   ('k = 0',           '424c4f4d0101010000000300000000000000000008000000000000000200000000000000612e62e6'),
   ('k = 65',          '424c4f4d0101010041000300000000000000000008000000000000000200000000000000612e62e6'),
   ('m = 0',           '424c4f4d0101010003000300000000000000000000000000000000000200000000000000612e62e6'),

@@ -91,8 +91,9 @@ SELECT i.layout, i.nbits, i.nhashes, i.bytes = pg_column_size(b) AS bytes_is_siz
        i.element_family, i.seed, i.hash_scheme,
        bloom_cardinality(b) AS cardinality
   FROM f, bloom_info(b) i;
--- duplicates count as added values but not as distinct ones
+-- duplicates count as added values but not as distinct ones; the estimate
+-- never exceeds the values added (a saturated filter tells no more)
 WITH f AS (SELECT bloom_agg(g % 100, 1000, 0.01) AS b FROM generate_series(1, 5000) g)
 SELECT (bloom_info(b)).values_added, bloom_cardinality(b) FROM f;
 SELECT bloom_cardinality(bloom_empty(100)) AS empty,
-       bloom_cardinality('v1 classic m=8 k=1 scheme=1 seed=0 n=8 elem=pg_catalog.integer_ops bits=/w==') AS saturated;
+       bloom_cardinality('v1 classic m=8 k=1 scheme=1 seed=0 n=8 elem=pg_catalog.integer_ops bits=/w=='::bloom) AS saturated;

@@ -18,7 +18,7 @@ END $$;
 SELECT 'v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g=='::bloom AS z2;
 SELECT layout, nbits, nhashes, values_added, bits_set, fill_ratio,
        estimated_fpp = (5/8.0)^3 AS fpp_is_fill_cubed, element_family
-  FROM bloom_info('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g==');
+  FROM bloom_info('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g=='::bloom);
 
 -- Text round trip is exact, for empty, small and larger filters.
 CREATE TABLE filters (id int PRIMARY KEY, f bloom);

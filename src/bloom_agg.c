@@ -6,9 +6,10 @@
  * partial aggregates travel between processes (parallel query) and servers
  * (sharded engines) as ordinary bloom values, with no serialization
  * functions.  Inside an aggregate the state belongs to the aggregate's
- * memory context and is updated in place; the combine function ORs the bits,
- * which does not depend on the order of the rows, so a parallel build yields
- * exactly the serial filter.
+ * memory context and is updated in place; the combine function (the union,
+ * in bloom_setops.c) ORs the bits or adds the counters, which does not depend
+ * on the order of the rows, so a parallel build yields exactly the serial
+ * filter.
  */
 #include "bloom_pg.h"
 
@@ -16,7 +17,8 @@
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
-PG_FUNCTION_INFO_V1(bloom_agg_combine);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
+PG_FUNCTION_INFO_V1(counting_bloom_agg_trans_sized);
 
 /* Sizing of bloom_agg(value) without hints; see the README. */
 #define BLOOM_AGG_DEFAULT_N 1000000
@@ -38,7 +40,7 @@ agg_context(FunctionCallInfo fcinfo, const char *name)
  * the first value), the value in argument 1, sizing for a new state.
  */
 static Datum
-agg_trans(FunctionCallInfo fcinfo, int64 expected_n, double fpp, const char *name)
+agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, const char *name)
 {
 	MemoryContext aggcontext = agg_context(fcinfo, name);
 	MemoryContext old;
@@ -56,14 +58,14 @@ agg_trans(FunctionCallInfo fcinfo, int64 expected_n, double fpp, const char *nam
 	old = MemoryContextSwitchTo(aggcontext);
 	if (PG_ARGISNULL(0))
 	{
-		bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+		bf_params p = {layout, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
 		bf_error err;
 		int k;
 
 		if (!bf_size_for((double) expected_n, fpp, &p.nbits, &k, &err))
 			bloom_report(&err, BLOOM_FROM_ARGUMENT);
 		p.nhashes = (uint16) k;
-		bloom_new(&p, hasher->elem, hasher->elemlen, 0, &f);
+		bloom_new(&p, 0, hasher->elem, hasher->elemlen, 0, &f);
 	}
 	else
 		bloom_get_arg(fcinfo, 0, false, &f); /* our own state: update in place */
@@ -72,49 +74,51 @@ agg_trans(FunctionCallInfo fcinfo, int64 expected_n, double fpp, const char *nam
 	PG_RETURN_POINTER(f.raw);
 }
 
+/* The sizing hints in arguments 2 and 3 (expected_n, fpp). */
+static void
+sizing_hints(FunctionCallInfo fcinfo, const char *agg, int64 *n, double *fpp)
+{
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("%s sizing hints expected_n and fpp must not be NULL", agg)));
+	*n = PG_GETARG_INT64(2);
+	*fpp = PG_GETARG_FLOAT8(3);
+}
+
 /* bloom_agg(value): sized for BLOOM_AGG_DEFAULT_N values at 1 %. */
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return agg_trans(fcinfo, BLOOM_AGG_DEFAULT_N, BLOOM_AGG_DEFAULT_FPP, "bloom_agg_trans");
+	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, BLOOM_AGG_DEFAULT_N, BLOOM_AGG_DEFAULT_FPP,
+	                 "bloom_agg_trans");
 }
 
 /* bloom_agg(value, expected_n, fpp): the hints of the first row size it. */
 Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-		                errmsg("bloom_agg sizing hints expected_n and fpp must not be NULL")));
-	return agg_trans(fcinfo, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3), "bloom_agg_trans_sized");
+	int64 n;
+	double fpp;
+
+	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
+	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, n, fpp, "bloom_agg_trans_sized");
 }
 
-/*
- * Combine two partial states (strict: the executor keeps the non-NULL one
- * when the other is NULL).  ORs the second into the first, in place.
- */
+/* counting_bloom_agg(value): as bloom_agg(value), with 4-bit counters. */
 Datum
-bloom_agg_combine(PG_FUNCTION_ARGS)
+counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_combine");
-	MemoryContext old;
-	BloomFilter a, b;
+	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, BLOOM_AGG_DEFAULT_N, BLOOM_AGG_DEFAULT_FPP,
+	                 "counting_bloom_agg_trans");
+}
 
-	bloom_get_arg(fcinfo, 0, false, &a);
-	bloom_get_arg(fcinfo, 1, false, &b);
-	bloom_check_compatible(&a.view, &b.view, "combine");
-	if (b.view.nadded == 0)
-		PG_RETURN_POINTER(a.raw);
-	if (a.view.nadded == 0)
-	{
-		/* a has no element key yet: the result is b, copied into our context */
-		old = MemoryContextSwitchTo(aggcontext);
-		bloom_get_arg(fcinfo, 1, true, &b);
-		MemoryContextSwitchTo(old);
-		PG_RETURN_POINTER(b.raw);
-	}
-	bloom_union_into(&a.view, &b.view);
-	a.view.nadded = bloom_add_counts(a.view.nadded, b.view.nadded);
-	bf_set_nadded((uint8_t *) VARDATA(a.raw), a.view.nadded);
-	PG_RETURN_POINTER(a.raw);
+/* counting_bloom_agg(value, expected_n, fpp) */
+Datum
+counting_bloom_agg_trans_sized(PG_FUNCTION_ARGS)
+{
+	int64 n;
+	double fpp;
+
+	sizing_hints(fcinfo, "counting_bloom_agg", &n, &fpp);
+	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, n, fpp, "counting_bloom_agg_trans_sized");
 }

@@ -52,7 +52,7 @@ bloom_params(PG_FUNCTION_ARGS)
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	values[0] = Int64GetDatum((int64) nbits);
 	values[1] = Int32GetDatum(k);
-	values[2] = Int64GetDatum((int64) bf_bits_bytes(nbits));
+	values[2] = Int64GetDatum((int64) bf_data_bytes(BF_LAYOUT_CLASSIC, nbits));
 	values[3] = Float8GetDatum(bf_fpp((double) n, (double) nbits, k));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(result_desc(fcinfo), values, nulls)));
 }

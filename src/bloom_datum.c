@@ -146,16 +146,35 @@ bloom_alloc(size_t payload_len)
 }
 
 void
-bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded, BloomFilter *out)
+bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uint64_t nadded,
+          BloomFilter *out)
 {
 	bf_error err;
 	struct varlena *raw;
+	size_t len;
 
-	if (!bf_params_check(p, elemlen, &err))
+	if (!bf_params_check(p, elemlen, &err) || !bf_payload_size(p, flags, elemlen, &len, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-	raw = bloom_alloc(bf_payload_size(p, elemlen));
-	bf_init((uint8_t *) VARDATA(raw), p, elem, elemlen, nadded);
+	raw = bloom_alloc(len);
+	bf_init((uint8_t *) VARDATA(raw), p, flags, elem, elemlen, nadded);
 	check_header(raw, out);
+}
+
+void
+bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
+{
+	const bf_view *v = &src->view;
+	BloomFilter copy;
+
+	bloom_new(&v->p, flags, v->elem, v->elemlen, v->nadded, &copy);
+	memcpy(copy.view.bits, v->bits, v->nbytes);
+	if (flags & BF_FLAG_DERIVED)
+	{
+		bf_set_derived((uint8_t *) VARDATA(copy.raw), v->bound, v->est_distinct);
+		copy.view.bound = v->bound;
+		copy.view.est_distinct = v->est_distinct;
+	}
+	*out = copy;
 }
 
 void
@@ -165,31 +184,31 @@ bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out)
 
 	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
 	                     &err) ||
-	    !bf_check_bits(&out->view, bloom_count_bits(&out->view), &err))
+	    !bf_check_bits(&out->view, bloom_count_occupied(&out->view), &err))
 		bloom_report(&err, source);
 	out->raw = raw;
 }
 
 uint64
-bloom_count_bits(const bf_view *view)
+bloom_count_occupied(const bf_view *view)
 {
 	uint64 count = 0;
 
 	for (size_t from = 0; from < view->nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
-		count += bf_popcount(view, from, Min(from + BLOOM_CHUNK, view->nbytes));
+		count += bf_occupied(view, from, Min(from + BLOOM_CHUNK, view->nbytes));
 	}
 	return count;
 }
 
 void
-bloom_union_into(bf_view *dst, const bf_view *src)
+bloom_bytes_op(bf_view *dst, const bf_view *src, bloom_bytes_fn op)
 {
-	for (size_t from = 0; from < dst->nbytes; from += BLOOM_CHUNK)
+	for (size_t from = 0; from < src->nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
-		bf_union_bytes(dst, src, from, Min(from + BLOOM_CHUNK, dst->nbytes));
+		op(dst, src, from, Min(from + BLOOM_CHUNK, src->nbytes));
 	}
 }
 

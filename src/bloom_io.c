@@ -5,7 +5,9 @@
  * Both inputs are attack surface: they accept only what the core's parsers
  * and validators accept, check every length before allocating, and check the
  * bits (O(m)) so that a value inside the system is always consistent.  The
- * binary form is the on-disk format itself (see core/bf_core.h).
+ * binary form is the on-disk format itself (see core/bf_core.h).  bloom and
+ * counting_bloom share the output functions; each input accepts only its
+ * own layout.
  */
 #include "bloom_pg.h"
 
@@ -13,12 +15,28 @@
 #include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(bloom_in);
+PG_FUNCTION_INFO_V1(counting_bloom_in);
+PG_FUNCTION_INFO_V1(counting_bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_out);
 PG_FUNCTION_INFO_V1(bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_send);
 
-Datum
-bloom_in(PG_FUNCTION_ARGS)
+/* A value of one SQL type must have that type's layout. */
+static void
+check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
+{
+	bf_error err = {BF_ERR_FORMAT, ""};
+
+	if (f->view.p.layout == layout)
+		return;
+	snprintf(err.message, sizeof(err.message), "a %s filter is not a value of type %s",
+	         f->view.p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic",
+	         layout == BF_LAYOUT_COUNTING4 ? "counting_bloom" : "bloom");
+	bloom_report(&err, source);
+}
+
+static Datum
+filter_in(FunctionCallInfo fcinfo, uint8 layout)
 {
 	const char *text = PG_GETARG_CSTRING(0);
 	size_t textlen = strlen(text);
@@ -34,7 +52,20 @@ bloom_in(PG_FUNCTION_ARGS)
 	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err))
 		bloom_report(&err, BLOOM_FROM_TEXT);
 	bloom_validate(raw, BLOOM_FROM_TEXT, &f);
+	check_layout(&f, layout, BLOOM_FROM_TEXT);
 	PG_RETURN_POINTER(raw);
+}
+
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	return filter_in(fcinfo, BF_LAYOUT_CLASSIC);
+}
+
+Datum
+counting_bloom_in(PG_FUNCTION_ARGS)
+{
+	return filter_in(fcinfo, BF_LAYOUT_COUNTING4);
 }
 
 Datum
@@ -55,8 +86,8 @@ bloom_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
-Datum
-bloom_recv(PG_FUNCTION_ARGS)
+static Datum
+filter_recv(FunctionCallInfo fcinfo, uint8 layout)
 {
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
 	size_t len = (size_t) (buf->len - buf->cursor);
@@ -71,7 +102,20 @@ bloom_recv(PG_FUNCTION_ARGS)
 	raw = bloom_alloc(len);
 	pq_copymsgbytes(buf, VARDATA(raw), (int) len);
 	bloom_validate(raw, BLOOM_FROM_BINARY, &f);
+	check_layout(&f, layout, BLOOM_FROM_BINARY);
 	PG_RETURN_POINTER(raw);
+}
+
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	return filter_recv(fcinfo, BF_LAYOUT_CLASSIC);
+}
+
+Datum
+counting_bloom_recv(PG_FUNCTION_ARGS)
+{
+	return filter_recv(fcinfo, BF_LAYOUT_COUNTING4);
 }
 
 Datum

@@ -52,8 +52,11 @@ extern struct BloomCallCache *bloom_get_arg_cached(FunctionCallInfo fcinfo, int 
 extern struct varlena *bloom_alloc(size_t payload_len);
 
 /* Allocate (in the current memory context) a new empty filter. */
-extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint64_t nadded,
-                      BloomFilter *out);
+extern void bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen,
+                      uint64_t nadded, BloomFilter *out);
+
+/* A copy of src (in the current memory context) with the given flags. */
+extern void bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out);
 
 /*
  * Accept a value that enters the system (type input): check its header and
@@ -61,11 +64,13 @@ extern void bloom_new(const bf_params *p, const char *elem, size_t elemlen, uint
  */
 extern void bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out);
 
-/* Number of set bits, counted in chunks with CHECK_FOR_INTERRUPTS. */
-extern uint64 bloom_count_bits(const bf_view *view);
+/* Set bits / non-zero counters, counted in chunks with CHECK_FOR_INTERRUPTS. */
+extern uint64 bloom_count_occupied(const bf_view *view);
 
-/* OR src's bits into dst (same shape), in chunks with CHECK_FOR_INTERRUPTS. */
-extern void bloom_union_into(bf_view *dst, const bf_view *src);
+/* Apply a core byte-range operation over all of src's data, in chunks with
+ * CHECK_FOR_INTERRUPTS (bf_union_bytes, bf_intersect_bytes, ...). */
+typedef void (*bloom_bytes_fn)(bf_view *dst, const bf_view *src, size_t from, size_t to);
+extern void bloom_bytes_op(bf_view *dst, const bf_view *src, bloom_bytes_fn op);
 
 /* Add a to b without overflowing the bigint range of "values added". */
 extern uint64 bloom_add_counts(uint64 a, uint64 b);
@@ -117,6 +122,21 @@ extern uint64 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed);
  */
 extern void bloom_check_elem(const bf_view *view, const BloomHasher *hasher);
 
+/* ---- estimates and set operations (bloom_setops.c) ---- */
+
+/*
+ * Estimated distinct values held: for a derived filter the recorded
+ * estimate, else -(m/k) ln(1 - X/m) for X occupied; never above the values
+ * added.
+ */
+extern double bloom_estimate_distinct(const bf_view *v, uint64 occupied);
+
+/* The set bits that bound the false-positive rate: the bound if derived, else X. */
+extern uint64 bloom_effective_bits(const bf_view *v, uint64 occupied);
+
+/* a := a | b (classic) or a + b (counting); a modifiable, may be reallocated. */
+extern void bloom_union_in_place(BloomFilter *a, const BloomFilter *b);
+
 /* ---- adding (bloomfilter.c) ---- */
 
 /*
@@ -127,9 +147,9 @@ extern void bloom_check_elem(const bf_view *view, const BloomHasher *hasher);
 extern void bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value);
 
 /*
- * Raise 22023 unless a and b have the same shape, 42804 unless they hold the
- * same element family (an empty filter is compatible with any).  what names
- * the operation in the message.
+ * Raise 22023 unless a and b have the same shape and hold the same element
+ * family (an empty filter is compatible with any).  what names the operation
+ * in the message.
  */
 extern void bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what);
 

@@ -62,27 +62,33 @@ typedef struct tfilter
 } tfilter;
 
 static tfilter
-make(uint64_t m, unsigned k, uint64_t seed, const char *elem)
+make_layout(uint8_t layout, uint8_t flags, uint64_t m, unsigned k, uint64_t seed,
+            const char *elem)
 {
 	tfilter f;
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, (uint16_t) k, seed, m};
+	bf_params p = {layout, BF_SCHEME_PGHASH_EDH, (uint16_t) k, seed, m};
 	bf_error err;
 	size_t elemlen = elem ? strlen(elem) : 0;
 
-	if (!bf_params_check(&p, elemlen, &err))
+	if (!bf_params_check(&p, elemlen, &err) || !bf_payload_size(&p, flags, elemlen, &f.len, &err))
 	{
 		fprintf(stderr, "bad test parameters: %s\n", err.message);
 		exit(2);
 	}
-	f.len = bf_payload_size(&p, elemlen);
 	f.buf = calloc(1, f.len);
-	bf_init(f.buf, &p, elem, elemlen, 0);
+	bf_init(f.buf, &p, flags, elem, elemlen, 0);
 	if (!bf_check_header(f.buf, f.len, &f.v, &err))
 	{
 		fprintf(stderr, "fresh filter rejected: %s\n", err.message);
 		exit(2);
 	}
 	return f;
+}
+
+static tfilter
+make(uint64_t m, unsigned k, uint64_t seed, const char *elem)
+{
+	return make_layout(BF_LAYOUT_CLASSIC, 0, m, k, seed, elem);
 }
 
 static bool
@@ -128,7 +134,7 @@ test_seed000_state_transitions(void)
 	CHECK(all_set(&f.v, x1, 3));  /* x1: possibly present */
 	CHECK(!all_set(&f.v, y1, 3)); /* y1: bit 0 is 0, definitely absent */
 	CHECK(all_set(&f.v, y2, 3));  /* y2: a false positive */
-	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 5);
+	CHECK(bf_occupied(&f.v, 0, f.v.nbytes) == 5);
 	free(f.buf);
 }
 
@@ -142,7 +148,7 @@ test_seed001_search(void)
 	set_all(&f.v, d1, 2);
 	set_all(&f.v, d2, 2);
 	set_all(&f.v, d3, 2);
-	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 5); /* bits 2, 6, 9, 13, 16 */
+	CHECK(bf_occupied(&f.v, 0, f.v.nbytes) == 5); /* bits 2, 6, 9, 13, 16 */
 	for (uint64_t i = 0; i < 20; i++)
 		CHECK(bf_test_bit(&f.v, i) == (i == 2 || i == 6 || i == 9 || i == 13 || i == 16));
 	CHECK(all_set(&f.v, d1, 2));  /* true positive */
@@ -179,7 +185,7 @@ test_seed004_toy_hashes(void)
 		set_all(&f.v, pos, 2);
 	}
 	/* "0 1 0 1 0 0 0 1 0 0" read as bits 0..9 after the article's indexing */
-	CHECK(bf_popcount(&f.v, 0, f.v.nbytes) == 3);
+	CHECK(bf_occupied(&f.v, 0, f.v.nbytes) == 3);
 	CHECK(bf_test_bit(&f.v, 2) && bf_test_bit(&f.v, 4) && bf_test_bit(&f.v, 8));
 	{
 		uint64_t two[] = {4, 8};
@@ -341,7 +347,7 @@ test_membership_and_rate(void)
 	       (unsigned long long) m, k, measured, expected);
 	CHECK(measured > expected * 0.9 && measured < expected * 1.1);
 	/* the fill estimate recovers n */
-	CHECK_NEAR(bf_estimate_distinct(m, k, bf_popcount(&f.v, 0, f.v.nbytes)), n, n * 0.02);
+	CHECK_NEAR(bf_estimate_distinct(m, k, bf_occupied(&f.v, 0, f.v.nbytes)), n, n * 0.02);
 	free(f.buf);
 }
 
@@ -425,7 +431,7 @@ parses(const char *text, bf_status *status)
 	buf = malloc(len);
 	ok = bf_text_parse(text, strlen(text), buf, &len, &err) &&
 	     bf_check_header(buf, len, &v, &err) &&
-	     bf_check_bits(&v, bf_popcount(&v, 0, v.nbytes), &err);
+	     bf_check_bits(&v, bf_occupied(&v, 0, v.nbytes), &err);
 	*status = ok ? BF_OK : err.status;
 	free(buf);
 	return ok;
@@ -570,9 +576,11 @@ test_binary_rejects(void)
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
 	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
 	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
-	MUTATE(5, 2, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 3, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 2, BF_ERR_FORMAT);     /* counting4: its data would be 500 bytes */
 	MUTATE(6, 9, BF_ERR_VERSION);    /* scheme */
-	MUTATE(7, 1, BF_ERR_FORMAT);     /* flags */
+	MUTATE(7, 1, BF_ERR_FORMAT);     /* derived: no room for the extension */
+	MUTATE(7, 2, BF_ERR_FORMAT);     /* unknown flag */
 	MUTATE(8, 0, BF_ERR_PARAM);      /* k = 0 */
 	MUTATE(8, 65, BF_ERR_PARAM);     /* k = 65 */
 	MUTATE(10, 23, BF_ERR_FORMAT);   /* element key length vs size */
@@ -611,6 +619,234 @@ test_binary_rejects(void)
 #undef MUTATE
 }
 
+
+/* ---- the counting layout ---- */
+
+static tfilter
+make_counting(uint64_t m, unsigned k)
+{
+	return make_layout(BF_LAYOUT_COUNTING4, 0, m, k, 0, "test.ops");
+}
+
+static void
+test_counting_add_remove(void)
+{
+	tfilter f = make_counting(1000, 4), before;
+	uint64_t state = 11, x, y;
+
+	for (int i = 0; i < 50; i++)
+		bf_counting_add_hash(&f.v, next_hash(&state));
+	before = make_counting(1000, 4);
+	memcpy(before.buf, f.buf, f.len);
+	x = next_hash(&state);
+	y = next_hash(&state);
+
+	/* three adds: present, counted (at least) three times */
+	for (int i = 0; i < 3; i++)
+		bf_counting_add_hash(&f.v, x);
+	CHECK(bf_contains_hash(&f.v, x));
+	CHECK(bf_counting_min(&f.v, x) >= 3);
+	/* removing what was added restores the previous counters exactly */
+	for (int i = 0; i < 3; i++)
+		CHECK(bf_counting_remove_hash(&f.v, x));
+	CHECK(memcmp(f.buf, before.buf, f.len) == 0);
+	/* a value never added, whose counters are zero, cannot be removed */
+	if (bf_counting_min(&f.v, y) == 0)
+	{
+		CHECK(!bf_counting_remove_hash(&f.v, y));
+		CHECK(memcmp(f.buf, before.buf, f.len) == 0);
+	}
+	free(f.buf);
+	free(before.buf);
+}
+
+/* seed 002: with 4 bits a counter saturates; saturation must not cause false negatives */
+static void
+test_counting_saturation(void)
+{
+	tfilter f = make_counting(64, 3);
+	uint64_t state = 5, x = next_hash(&state), others[20];
+
+	for (int i = 0; i < 20; i++)
+	{
+		others[i] = next_hash(&state);
+		bf_counting_add_hash(&f.v, others[i]);
+	}
+	for (int i = 0; i < 40; i++)
+		bf_counting_add_hash(&f.v, x);
+	CHECK(bf_counting_min(&f.v, x) == BF_COUNTER_MAX);
+	for (int i = 0; i < 40; i++)
+		CHECK(bf_counting_remove_hash(&f.v, x));
+	for (int i = 0; i < 20; i++)
+		CHECK(bf_contains_hash(&f.v, others[i]));
+	free(f.buf);
+}
+
+/* Delete half of 200k values: the other half stays, the deleted ones mostly go. */
+static void
+test_counting_delete_half(void)
+{
+	const int n = 200000;
+	uint64_t m;
+	int k, still = 0;
+	bf_error err;
+	tfilter f;
+	uint64_t state = 99;
+
+	CHECK(bf_size_for(n, 0.01, &m, &k, &err));
+	f = make_counting(m, (unsigned) k);
+	for (int i = 0; i < n; i++)
+		bf_counting_add_hash(&f.v, next_hash(&state));
+	state = 99;
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t h = next_hash(&state);
+
+		if (i % 2 == 0)
+			CHECK(bf_counting_remove_hash(&f.v, h));
+	}
+	state = 99;
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t h = next_hash(&state);
+
+		if (i % 2 == 1)
+			CHECK(bf_contains_hash(&f.v, h));
+		else
+			still += bf_contains_hash(&f.v, h);
+	}
+	/* half the values now fill a filter sized for all: well under 1 % */
+	printf("     deleted values still reported present: %.5f\n", (double) still / (n / 2));
+	CHECK((double) still / (n / 2) < 0.01);
+	free(f.buf);
+}
+
+static void
+test_counting_union_and_bits(void)
+{
+	tfilter a = make_counting(300, 3), b = make_counting(300, 3);
+	tfilter bits = make(300, 3, 0, "test.ops"), direct = make(300, 3, 0, "test.ops");
+	uint64_t state = 21;
+
+	for (int i = 0; i < 30; i++)
+	{
+		uint64_t h = next_hash(&state);
+
+		bf_counting_add_hash(i % 3 ? &a.v : &b.v, h);
+		bf_add_hash(&direct.v, h);
+	}
+	bf_counting_union_bytes(&a.v, &b.v, 0, a.v.nbytes);
+	/* the classic filter of the counters equals the one built directly */
+	bf_counting_to_bits(&bits.v, &a.v, 0, a.v.nbytes);
+	CHECK(memcmp(bits.v.bits, direct.v.bits, direct.v.nbytes) == 0);
+	CHECK(bf_occupied(&a.v, 0, a.v.nbytes) == bf_occupied(&direct.v, 0, direct.v.nbytes));
+	/* counters add, and saturate */
+	memset(a.v.bits, 0, a.v.nbytes);
+	memset(b.v.bits, 0, b.v.nbytes);
+	bf_set_counter(&a.v, 7, 14);
+	bf_set_counter(&b.v, 7, 9);
+	bf_set_counter(&a.v, 8, 2);
+	bf_set_counter(&b.v, 8, 3);
+	bf_counting_union_bytes(&a.v, &b.v, 0, a.v.nbytes);
+	CHECK(bf_counter(&a.v, 7) == BF_COUNTER_MAX); /* 14 + 9 saturates */
+	CHECK(bf_counter(&a.v, 8) == 5);
+	CHECK(bf_counter(&a.v, 9) == 0);
+	free(a.buf);
+	free(b.buf);
+	free(bits.buf);
+	free(direct.buf);
+}
+
+static void
+test_intersect(void)
+{
+	tfilter a = make(4000, 3, 0, "x.y"), b = make(4000, 3, 0, "x.y");
+	uint64_t state = 8, common[50];
+
+	for (int i = 0; i < 50; i++)
+	{
+		common[i] = next_hash(&state);
+		bf_add_hash(&a.v, common[i]);
+		bf_add_hash(&b.v, common[i]);
+	}
+	for (int i = 0; i < 200; i++)
+		bf_add_hash(i % 2 ? &a.v : &b.v, next_hash(&state));
+	bf_intersect_bytes(&a.v, &b.v, 0, a.v.nbytes);
+	for (int i = 0; i < 50; i++)
+		CHECK(bf_contains_hash(&a.v, common[i])); /* no false negatives */
+	CHECK(bf_occupied(&a.v, 0, a.v.nbytes) <= bf_occupied(&b.v, 0, b.v.nbytes));
+	free(a.buf);
+	free(b.buf);
+}
+
+static char *
+to_text(const bf_view *v)
+{
+	char *text = malloc(bf_text_length(v) + 1);
+
+	bf_text_write(v, text);
+	return text;
+}
+
+static void
+test_text_other_layouts(void)
+{
+	tfilter d = make_layout(BF_LAYOUT_CLASSIC, BF_FLAG_DERIVED, 100, 3, 0, "a.b");
+	tfilter c = make_counting(5, 2);
+	bf_error err;
+	bf_status st;
+	char *text;
+	size_t len;
+	uint8_t *buf;
+
+	/* a derived classic filter */
+	bf_set_bit(&d.v, 7);
+	bf_set_nadded(d.buf, 4);
+	bf_set_derived(d.buf, 12, 3);
+	CHECK(bf_check_header(d.buf, d.len, &d.v, &err));
+	CHECK(d.v.bound == 12 && d.v.est_distinct == 3 && d.v.flags == BF_FLAG_DERIVED);
+	text = to_text(&d.v);
+	{
+		const char *head = "v1 classic m=100 k=3 scheme=1 seed=0 n=4 bound=12 est=3 elem=a.b bits=";
+
+		CHECK(strncmp(text, head, strlen(head)) == 0);
+	}
+	CHECK(parses(text, &st));
+	buf = malloc(d.len);
+	CHECK(bf_text_parse(text, strlen(text), buf, &len, &err) && len == d.len &&
+	      memcmp(buf, d.buf, len) == 0);
+	free(buf);
+	free(text);
+
+	/* a counting filter; m = 5 leaves a spare nibble that must stay zero */
+	bf_set_counter(&c.v, 0, 1);
+	bf_set_counter(&c.v, 4, 15);
+	bf_set_nadded(c.buf, 1);
+	CHECK(bf_check_header(c.buf, c.len, &c.v, &err));
+	text = to_text(&c.v);
+	CHECK(strcmp(text, "v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem=test.ops counters=AQAP") == 0);
+	CHECK(parses(text, &st));
+	free(text);
+	free(d.buf);
+	free(c.buf);
+
+	/* rejects */
+	CHECK(!parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem=test.ops counters=AQDw", &st) &&
+	      st == BF_ERR_FORMAT); /* counter 5 >= m */
+	CHECK(!parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem= counters=AQAP", &st) &&
+	      st == BF_ERR_FORMAT); /* counters but no key */
+	CHECK(!parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem=a bits=AQAP", &st) &&
+	      st == BF_ERR_FORMAT); /* bits= for counters */
+	CHECK(!parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 bound=1 est=1 elem=a counters=AQAP",
+	              &st) &&
+	      st == BF_ERR_FORMAT); /* a counting filter is never derived */
+	CHECK(!parses("v1 classic m=8 k=1 scheme=1 seed=0 n=1 bound=9 est=1 elem=a bits=AQ==", &st) &&
+	      st == BF_ERR_FORMAT); /* bound > m */
+	CHECK(!parses("v1 classic m=8 k=2 scheme=1 seed=0 n=1 bound=1 est=1 elem=a bits=Aw==", &st) &&
+	      st == BF_ERR_FORMAT); /* 2 bits set, bound 1 */
+	CHECK(parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=0 elem=test.ops counters=AQAP", &st));
+}
+
 int
 main(void)
 {
@@ -627,6 +863,12 @@ main(void)
 	run("text_round_trip", test_text_round_trip);
 	run("text_rejects", test_text_rejects);
 	run("binary_rejects", test_binary_rejects);
+	run("counting_add_remove", test_counting_add_remove);
+	run("counting_saturation", test_counting_saturation);
+	run("counting_delete_half", test_counting_delete_half);
+	run("counting_union_and_bits", test_counting_union_and_bits);
+	run("intersect", test_intersect);
+	run("text_other_layouts", test_text_other_layouts);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
 	return tests_failed == 0 ? 0 : 1;
 }
