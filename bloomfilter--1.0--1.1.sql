@@ -169,3 +169,8 @@ CREATE FUNCTION bloom_cardinality(filter counting_bloom) RETURNS float8
 CREATE FUNCTION bloom(filter counting_bloom) RETURNS bloom
     AS 'MODULE_PATHNAME', 'counting_bloom_to_bloom' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (counting_bloom AS bloom) WITH FUNCTION bloom(counting_bloom);
+
+-- Remove from a every value added to b (bulk bloom_remove): a - b.
+CREATE FUNCTION bloom_subtract(a counting_bloom, b counting_bloom) RETURNS counting_bloom
+    AS 'MODULE_PATHNAME', 'bloom_subtract' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR - (LEFTARG = counting_bloom, RIGHTARG = counting_bloom, FUNCTION = bloom_subtract);

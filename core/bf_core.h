@@ -231,6 +231,18 @@ extern unsigned bf_counting_min(const bf_view *view, uint64_t h);
 extern void bf_counting_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
 
 /*
+ * Subtract src's counters from dst's, as if every value added to src were
+ * removed from dst once per add: bf_counting_can_subtract() checks (for data
+ * bytes [from, to)) that no non-saturated counter of dst is below src's,
+ * bf_counting_subtract_bytes() then subtracts, leaving saturated counters.
+ * A saturated counter of src stands for 15 or more: subtracting 15 can leave
+ * dst's counter too high, never too low.
+ */
+extern bool bf_counting_can_subtract(const bf_view *dst, const bf_view *src, size_t from,
+                                     size_t to);
+extern void bf_counting_subtract_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
+
+/*
  * Set in the classic filter dst (same m) the bits of src's non-zero
  * counters held in src's data bytes [from, to).
  */

@@ -139,3 +139,36 @@ bf_counting_to_bits(bf_view *dst, const bf_view *src, size_t from, size_t to)
 			dst->bits[(c + 1) >> 3] |= (uint8_t) (1u << ((c + 1) & 7));
 	}
 }
+
+/* dst - src for one counter (checked d >= s first); a saturated counter stays. */
+static inline unsigned
+subtract_counter(unsigned d, unsigned s)
+{
+	return d == BF_COUNTER_MAX ? d : d - s;
+}
+
+bool
+bf_counting_can_subtract(const bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+	{
+		unsigned dlo = dst->bits[i] & 0x0F, dhi = dst->bits[i] >> 4;
+		unsigned slo = src->bits[i] & 0x0F, shi = src->bits[i] >> 4;
+
+		if ((dlo != BF_COUNTER_MAX && dlo < slo) || (dhi != BF_COUNTER_MAX && dhi < shi))
+			return false;
+	}
+	return true;
+}
+
+void
+bf_counting_subtract_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+	{
+		unsigned lo = subtract_counter(dst->bits[i] & 0x0F, src->bits[i] & 0x0F);
+		unsigned hi = subtract_counter(dst->bits[i] >> 4, src->bits[i] >> 4);
+
+		dst->bits[i] = (uint8_t) (lo | (hi << 4));
+	}
+}

@@ -10,8 +10,11 @@
  */
 #include "bloom_pg.h"
 
+#include "miscadmin.h"
+
 PG_FUNCTION_INFO_V1(bloom_remove);
 PG_FUNCTION_INFO_V1(bloom_count);
+PG_FUNCTION_INFO_V1(bloom_subtract);
 PG_FUNCTION_INFO_V1(counting_bloom_to_bloom);
 
 /*
@@ -50,6 +53,41 @@ bloom_remove(PG_FUNCTION_ARGS)
 		bf_set_nadded((uint8_t *) VARDATA(f.raw), f.view.nadded);
 	}
 	PG_RETURN_POINTER(f.raw);
+}
+
+/*
+ * bloom_subtract(a counting_bloom, b counting_bloom) -> counting_bloom, a - b
+ *
+ * Remove from a every value added to b, as often as it was added: the bulk
+ * form of bloom_remove (build b with counting_bloom_agg over the rows to
+ * delete).  An error, changing nothing, if b holds a value a does not.
+ */
+Datum
+bloom_subtract(PG_FUNCTION_ARGS)
+{
+	BloomFilter a, b;
+
+	bloom_get_arg(fcinfo, 0, true, &a);
+	bloom_get_arg(fcinfo, 1, false, &b);
+	bloom_check_compatible(&a.view, &b.view, "subtract");
+	if (b.view.elemlen == 0)
+		PG_RETURN_POINTER(a.raw);
+	for (size_t from = 0; from < b.view.nbytes; from += 1024 * 1024)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (a.view.elemlen == 0 ||
+		    !bf_counting_can_subtract(&a.view, &b.view, from,
+		                              Min(from + 1024 * 1024, b.view.nbytes)))
+			ereport(ERROR,
+			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			         errmsg("cannot subtract a counting bloom filter holding values the other "
+			                "does not hold"),
+			         errdetail("A counter of the second filter exceeds the first's.")));
+	}
+	bloom_bytes_op(&a.view, &b.view, bf_counting_subtract_bytes);
+	a.view.nadded = a.view.nadded > b.view.nadded ? a.view.nadded - b.view.nadded : 0;
+	bf_set_nadded((uint8_t *) VARDATA(a.raw), a.view.nadded);
+	PG_RETURN_POINTER(a.raw);
 }
 
 /*

@@ -21,6 +21,12 @@
 void
 bloom_report(const bf_error *err, BloomSource source)
 {
+	bloom_report_as(err, source, "bloom");
+}
+
+void
+bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
+{
 	int code;
 
 	if (err->status == BF_ERR_TOO_LARGE)
@@ -49,11 +55,11 @@ bloom_report(const bf_error *err, BloomSource source)
 	{
 		case BLOOM_FROM_TEXT:
 			ereport(ERROR, (errcode(code),
-			                errmsg("invalid input syntax for type bloom: %s", err->message)));
+			                errmsg("invalid input syntax for type %s: %s", typname, err->message)));
 			break;
 		case BLOOM_FROM_BINARY:
 			ereport(ERROR, (errcode(code),
-			                errmsg("invalid external binary bloom value: %s", err->message)));
+			                errmsg("invalid external binary %s value: %s", typname, err->message)));
 			break;
 		case BLOOM_FROM_ARGUMENT:
 			ereport(ERROR, (errcode(code), errmsg("%s", err->message)));
@@ -178,14 +184,14 @@ bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 }
 
 void
-bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out)
+bloom_validate(struct varlena *raw, BloomSource source, const char *typname, BloomFilter *out)
 {
 	bf_error err;
 
 	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
 	                     &err) ||
 	    !bf_check_bits(&out->view, bloom_count_occupied(&out->view), &err))
-		bloom_report(&err, source);
+		bloom_report_as(&err, source, typname);
 	out->raw = raw;
 }
 
@@ -236,17 +242,13 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	if (a->p.seed != b->p.seed)
 		appendStringInfo(&diff, "; seed: " INT64_FORMAT " and " INT64_FORMAT, (int64) a->p.seed,
 		                 (int64) b->p.seed);
-	if (diff.len > 0)
-		ereport(
-		    ERROR,
-		    (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		     errmsg("cannot %s bloom filters with different parameters", what),
-		     errdetail("They differ in %s.", diff.data + 2),
-		     errhint(
-		         "Build the filters with the same sizing (bloom_empty() or bloom_agg() hints).")));
 	if (a->elemlen != 0 && b->elemlen != 0 &&
 	    (a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
-		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-		                errmsg("cannot %s bloom filters of values hashed by %.*s and by %.*s", what,
-		                       (int) a->elemlen, a->elem, (int) b->elemlen, b->elem)));
+		appendStringInfo(&diff, "; element family: %.*s and %.*s", (int) a->elemlen, a->elem,
+		                 (int) b->elemlen, b->elem);
+	if (diff.len > 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("cannot %s bloom filters that differ in %s", what, diff.data + 2),
+		                errhint("Combine filters built with the same sizing (bloom_empty() or "
+		                        "bloom_agg() hints) from values of the same type family.")));
 }

@@ -21,6 +21,12 @@ PG_FUNCTION_INFO_V1(bloom_out);
 PG_FUNCTION_INFO_V1(bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_send);
 
+static const char *
+type_name(uint8 layout)
+{
+	return layout == BF_LAYOUT_COUNTING4 ? "counting_bloom" : "bloom";
+}
+
 /* A value of one SQL type must have that type's layout. */
 static void
 check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
@@ -30,9 +36,8 @@ check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
 	if (f->view.p.layout == layout)
 		return;
 	snprintf(err.message, sizeof(err.message), "a %s filter is not a value of type %s",
-	         f->view.p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic",
-	         layout == BF_LAYOUT_COUNTING4 ? "counting_bloom" : "bloom");
-	bloom_report(&err, source);
+	         f->view.p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic", type_name(layout));
+	bloom_report_as(&err, source, type_name(layout));
 }
 
 static Datum
@@ -47,11 +52,11 @@ filter_in(FunctionCallInfo fcinfo, uint8 layout)
 
 	/* pass 1 checks the syntax and every field, and sizes the value */
 	if (!bf_text_parse(text, textlen, NULL, &len, &err))
-		bloom_report(&err, BLOOM_FROM_TEXT);
+		bloom_report_as(&err, BLOOM_FROM_TEXT, type_name(layout));
 	raw = bloom_alloc(len);
 	if (!bf_text_parse(text, textlen, (uint8_t *) VARDATA(raw), &len, &err))
-		bloom_report(&err, BLOOM_FROM_TEXT);
-	bloom_validate(raw, BLOOM_FROM_TEXT, &f);
+		bloom_report_as(&err, BLOOM_FROM_TEXT, type_name(layout));
+	bloom_validate(raw, BLOOM_FROM_TEXT, type_name(layout), &f);
 	check_layout(&f, layout, BLOOM_FROM_TEXT);
 	PG_RETURN_POINTER(raw);
 }
@@ -98,10 +103,10 @@ filter_recv(FunctionCallInfo fcinfo, uint8 layout)
 
 	/* check the header in place, so that nothing is allocated for garbage */
 	if (!bf_check_header((const uint8_t *) buf->data + buf->cursor, len, &view, &err))
-		bloom_report(&err, BLOOM_FROM_BINARY);
+		bloom_report_as(&err, BLOOM_FROM_BINARY, type_name(layout));
 	raw = bloom_alloc(len);
 	pq_copymsgbytes(buf, VARDATA(raw), (int) len);
-	bloom_validate(raw, BLOOM_FROM_BINARY, &f);
+	bloom_validate(raw, BLOOM_FROM_BINARY, type_name(layout), &f);
 	check_layout(&f, layout, BLOOM_FROM_BINARY);
 	PG_RETURN_POINTER(raw);
 }

@@ -34,6 +34,10 @@ typedef enum BloomSource
 /* Raise the error described by err (54000 for BF_ERR_TOO_LARGE). */
 extern void bloom_report(const bf_error *err, BloomSource source) pg_attribute_noreturn();
 
+/* The same, naming the SQL type in input errors. */
+extern void bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
+    pg_attribute_noreturn();
+
 /* ---- datums (bloom_datum.c) ---- */
 
 /* Detoast argument argno and check its header; copy if it will be modified. */
@@ -62,7 +66,8 @@ extern void bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
  * Accept a value that enters the system (type input): check its header and
  * its bits (O(m), interruptible), raising the source's error if bad.
  */
-extern void bloom_validate(struct varlena *raw, BloomSource source, BloomFilter *out);
+extern void bloom_validate(struct varlena *raw, BloomSource source, const char *typname,
+                           BloomFilter *out);
 
 /* Set bits / non-zero counters, counted in chunks with CHECK_FOR_INTERRUPTS. */
 extern uint64 bloom_count_occupied(const bf_view *view);

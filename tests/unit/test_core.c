@@ -757,6 +757,38 @@ test_counting_union_and_bits(void)
 	free(direct.buf);
 }
 
+/* Subtracting the filter of some values equals removing them one by one. */
+static void
+test_counting_subtract(void)
+{
+	tfilter all = make_counting(2000, 4), some = make_counting(2000, 4),
+	        rest = make_counting(2000, 4);
+	uint64_t state = 31;
+
+	for (int i = 0; i < 100; i++)
+	{
+		uint64_t h = next_hash(&state);
+
+		bf_counting_add_hash(&all.v, h);
+		bf_counting_add_hash(i % 2 ? &some.v : &rest.v, h);
+	}
+	CHECK(bf_counting_can_subtract(&all.v, &some.v, 0, all.v.nbytes));
+	CHECK(!bf_counting_can_subtract(&some.v, &all.v, 0, all.v.nbytes));
+	bf_counting_subtract_bytes(&all.v, &some.v, 0, all.v.nbytes);
+	CHECK(memcmp(all.v.bits, rest.v.bits, rest.v.nbytes) == 0);
+	/* a saturated counter stays */
+	bf_set_counter(&all.v, 3, BF_COUNTER_MAX);
+	bf_set_counter(&some.v, 3, 9);
+	memset(some.v.bits + 2, 0, some.v.nbytes - 2);
+	memset(some.v.bits, 0, 1);
+	CHECK(bf_counting_can_subtract(&all.v, &some.v, 0, all.v.nbytes));
+	bf_counting_subtract_bytes(&all.v, &some.v, 0, all.v.nbytes);
+	CHECK(bf_counter(&all.v, 3) == BF_COUNTER_MAX);
+	free(all.buf);
+	free(some.buf);
+	free(rest.buf);
+}
+
 static void
 test_intersect(void)
 {
@@ -867,6 +899,7 @@ main(void)
 	run("counting_saturation", test_counting_saturation);
 	run("counting_delete_half", test_counting_delete_half);
 	run("counting_union_and_bits", test_counting_union_and_bits);
+	run("counting_subtract", test_counting_subtract);
 	run("intersect", test_intersect);
 	run("text_other_layouts", test_text_other_layouts);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
