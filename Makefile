@@ -11,7 +11,7 @@ OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_setops bloom_counting
+	bloom_badinput bloom_setops bloom_counting bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

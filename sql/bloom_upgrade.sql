@@ -1,0 +1,60 @@
+--
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1, with stored data.
+-- (Runs last: it drops the extension the other tests use.)
+--
+SET client_min_messages = warning;
+DROP EXTENSION bloomfilter CASCADE;
+RESET client_min_messages;
+
+CREATE EXTENSION bloomfilter VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+CREATE TABLE ext_objects AS
+  SELECT '1.0'::text AS version, pg_describe_object(classid, objid, 0) AS object
+    FROM pg_depend
+   WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+
+-- filters stored under 1.0
+CREATE TABLE kept (id int, f bloom);
+INSERT INTO kept SELECT 1, bloom_agg(g, 1000, 0.01) FROM generate_series(1, 1000) g;
+INSERT INTO kept SELECT 2, bloom_agg(g, 1000, 0.01) FROM generate_series(1001, 2000) g;
+SELECT bloom_try('SELECT counting_bloom_empty(10)') AS before_update;
+
+ALTER EXTENSION bloomfilter UPDATE TO '1.1';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects
+  SELECT '1.1', pg_describe_object(classid, objid, 0)
+    FROM pg_depend
+   WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+
+-- what the update added, and that it removed nothing
+SELECT object FROM ext_objects WHERE version = '1.1'
+EXCEPT SELECT object FROM ext_objects WHERE version = '1.0'
+ORDER BY 1;
+SELECT count(*) AS removed FROM (
+  SELECT object FROM ext_objects WHERE version = '1.0'
+  EXCEPT SELECT object FROM ext_objects WHERE version = '1.1') r;
+
+-- the stored 1.0 filters work with 1.1's functions, unchanged
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS union_of_stored
+  FROM kept;
+SELECT id, f @> 500 AS has_500, f @> 1500 AS has_1500, bloom_cardinality(f) FROM kept ORDER BY id;
+SELECT bloom_count(bloom_add(counting_bloom_empty(10), 'x'), 'x') AS counting_works;
+
+-- a fresh installation of the default version has the same objects
+DROP TABLE kept;
+DROP EXTENSION bloomfilter;
+CREATE EXTENSION bloomfilter;
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+SELECT count(*) AS differences FROM (
+  (SELECT object FROM ext_objects WHERE version = '1.1'
+   EXCEPT SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
+           WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+             AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter'))
+  UNION ALL
+  (SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
+    WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+      AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter')
+   EXCEPT SELECT object FROM ext_objects WHERE version = '1.1')) d;
