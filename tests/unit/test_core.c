@@ -62,8 +62,7 @@ typedef struct tfilter
 } tfilter;
 
 static tfilter
-make_layout(uint8_t layout, uint8_t flags, uint64_t m, unsigned k, uint64_t seed,
-            const char *elem)
+make_layout(uint8_t layout, uint8_t flags, uint64_t m, unsigned k, uint64_t seed, const char *elem)
 {
 	tfilter f;
 	bf_params p = {layout, BF_SCHEME_PGHASH_EDH, (uint16_t) k, seed, m};
@@ -619,7 +618,6 @@ test_binary_rejects(void)
 #undef MUTATE
 }
 
-
 /* ---- the counting layout ---- */
 
 static tfilter
@@ -856,7 +854,8 @@ test_text_other_layouts(void)
 	bf_set_nadded(c.buf, 1);
 	CHECK(bf_check_header(c.buf, c.len, &c.v, &err));
 	text = to_text(&c.v);
-	CHECK(strcmp(text, "v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem=test.ops counters=AQAP") == 0);
+	CHECK(strcmp(text, "v1 counting4 m=5 k=2 scheme=1 seed=0 n=1 elem=test.ops counters=AQAP") ==
+	      0);
 	CHECK(parses(text, &st));
 	free(text);
 	free(d.buf);
