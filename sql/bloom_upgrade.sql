@@ -1,6 +1,6 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1, with stored data.
--- (Runs last: it drops the extension the other tests use.)
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2, with stored
+-- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
 DROP EXTENSION bloomfilter CASCADE;
@@ -43,13 +43,32 @@ SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_serie
 SELECT id, f @> 500 AS has_500, f @> 1500 AS has_1500, bloom_cardinality(f) FROM kept ORDER BY id;
 SELECT bloom_count(bloom_add(counting_bloom_empty(10), 'x'), 'x') AS counting_works;
 
+-- 1.1 -> 1.2 adds the planner support
+ALTER EXTENSION bloomfilter UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects
+  SELECT '1.2', pg_describe_object(classid, objid, 0)
+    FROM pg_depend
+   WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+SELECT object FROM ext_objects WHERE version = '1.2'
+EXCEPT SELECT object FROM ext_objects WHERE version = '1.1'
+ORDER BY 1;
+SELECT count(*) AS functions_with_support FROM pg_proc
+ WHERE prosupport = 'bloom_contains_support'::regproc;
+SELECT count(*) AS operators_with_estimator FROM pg_operator
+ WHERE oprrest = 'bloom_contains_restrict'::regproc;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work
+  FROM kept;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.1'
+  (SELECT object FROM ext_objects WHERE version = '1.2'
    EXCEPT SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
            WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
              AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter'))
@@ -57,4 +76,4 @@ SELECT count(*) AS differences FROM (
   (SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
     WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
       AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter')
-   EXCEPT SELECT object FROM ext_objects WHERE version = '1.1')) d;
+   EXCEPT SELECT object FROM ext_objects WHERE version = '1.2')) d;

@@ -117,6 +117,13 @@ extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
  */
 extern BloomHasher *bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno);
 
+/*
+ * Set up a hasher for values of typid under collid (in the current memory
+ * context).  A type without an extended hash function is an error (42883),
+ * or, with missing_ok, returns false.
+ */
+extern bool bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok);
+
 /* The hash of a value, with the filter's seed. */
 extern uint64 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed);
 

@@ -38,14 +38,16 @@ append_qualified(char *buf, size_t *len, Oid nspid, const char *name)
 	*len += Min((size_t) n, BF_MAX_ELEM_LEN - *len);
 }
 
-static void
-hasher_init(BloomHasher *h, Oid typid, Oid collid)
+bool
+bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
 {
 	TypeCacheEntry *tc;
 	HeapTuple tup;
 	Form_pg_opfamily opf;
 
 	tc = lookup_type_cache(typid, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC_FINFO);
+	if ((!OidIsValid(tc->hash_opf) || !OidIsValid(tc->hash_extended_proc)) && missing_ok)
+		return false;
 	if (!OidIsValid(tc->hash_opf) || !OidIsValid(tc->hash_extended_proc))
 		ereport(
 		    ERROR,
@@ -90,6 +92,7 @@ hasher_init(BloomHasher *h, Oid typid, Oid collid)
 	fmgr_info_copy(&h->hashfn, &tc->hash_extended_proc_finfo, CurrentMemoryContext);
 	h->typid = typid;
 	h->collid = collid;
+	return true;
 }
 
 BloomHasher *
@@ -113,7 +116,7 @@ bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 		                errmsg("could not determine the data type of the value")));
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	cache->hasher_valid = false;
-	hasher_init(&cache->hasher, typid, PG_GET_COLLATION());
+	bloom_hasher_init(&cache->hasher, typid, PG_GET_COLLATION(), false);
 	cache->hasher_argno = argno;
 	cache->hasher_valid = true;
 	MemoryContextSwitchTo(old);
