@@ -12,7 +12,7 @@ OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	$(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_upgrade
+	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

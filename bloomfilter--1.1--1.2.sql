@@ -29,3 +29,33 @@ ALTER OPERATOR @> (counting_bloom, text) SET (RESTRICT = bloom_contains_restrict
 ALTER OPERATOR @> (counting_bloom, anyelement) SET (RESTRICT = bloom_contains_restrict);
 ALTER OPERATOR <@ (text, counting_bloom) SET (RESTRICT = bloom_contains_restrict);
 ALTER OPERATOR <@ (anyelement, counting_bloom) SET (RESTRICT = bloom_contains_restrict);
+
+-- ---------------------------------------------------------------------
+-- The cache-blocked layout: all k bits of a value in one 512-bit block (one
+-- cache line), sized by its own formula.  Select it by name: "blocked"
+-- (or "blocked512"); "classic" is the default.
+-- ---------------------------------------------------------------------
+
+CREATE FUNCTION bloom_empty(expected_n bigint, fpp float8, layout text) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_empty_layout' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_empty_mk(nbits bigint, nhashes integer, seed bigint, layout text)
+    RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_empty_mk' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION bloom_agg_trans(state bloom, value anyelement, expected_n bigint, fpp float8,
+    layout text) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_layout' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(value anyelement, expected_n bigint, fpp float8, layout text) (
+    SFUNC = bloom_agg_trans,
+    STYPE = bloom,
+    COMBINEFUNC = bloom_agg_combine,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION bloom_params(expected_n bigint, fpp float8, layout text,
+    OUT nbits bigint, OUT nhashes integer, OUT bytes bigint, OUT fpp float8)
+    AS 'MODULE_PATHNAME', 'bloom_params' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_optimal(n bigint, nbits bigint, layout text, OUT nhashes integer, OUT fpp float8)
+    AS 'MODULE_PATHNAME', 'bloom_optimal' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_fpp(n bigint, nbits bigint, nhashes integer, layout text) RETURNS float8
+    AS 'MODULE_PATHNAME', 'bloom_fpp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

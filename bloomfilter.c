@@ -17,6 +17,7 @@
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_layout);
 PG_FUNCTION_INFO_V1(counting_bloom_empty);
 PG_FUNCTION_INFO_V1(bloom_empty_mk);
 PG_FUNCTION_INFO_V1(bloom_add);
@@ -34,7 +35,7 @@ empty_sized(int64 n, double fpp, uint8 layout)
 	int k;
 	BloomFilter f;
 
-	if (!bf_size_for((double) n, fpp, &p.nbits, &k, &err))
+	if (!bf_size_for_layout(layout, (double) n, fpp, &p.nbits, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	p.nhashes = (uint16) k;
 	bloom_new(&p, 0, NULL, 0, 0, &f);
@@ -54,6 +55,18 @@ bloom_empty(PG_FUNCTION_ARGS)
 }
 
 /*
+ * bloom_empty(expected_n bigint, fpp float8, layout text) -> bloom
+ *
+ * The same in the layout named: "classic" or "blocked" (blocked512, sized by
+ * its own formula, which needs a few more bits for the same rate).
+ */
+Datum
+bloom_empty_layout(PG_FUNCTION_ARGS)
+{
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), bloom_layout_arg(fcinfo, 2));
+}
+
+/*
  * counting_bloom_empty(expected_n bigint, fpp float8) -> counting_bloom
  *
  * The same sizing, with a 4-bit counter in place of each bit.
@@ -65,10 +78,11 @@ counting_bloom_empty(PG_FUNCTION_ARGS)
 }
 
 /*
- * bloom_empty_mk(nbits bigint, nhashes int, seed bigint) -> bloom
+ * bloom_empty_mk(nbits bigint, nhashes int, seed bigint [, layout text]) -> bloom
  *
  * An empty filter of exactly m bits and k hashes, for users who size it
- * themselves (or reproduce another system's filter).
+ * themselves (or reproduce another system's filter).  For the blocked
+ * layout m must be a multiple of 512.
  */
 Datum
 bloom_empty_mk(PG_FUNCTION_ARGS)
@@ -76,7 +90,7 @@ bloom_empty_mk(PG_FUNCTION_ARGS)
 	int64 nbits = PG_GETARG_INT64(0);
 	int32 nhashes = PG_GETARG_INT32(1);
 	int64 seed = PG_GETARG_INT64(2);
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
+	bf_params p = {bloom_layout_arg(fcinfo, 3), BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
 	BloomFilter f;
 
 	if (nbits < 1)
@@ -206,7 +220,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	v = &f.view;
 	occupied = bloom_count_occupied(v);
 
-	values[0] = CStringGetTextDatum(v->p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic");
+	values[0] = CStringGetTextDatum(bf_layout_name(v->p.layout));
 	values[1] = Int64GetDatum((int64) v->p.nbits);
 	values[2] = Int32GetDatum(v->p.nhashes);
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
@@ -214,8 +228,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[5] = Int64GetDatum((int64) occupied);
 	values[6] = Float8GetDatum((double) occupied / (double) v->p.nbits);
 	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
-	values[8] =
-	    Float8GetDatum(bf_current_fpp(v->p.nbits, v->p.nhashes, bloom_effective_bits(v, occupied)));
+	values[8] = Float8GetDatum(bloom_current_fpp(v, occupied));
 	if (v->elemlen > 0)
 		values[9] = PointerGetDatum(cstring_to_text_with_len(v->elem, (int) v->elemlen));
 	else

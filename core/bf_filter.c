@@ -20,6 +20,12 @@
  * hashing, which avoids the weak cases of "mod m" arithmetic (a step that
  * shares a factor with m).
  *
+ * The blocked512 layout picks the block with x, block = reduce(x, m / 512),
+ * and the k bits inside it from y, 9 bits at a time from the top (7 per
+ * 64-bit word; every 7 positions the word is refilled with
+ * w' = fmix64(w + C2)), so that the positions inside the block are
+ * independent, as the sizing formula assumes.
+ *
  * The computation uses only 64-bit integer arithmetic and a portable 64x64
  * multiply, so every platform derives the same positions.
  */
@@ -28,6 +34,7 @@
 #include <string.h>
 
 #define BF_SECOND_HASH_SALT UINT64_C(0x9E3779B97F4A7C15)
+#define BF_BLOCK_REFILL_SALT UINT64_C(0xC2B2AE3D27D4EB4F)
 
 static inline uint64_t
 fmix64(uint64_t k)
@@ -60,12 +67,36 @@ reduce(uint64_t x, uint64_t m)
 #endif
 }
 
+/* The k positions of a value in a blocked512 filter (see above). */
+static inline void
+blocked_positions(const bf_params *p, uint64_t x, uint64_t y, uint64_t *pos)
+{
+	uint64_t base = reduce(x, p->nbits / BF_BLOCK_BITS) * BF_BLOCK_BITS;
+	uint64_t word = y, w = y;
+
+	for (unsigned i = 0; i < p->nhashes; i++)
+	{
+		if (i > 0 && i % 7 == 0)
+		{
+			word = fmix64(word + BF_BLOCK_REFILL_SALT);
+			w = word;
+		}
+		pos[i] = base + (w >> 55);
+		w <<= 9;
+	}
+}
+
 void
 bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 {
 	uint64_t x = fmix64(h);
 	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
 
+	if (p->layout == BF_LAYOUT_BLOCKED512)
+	{
+		blocked_positions(p, x, y, pos);
+		return;
+	}
 	for (unsigned i = 0; i < p->nhashes; i++)
 	{
 		pos[i] = reduce(x, p->nbits);
@@ -127,6 +158,26 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 
 	if (view->p.layout == BF_LAYOUT_COUNTING4)
 		return bf_counting_min(view, h) > 0;
+	if (view->p.layout == BF_LAYOUT_BLOCKED512)
+	{
+		/* one block, one cache line: test the bits as they come */
+		const uint8_t *block =
+		    view->bits + reduce(x, view->p.nbits / BF_BLOCK_BITS) * (BF_BLOCK_BITS / 8);
+		uint64_t word = y, w = y;
+
+		for (unsigned i = 0; i < view->p.nhashes; i++)
+		{
+			if (i > 0 && i % 7 == 0)
+			{
+				word = fmix64(word + BF_BLOCK_REFILL_SALT);
+				w = word;
+			}
+			if (!test_bit(block, w >> 55))
+				return false;
+			w <<= 9;
+		}
+		return true;
+	}
 
 	/* bf_positions() inlined, so that the first clear bit ends the probe */
 	for (unsigned i = 0; i < view->p.nhashes; i++)

@@ -65,6 +65,27 @@ bf_data_bytes(uint8_t layout, uint64_t nbits)
 }
 
 bool
+bf_layout_is_bits(uint8_t layout)
+{
+	return layout == BF_LAYOUT_CLASSIC || layout == BF_LAYOUT_BLOCKED512;
+}
+
+const char *
+bf_layout_name(uint8_t layout)
+{
+	switch (layout)
+	{
+		case BF_LAYOUT_CLASSIC:
+			return "classic";
+		case BF_LAYOUT_COUNTING4:
+			return "counting4";
+		case BF_LAYOUT_BLOCKED512:
+			return "blocked512";
+	}
+	return "unknown";
+}
+
+bool
 bf_elem_valid(const char *elem, size_t len)
 {
 	if (len > BF_MAX_ELEM_LEN)
@@ -85,9 +106,11 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 {
 	uint64_t max = p->layout == BF_LAYOUT_COUNTING4 ? BF_MAX_COUNTERS : BF_MAX_BITS;
 
-	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4)
+	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4 &&
+	    p->layout != BF_LAYOUT_BLOCKED512)
 		return bf_fail(err, BF_ERR_VERSION,
-		               "unknown layout %u (this version knows 1 = classic, 2 = counting4)",
+		               "unknown layout %u (this version knows 1 = classic, 2 = counting4, 3 = "
+		               "blocked512)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_PGHASH_EDH)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
@@ -102,6 +125,10 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 		               "number of %s m = %llu exceeds the maximum of %llu (1 GB)",
 		               p->layout == BF_LAYOUT_COUNTING4 ? "counters" : "bits",
 		               (unsigned long long) p->nbits, (unsigned long long) max);
+	if (p->layout == BF_LAYOUT_BLOCKED512 && p->nbits % BF_BLOCK_BITS != 0)
+		return bf_fail(err, BF_ERR_PARAM,
+		               "number of bits m = %llu of a blocked512 filter is not a multiple of 512",
+		               (unsigned long long) p->nbits);
 	if (elemlen > BF_MAX_ELEM_LEN)
 		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes", BF_MAX_ELEM_LEN);
 	return true;
@@ -201,8 +228,8 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 		return bf_fail(err, BF_ERR_PARAM, "number of values added is out of range");
 	if (!bf_params_check(&view->p, elemlen, err))
 		return false;
-	if ((view->flags & BF_FLAG_DERIVED) && view->p.layout != BF_LAYOUT_CLASSIC)
-		return bf_fail(err, BF_ERR_FORMAT, "only a classic filter can be derived");
+	if ((view->flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(view->p.layout))
+		return bf_fail(err, BF_ERR_FORMAT, "a counting filter cannot be derived");
 	ext = ext_size(view->flags);
 
 	if (!bf_payload_size(&view->p, view->flags, elemlen, &expected, err))

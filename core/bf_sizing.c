@@ -24,6 +24,9 @@
 #define M_LN2 0.69314718055994530942
 #endif
 
+#define Max(a, b) ((a) > (b) ? (a) : (b))
+#define Min(a, b) ((a) < (b) ? (a) : (b))
+
 double
 bf_fpp(double n, double nbits, double nhashes)
 {
@@ -114,6 +117,121 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 	}
 	*nbits = lo;
 	*nhashes = bf_optimal_hashes(n, (double) lo);
+	return true;
+}
+
+double
+bf_blocked_fpp(double n, double nbits, double nhashes)
+{
+	double lambda = n * BF_BLOCK_BITS / nbits;
+	double spread, lo, hi, sum = 0.0, weight = 0.0;
+
+	if (n <= 0)
+		return 0.0;
+
+	/*
+	 * Sum the Poisson terms within 12 standard deviations of the mean (the
+	 * rest weigh less than 1e-30); beyond a million values per block every
+	 * block holds about lambda of them.
+	 */
+	if (lambda > 1e6)
+		return pow(-expm1(nhashes * lambda * log1p(-1.0 / BF_BLOCK_BITS)), nhashes);
+	spread = 12.0 * sqrt(lambda) + 30.0;
+	lo = floor(Max(0.0, lambda - spread));
+	hi = ceil(lambda + spread);
+	for (double i = lo; i <= hi; i += 1.0)
+	{
+		double pmf = exp(i * log(lambda) - lambda - lgamma(i + 1.0));
+		double inner = pow(-expm1(nhashes * i * log1p(-1.0 / BF_BLOCK_BITS)), nhashes);
+
+		sum += pmf * inner;
+		weight += pmf;
+	}
+	return weight > 0 ? sum / weight : 1.0;
+}
+
+double
+bf_layout_fpp(uint8_t layout, double n, double nbits, double nhashes)
+{
+	return layout == BF_LAYOUT_BLOCKED512 ? bf_blocked_fpp(n, nbits, nhashes)
+	                                      : bf_fpp(n, nbits, nhashes);
+}
+
+int
+bf_layout_optimal_hashes(uint8_t layout, double n, double nbits)
+{
+	int k0 = bf_optimal_hashes(n, nbits), best = k0;
+	double best_fpp;
+
+	if (layout != BF_LAYOUT_BLOCKED512)
+		return k0;
+	/* the blocked optimum sits near the classic one; search around it */
+	best_fpp = bf_blocked_fpp(n, nbits, k0);
+	for (int k = Max(1, k0 - 4); k <= Min(BF_MAX_HASHES, k0 + 4); k++)
+	{
+		double f = bf_blocked_fpp(n, nbits, k);
+
+		if (f < best_fpp)
+		{
+			best_fpp = f;
+			best = k;
+		}
+	}
+	return best;
+}
+
+bool
+bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *nbits, int *nhashes,
+                   bf_error *err)
+{
+	uint64_t classic_m, lo, hi, max_blocks = BF_MAX_BITS / BF_BLOCK_BITS;
+
+	if (!bf_size_for(n, fpp, &classic_m, nhashes, err))
+		return false;
+	if (layout != BF_LAYOUT_BLOCKED512)
+	{
+		*nbits = classic_m;
+		return true;
+	}
+
+	/* in blocks: at least the classic size; grow until the target is met */
+	lo = (classic_m + BF_BLOCK_BITS - 1) / BF_BLOCK_BITS;
+	if (lo > max_blocks)
+		return bf_fail(err, BF_ERR_TOO_LARGE,
+		               "a blocked filter for %.0f values at rate %g exceeds the maximum of %llu "
+		               "bits (1 GB)",
+		               n, fpp, (unsigned long long) BF_MAX_BITS);
+#define BLOCKED_BEST(blocks)                 \
+	bf_blocked_fpp(                          \
+	    n, (double) (blocks) *BF_BLOCK_BITS, \
+	    bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, n, (double) (blocks) *BF_BLOCK_BITS))
+	if (BLOCKED_BEST(lo) > fpp)
+	{
+		hi = lo;
+		do
+		{
+			if (hi >= max_blocks)
+				return bf_fail(err, BF_ERR_TOO_LARGE,
+				               "a blocked filter for %.0f values at rate %g exceeds the maximum "
+				               "of %llu bits (1 GB)",
+				               n, fpp, (unsigned long long) BF_MAX_BITS);
+			lo = hi;
+			hi = Min(hi + hi / 8 + 1, max_blocks);
+		} while (BLOCKED_BEST(hi) > fpp);
+		while (hi - lo > 1)
+		{
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (BLOCKED_BEST(mid) > fpp)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		lo = hi;
+	}
+#undef BLOCKED_BEST
+	*nbits = lo * BF_BLOCK_BITS;
+	*nhashes = bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, n, (double) *nbits);
 	return true;
 }
 

@@ -62,12 +62,6 @@ hex_value(unsigned char c)
 }
 
 static const char *
-layout_name(uint8_t layout)
-{
-	return layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic";
-}
-
-static const char *
 data_name(uint8_t layout)
 {
 	return layout == BF_LAYOUT_COUNTING4 ? " counters=" : " bits=";
@@ -80,7 +74,7 @@ static size_t
 header_text(const bf_view *view, char *out, size_t outlen)
 {
 	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu ",
-	                   (unsigned) view->version, layout_name(view->p.layout),
+	                   (unsigned) view->version, bf_layout_name(view->p.layout),
 	                   (unsigned long long) view->p.nbits, (unsigned) view->p.nhashes,
 	                   (unsigned) view->p.scheme, (unsigned long long) view->p.seed,
 	                   (unsigned long long) view->nadded);
@@ -322,9 +316,12 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		p.layout = BF_LAYOUT_CLASSIC;
 	else if (take_literal(&c, "counting4 "))
 		p.layout = BF_LAYOUT_COUNTING4;
+	else if (take_literal(&c, "blocked512 "))
+		p.layout = BF_LAYOUT_BLOCKED512;
 	else
 		return bf_fail(err, BF_ERR_VERSION,
-		               "unknown layout (this build reads \"classic\" and \"counting4\")");
+		               "unknown layout (this build reads \"classic\", \"counting4\" and "
+		               "\"blocked512\")");
 	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
 	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
 	    !take_number(&c, "n", &nadded, err))
@@ -351,8 +348,8 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	p.nbits = nbits;
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
-	if (flags && p.layout != BF_LAYOUT_CLASSIC)
-		return bf_fail(err, BF_ERR_FORMAT, "only a classic filter can be derived");
+	if (flags && !bf_layout_is_bits(p.layout))
+		return bf_fail(err, BF_ERR_FORMAT, "a counting filter cannot be derived");
 	if (bound > nbits)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
 		               (unsigned long long) bound, (unsigned long long) nbits);

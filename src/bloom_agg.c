@@ -17,6 +17,7 @@
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_trans_sized);
+PG_FUNCTION_INFO_V1(bloom_agg_trans_layout);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_trans_sized);
 
@@ -62,7 +63,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 		bf_error err;
 		int k;
 
-		if (!bf_size_for((double) expected_n, fpp, &p.nbits, &k, &err))
+		if (!bf_size_for_layout(layout, (double) expected_n, fpp, &p.nbits, &k, &err))
 			bloom_report(&err, BLOOM_FROM_ARGUMENT);
 		p.nhashes = (uint16) k;
 		bloom_new(&p, 0, hasher->elem, hasher->elemlen, 0, &f);
@@ -102,6 +103,17 @@ bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 
 	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
 	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, n, fpp, "bloom_agg_trans_sized");
+}
+
+/* bloom_agg(value, expected_n, fpp, layout): in the layout named. */
+Datum
+bloom_agg_trans_layout(PG_FUNCTION_ARGS)
+{
+	int64 n;
+	double fpp;
+
+	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
+	return agg_trans(fcinfo, bloom_layout_arg(fcinfo, 4), n, fpp, "bloom_agg_trans_layout");
 }
 
 /* counting_bloom_agg(value): as bloom_agg(value), with 4-bit counters. */

@@ -3,6 +3,8 @@
  *	  The sizing calculator: from n and a target rate to m and k, and back.
  *
  * Pure functions of their arguments over the formulas in core/bf_sizing.c.
+ * Each takes an optional last argument naming the layout (classic by
+ * default; "blocked" uses the blocked512 formula).
  */
 #include "bloom_pg.h"
 
@@ -42,18 +44,19 @@ bloom_params(PG_FUNCTION_ARGS)
 {
 	int64 n = PG_GETARG_INT64(0);
 	float8 target = PG_GETARG_FLOAT8(1);
+	uint8 layout = bloom_layout_arg(fcinfo, 2);
 	uint64_t nbits;
 	int k;
 	bf_error err;
 	Datum values[4];
 	bool nulls[4] = {0};
 
-	if (!bf_size_for((double) n, target, &nbits, &k, &err))
+	if (!bf_size_for_layout(layout, (double) n, target, &nbits, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	values[0] = Int64GetDatum((int64) nbits);
 	values[1] = Int32GetDatum(k);
-	values[2] = Int64GetDatum((int64) bf_data_bytes(BF_LAYOUT_CLASSIC, nbits));
-	values[3] = Float8GetDatum(bf_fpp((double) n, (double) nbits, k));
+	values[2] = Int64GetDatum((int64) bf_data_bytes(layout, nbits));
+	values[3] = Float8GetDatum(bf_layout_fpp(layout, (double) n, (double) nbits, k));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(result_desc(fcinfo), values, nulls)));
 }
 
@@ -68,15 +71,16 @@ bloom_optimal(PG_FUNCTION_ARGS)
 {
 	int64 n = PG_GETARG_INT64(0);
 	int64 nbits = PG_GETARG_INT64(1);
+	uint8 layout = bloom_layout_arg(fcinfo, 2);
 	int k;
 	Datum values[2];
 	bool nulls[2] = {0};
 
 	require(n >= 1, "number of values must be at least 1");
 	require(nbits >= 1, "number of bits must be at least 1");
-	k = bf_optimal_hashes((double) n, (double) nbits);
+	k = bf_layout_optimal_hashes(layout, (double) n, (double) nbits);
 	values[0] = Int32GetDatum(k);
-	values[1] = Float8GetDatum(bf_fpp((double) n, (double) nbits, k));
+	values[1] = Float8GetDatum(bf_layout_fpp(layout, (double) n, (double) nbits, k));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(result_desc(fcinfo), values, nulls)));
 }
 
@@ -96,5 +100,6 @@ bloom_fpp(PG_FUNCTION_ARGS)
 	require(n >= 0, "number of values must not be negative");
 	require(nbits >= 1, "number of bits must be at least 1");
 	require(nhashes >= 1, "number of hashes must be at least 1");
-	PG_RETURN_FLOAT8(bf_fpp((double) n, (double) nbits, nhashes));
+	PG_RETURN_FLOAT8(
+	    bf_layout_fpp(bloom_layout_arg(fcinfo, 3), (double) n, (double) nbits, nhashes));
 }

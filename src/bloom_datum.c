@@ -13,6 +13,7 @@
 #include "access/detoast.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 /* Bytes handled between two CHECK_FOR_INTERRUPTS() in loops over the bits. */
@@ -142,6 +143,27 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 	return cache;
 }
 
+uint8
+bloom_layout_arg(FunctionCallInfo fcinfo, int argno)
+{
+	char *name;
+
+	if (PG_NARGS() <= argno)
+		return BF_LAYOUT_CLASSIC;
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+		        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("layout must not be NULL")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	if (strcmp(name, "classic") == 0)
+		return BF_LAYOUT_CLASSIC;
+	if (strcmp(name, "blocked") == 0 || strcmp(name, "blocked512") == 0)
+		return BF_LAYOUT_BLOCKED512;
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	                errmsg("unknown bloom filter layout \"%s\"", name),
+	                errhint("The layouts are \"classic\" and \"blocked\" (\"blocked512\").")));
+	pg_unreachable();
+}
+
 struct varlena *
 bloom_alloc(size_t payload_len)
 {
@@ -236,7 +258,8 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	if (a->p.nhashes != b->p.nhashes)
 		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
 	if (a->p.layout != b->p.layout)
-		appendStringInfo(&diff, "; layout: %u and %u", a->p.layout, b->p.layout);
+		appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
+		                 bf_layout_name(b->p.layout));
 	if (a->p.scheme != b->p.scheme)
 		appendStringInfo(&diff, "; hash scheme: %u and %u", a->p.scheme, b->p.scheme);
 	if (a->p.seed != b->p.seed)

@@ -27,16 +27,19 @@ type_name(uint8 layout)
 	return layout == BF_LAYOUT_COUNTING4 ? "counting_bloom" : "bloom";
 }
 
-/* A value of one SQL type must have that type's layout. */
+/*
+ * A value of one SQL type must have one of that type's layouts: bloom holds
+ * the bit layouts (classic, blocked512), counting_bloom the counters.
+ */
 static void
 check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
 {
 	bf_error err = {BF_ERR_FORMAT, ""};
 
-	if (f->view.p.layout == layout)
+	if (bf_layout_is_bits(f->view.p.layout) == bf_layout_is_bits(layout))
 		return;
 	snprintf(err.message, sizeof(err.message), "a %s filter is not a value of type %s",
-	         f->view.p.layout == BF_LAYOUT_COUNTING4 ? "counting4" : "classic", type_name(layout));
+	         bf_layout_name(f->view.p.layout), type_name(layout));
 	bloom_report_as(&err, source, type_name(layout));
 }
 

@@ -38,6 +38,12 @@ extern void bloom_report(const bf_error *err, BloomSource source) pg_attribute_n
 extern void bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
     pg_attribute_noreturn();
 
+/*
+ * The layout named by argument argno, if the call has it ("classic",
+ * "blocked" or "blocked512"; 22023 otherwise), else the default, classic.
+ */
+extern uint8 bloom_layout_arg(FunctionCallInfo fcinfo, int argno);
+
 /* ---- datums (bloom_datum.c) ---- */
 
 /* Detoast argument argno and check its header; copy if it will be modified. */
@@ -145,6 +151,13 @@ extern double bloom_estimate_distinct(const bf_view *v, uint64 occupied);
 
 /* The set bits that bound the false-positive rate: the bound if derived, else X. */
 extern uint64 bloom_effective_bits(const bf_view *v, uint64 occupied);
+
+/*
+ * The false-positive rate a probe of a value outside the set meets now:
+ * (X/m)^k for the bit layouts, by the blocked formula at the estimated count
+ * for blocked512 (its blocks fill unevenly), the bound for a derived filter.
+ */
+extern double bloom_current_fpp(const bf_view *v, uint64 occupied);
 
 /* a := a | b (classic) or a + b (counting); a modifiable, may be reallocated. */
 extern void bloom_union_in_place(BloomFilter *a, const BloomFilter *b);

@@ -81,7 +81,7 @@ filter_selectivity(PlannerInfo *root, const BloomFilter *f, Node *value, Oid col
 	const bf_view *v = &f->view;
 	uint64 occupied = bloom_count_occupied(v);
 	double in_filter = bloom_estimate_distinct(v, occupied);
-	double fpp = bf_current_fpp(v->p.nbits, v->p.nhashes, bloom_effective_bits(v, occupied));
+	double fpp = bloom_current_fpp(v, occupied);
 	VariableStatData vardata;
 	BloomHasher hasher;
 	bool isdefault;

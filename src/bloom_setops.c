@@ -48,6 +48,15 @@ bloom_effective_bits(const bf_view *v, uint64 occupied)
 	return (v->flags & BF_FLAG_DERIVED) ? v->bound : occupied;
 }
 
+double
+bloom_current_fpp(const bf_view *v, uint64 occupied)
+{
+	if (v->p.layout == BF_LAYOUT_BLOCKED512 && !(v->flags & BF_FLAG_DERIVED))
+		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.nbits,
+		                      v->p.nhashes);
+	return bf_current_fpp(v->p.nbits, v->p.nhashes, bloom_effective_bits(v, occupied));
+}
+
 /* Store a derived filter's bound and estimate, in the value and its view. */
 static void
 set_derived(BloomFilter *f, uint64 bound, double est)
