@@ -17,24 +17,24 @@ INSERT INTO filters
   SELECT s.size, s.n, l.layout, (SELECT bloom_agg(-g, s.n, 0.01, l.layout) FROM generate_series(1, s.n) g)
     FROM (VALUES ('10 KB', 8500), ('1 MB', 870000), ('10 MB', 8700000), ('100 MB', 87000000)) s(size, n),
          (VALUES ('classic'), ('blocked')) l(layout);
-SELECT size, layout, pg_size_pretty(pg_column_size(f)::bigint) AS stored, nbits, nhashes
-  FROM filters, bloom_info(f) ORDER BY n, layout;
+SELECT s.size, s.layout, pg_size_pretty(pg_column_size(s.f)::bigint) AS stored, i.nbits, i.nhashes
+  FROM filters s, bloom_info(s.f) i ORDER BY s.n, s.layout;
 
 CREATE TEMP TABLE timings (what text, size text, layout text, ms float8);
 DO $$
 DECLARE
     r record;
     t0 timestamptz;
-    n bigint;
+    cnt bigint;
 BEGIN
     FOR rep IN 1..3 LOOP
         t0 := clock_timestamp();
-        SELECT count(*) INTO n FROM probe WHERE k <> -1;
+        SELECT count(*) INTO cnt FROM probe WHERE k <> -1;
         INSERT INTO timings VALUES ('bare scan', '', '', extract(epoch FROM clock_timestamp() - t0) * 1000);
-        FOR r IN SELECT size, layout FROM filters ORDER BY n, layout LOOP
+        FOR r IN SELECT s.size, s.layout FROM filters s ORDER BY s.n, s.layout LOOP
             t0 := clock_timestamp();
             EXECUTE format('SELECT count(*) FROM probe WHERE (SELECT f FROM filters WHERE size = %L AND layout = %L) @> k',
-                           r.size, r.layout) INTO n;
+                           r.size, r.layout) INTO cnt;
             INSERT INTO timings VALUES ('probe', r.size, r.layout, extract(epoch FROM clock_timestamp() - t0) * 1000);
         END LOOP;
     END LOOP;

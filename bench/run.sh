@@ -16,7 +16,8 @@ names=("$@")
 for name in "${names[@]}"; do
 	echo "== $name"
 	pg_virtualenv -t -o shared_buffers=2GB -o max_parallel_workers_per_gather=2 \
-		psql -X -q -f "bench/$name.sql" >"bench/results/$name.txt" 2>&1
+		psql -X -q -v ON_ERROR_STOP=1 -f "bench/$name.sql" >"bench/results/$name.txt" 2>&1 ||
+		echo "$name FAILED: see bench/results/$name.txt"
 	[ "$name" = fpr ] && gnuplot bench/fpr.gp
 	grep -v '^#' "bench/results/$name.txt" | tail -n 40
 done

@@ -37,6 +37,69 @@ agg_context(FunctionCallInfo fcinfo, const char *name)
 }
 
 /*
+ * The filter size for the hints, computed once per call site: the search in
+ * bf_size_for_layout() costs up to a millisecond, and a GROUP BY calls this
+ * for every group.
+ */
+static void
+agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf_params *p)
+{
+	if (!cache->sized || cache->sized_n != expected_n || cache->sized_fpp != fpp ||
+	    cache->sized_layout != layout)
+	{
+		bf_error err;
+
+		cache->sized = false;
+		if (!bf_size_for_layout(layout, (double) expected_n, fpp, &cache->sized_nbits,
+		                        &cache->sized_nhashes, &err))
+			bloom_report(&err, BLOOM_FROM_ARGUMENT);
+		cache->sized_n = expected_n;
+		cache->sized_fpp = fpp;
+		cache->sized_layout = layout;
+		cache->sized = true;
+	}
+	p->layout = layout;
+	p->scheme = BF_SCHEME_PGHASH_EDH;
+	p->nhashes = (uint16) cache->sized_nhashes;
+	p->seed = 0;
+	p->nbits = cache->sized_nbits;
+}
+
+/*
+ * The state in argument 0, decoded.  As a rule it is the state this function
+ * returned on the previous row: when it is at the same address, of the same
+ * size, with the same bytes before its data (header, extension, element
+ * key), the view decoded then still describes it exactly (a view depends on
+ * nothing else) and need not be checked again.  Otherwise it is checked as
+ * any argument is.
+ */
+static void
+agg_state(FunctionCallInfo fcinfo, BloomCallCache *cache, BloomFilter *f)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+
+	if (raw == cache->agg_state && !VARATT_IS_EXTENDED(raw) &&
+	    VARSIZE(raw) - VARHDRSZ == cache->agg_prefix_len + cache->agg_view.nbytes &&
+	    memcmp(VARDATA(raw), cache->agg_prefix, cache->agg_prefix_len) == 0)
+	{
+		f->raw = raw;
+		f->view = cache->agg_view;
+		return;
+	}
+	bloom_get_arg(fcinfo, 0, false, f); /* our own state: updated in place */
+}
+
+/* Remember the state returned, for agg_state() on the next row. */
+static void
+agg_remember(BloomCallCache *cache, const BloomFilter *f)
+{
+	cache->agg_state = f->raw;
+	cache->agg_prefix_len = (size_t) (f->view.bits - (uint8 *) VARDATA(f->raw));
+	memcpy(cache->agg_prefix, VARDATA(f->raw), cache->agg_prefix_len);
+	cache->agg_view = f->view;
+}
+
+/*
  * Shared body of the transition functions: state in argument 0 (NULL before
  * the first value), the value in argument 1, sizing for a new state.
  */
@@ -46,6 +109,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	MemoryContext aggcontext = agg_context(fcinfo, name);
 	MemoryContext old;
 	BloomHasher *hasher;
+	BloomCallCache *cache;
 	BloomFilter f;
 
 	if (PG_ARGISNULL(1))
@@ -56,21 +120,19 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	}
 
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
+	cache = bloom_call_cache(fcinfo);
 	old = MemoryContextSwitchTo(aggcontext);
 	if (PG_ARGISNULL(0))
 	{
-		bf_params p = {layout, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
-		bf_error err;
-		int k;
+		bf_params p;
 
-		if (!bf_size_for_layout(layout, (double) expected_n, fpp, &p.nbits, &k, &err))
-			bloom_report(&err, BLOOM_FROM_ARGUMENT);
-		p.nhashes = (uint16) k;
+		agg_sizing(cache, layout, expected_n, fpp, &p);
 		bloom_new(&p, 0, hasher->elem, hasher->elemlen, 0, &f);
 	}
 	else
-		bloom_get_arg(fcinfo, 0, false, &f); /* our own state: update in place */
+		agg_state(fcinfo, cache, &f);
 	bloom_add_datum(&f, hasher, PG_GETARG_DATUM(1));
+	agg_remember(cache, &f);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(f.raw);
 }

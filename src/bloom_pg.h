@@ -113,6 +113,20 @@ typedef struct BloomCallCache
 	struct varlena *filter; /* detoasted copy, in fn_mcxt, or NULL */
 	bf_view view;
 	bool elem_checked; /* the cached filter's element key matches the hasher */
+
+	/* aggregates: the state last returned, the bytes before its data, its view */
+	const void *agg_state;
+	uint8 agg_prefix[BF_HEADER_SIZE + BF_DERIVED_SIZE + BF_MAX_ELEM_LEN];
+	size_t agg_prefix_len;
+	bf_view agg_view;
+
+	/* aggregates: the size computed for the last sizing hints */
+	bool sized;
+	int64 sized_n;
+	double sized_fpp;
+	uint8 sized_layout;
+	uint64 sized_nbits;
+	int sized_nhashes;
 } BloomCallCache;
 
 extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
