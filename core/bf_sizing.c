@@ -55,17 +55,66 @@ bf_optimal_hashes(double n, double nbits)
 	return bf_fpp(n, nbits, k_hi) < bf_fpp(n, nbits, k_lo) ? (int) k_hi : (int) k_lo;
 }
 
+/* The lowest rate m bits (in the layout) can give n values, over integer k. */
 static double
-best_fpp(double n, uint64_t nbits)
+best_fpp(uint8_t layout, double n, uint64_t nbits)
 {
-	return bf_fpp(n, (double) nbits, bf_optimal_hashes(n, (double) nbits));
+	return bf_layout_fpp(layout, n, (double) nbits,
+	                     bf_layout_optimal_hashes(layout, n, (double) nbits));
+}
+
+/*
+ * The smallest multiple of unit bits, from lo units on, whose best rate for n
+ * values meets fpp; units are 1 bit (classic) or 512 (blocked512).  The best
+ * rate decreases as m grows, so: grow geometrically until the target is
+ * met, then binary search.  Fails with BF_ERR_TOO_LARGE past BF_MAX_BITS.
+ */
+static bool
+smallest_meeting(uint8_t layout, double n, double fpp, uint64_t lo, uint64_t unit, uint64_t *nbits,
+                 bf_error *err)
+{
+	uint64_t max_units = BF_MAX_BITS / unit, hi;
+
+	if (lo > max_units)
+		goto too_large;
+	if (best_fpp(layout, n, lo * unit) > fpp)
+	{
+		hi = lo;
+		do
+		{
+			if (hi >= max_units)
+				goto too_large;
+			lo = hi;
+			hi = hi + hi / 16 + 1;
+			if (hi > max_units)
+				hi = max_units;
+		} while (best_fpp(layout, n, hi * unit) > fpp);
+		/* invariant: best_fpp(lo) > fpp >= best_fpp(hi) */
+		while (hi - lo > 1)
+		{
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (best_fpp(layout, n, mid * unit) > fpp)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		lo = hi;
+	}
+	*nbits = lo * unit;
+	return true;
+
+too_large:
+	return bf_fail(err, BF_ERR_TOO_LARGE,
+	               "a %s filter for %.0f values at rate %g needs more than the maximum of %llu "
+	               "bits (1 GB)",
+	               bf_layout_name(layout), n, fpp, (unsigned long long) BF_MAX_BITS);
 }
 
 bool
 bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 {
 	double m_real;
-	uint64_t lo, hi;
 
 	if (!(n >= 1))
 		return bf_fail(err, BF_ERR_PARAM, "expected number of values must be at least 1");
@@ -84,39 +133,11 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 
 	/*
 	 * With k rounded to an integer the real-valued optimum can miss the
-	 * target by a hair; find the smallest m whose best integer k meets it.
-	 * best_fpp() decreases as m grows, so a binary search works.
+	 * target by a hair: take the smallest m whose best integer k meets it.
 	 */
-	lo = (uint64_t) m_real;
-	if (best_fpp(n, lo) > fpp)
-	{
-		hi = lo;
-		do
-		{
-			if (hi >= BF_MAX_BITS)
-				return bf_fail(err, BF_ERR_TOO_LARGE,
-				               "a filter for %.0f values at rate %g needs more than the maximum of "
-				               "%llu bits (1 GB)",
-				               n, fpp, (unsigned long long) BF_MAX_BITS);
-			lo = hi;
-			hi = hi + hi / 16 + 64;
-			if (hi > BF_MAX_BITS)
-				hi = BF_MAX_BITS;
-		} while (best_fpp(n, hi) > fpp);
-		/* invariant: best_fpp(lo) > fpp >= best_fpp(hi) */
-		while (hi - lo > 1)
-		{
-			uint64_t mid = lo + (hi - lo) / 2;
-
-			if (best_fpp(n, mid) > fpp)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		lo = hi;
-	}
-	*nbits = lo;
-	*nhashes = bf_optimal_hashes(n, (double) lo);
+	if (!smallest_meeting(BF_LAYOUT_CLASSIC, n, fpp, (uint64_t) m_real, 1, nbits, err))
+		return false;
+	*nhashes = bf_optimal_hashes(n, (double) *nbits);
 	return true;
 }
 
@@ -184,7 +205,7 @@ bool
 bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *nbits, int *nhashes,
                    bf_error *err)
 {
-	uint64_t classic_m, lo, hi, max_blocks = BF_MAX_BITS / BF_BLOCK_BITS;
+	uint64_t classic_m;
 
 	if (!bf_size_for(n, fpp, &classic_m, nhashes, err))
 		return false;
@@ -193,45 +214,11 @@ bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *nbits, int *n
 		*nbits = classic_m;
 		return true;
 	}
-
-	/* in blocks: at least the classic size; grow until the target is met */
-	lo = (classic_m + BF_BLOCK_BITS - 1) / BF_BLOCK_BITS;
-	if (lo > max_blocks)
-		return bf_fail(err, BF_ERR_TOO_LARGE,
-		               "a blocked filter for %.0f values at rate %g exceeds the maximum of %llu "
-		               "bits (1 GB)",
-		               n, fpp, (unsigned long long) BF_MAX_BITS);
-#define BLOCKED_BEST(blocks)                 \
-	bf_blocked_fpp(                          \
-	    n, (double) (blocks) *BF_BLOCK_BITS, \
-	    bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, n, (double) (blocks) *BF_BLOCK_BITS))
-	if (BLOCKED_BEST(lo) > fpp)
-	{
-		hi = lo;
-		do
-		{
-			if (hi >= max_blocks)
-				return bf_fail(err, BF_ERR_TOO_LARGE,
-				               "a blocked filter for %.0f values at rate %g exceeds the maximum "
-				               "of %llu bits (1 GB)",
-				               n, fpp, (unsigned long long) BF_MAX_BITS);
-			lo = hi;
-			hi = Min(hi + hi / 8 + 1, max_blocks);
-		} while (BLOCKED_BEST(hi) > fpp);
-		while (hi - lo > 1)
-		{
-			uint64_t mid = lo + (hi - lo) / 2;
-
-			if (BLOCKED_BEST(mid) > fpp)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		lo = hi;
-	}
-#undef BLOCKED_BEST
-	*nbits = lo * BF_BLOCK_BITS;
-	*nhashes = bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, n, (double) *nbits);
+	/* in blocks, from the classic size up: blocks never need fewer bits */
+	if (!smallest_meeting(layout, n, fpp, (classic_m + BF_BLOCK_BITS - 1) / BF_BLOCK_BITS,
+	                      BF_BLOCK_BITS, nbits, err))
+		return false;
+	*nhashes = bf_layout_optimal_hashes(layout, n, (double) *nbits);
 	return true;
 }
 
