@@ -12,9 +12,25 @@
 
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 PG_MODULE_MAGIC;
+
+void _PG_init(void);
+
+/* The core's long loops (the text codec of a large filter) stay cancellable. */
+static void
+bloom_tick(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+void
+_PG_init(void)
+{
+	bf_set_tick(bloom_tick);
+}
 
 PG_FUNCTION_INFO_V1(bloom_empty);
 PG_FUNCTION_INFO_V1(bloom_empty_layout);

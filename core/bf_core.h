@@ -136,6 +136,15 @@ typedef struct bf_view
 	size_t nbytes; /* bytes of data */
 } bf_view;
 
+/*
+ * A function the core calls every few megabytes in its long loops (the text
+ * codec), so that its host can check for a cancel request; NULL (the
+ * default) for none.  The PostgreSQL layer sets one that runs
+ * CHECK_FOR_INTERRUPTS().
+ */
+typedef void (*bf_tick_fn)(void);
+extern void bf_set_tick(bf_tick_fn tick);
+
 /* ---- format (bf_format.c) ---- */
 
 /* Bytes of data for m bits (classic, blocked512) or m counters (counting4). */

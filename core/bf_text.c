@@ -17,6 +17,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Base64 quanta (3 bytes, 4 characters) between two ticks: 3 MB of data. */
+#define TICK_QUANTA (1u << 20)
+
+static bf_tick_fn tick_fn;
+
+void
+bf_set_tick(bf_tick_fn tick)
+{
+	tick_fn = tick;
+}
+
+static inline void
+maybe_tick(size_t quantum)
+{
+	if (tick_fn != NULL && quantum % TICK_QUANTA == TICK_QUANTA - 1)
+		tick_fn();
+}
+
 static const char b64_alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static const char hex_digits[] = "0123456789ABCDEF";
@@ -124,6 +142,7 @@ bf_text_write(const bf_view *view, char *out)
 	{
 		uint32_t v = ((uint32_t) b[i] << 16) | ((uint32_t) b[i + 1] << 8) | b[i + 2];
 
+		maybe_tick(i / 3);
 		*p++ = b64_alphabet[(v >> 18) & 63];
 		*p++ = b64_alphabet[(v >> 12) & 63];
 		*p++ = b64_alphabet[(v >> 6) & 63];
@@ -256,6 +275,7 @@ take_bits(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *er
 	{
 		int a = b64_value(s[0]), b = b64_value(s[1]), d = b64_value(s[2]), e = b64_value(s[3]);
 
+		maybe_tick(q);
 		if ((a | b | d | e) < 0)
 			return bf_fail(err, BF_ERR_FORMAT, "%.*s holds a character that is not base64", ll,
 			               label);

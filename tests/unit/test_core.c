@@ -488,6 +488,37 @@ test_text_round_trip(void)
 	}
 }
 
+static char *to_text(const bf_view *v);
+
+static int ticks;
+
+static void
+count_tick(void)
+{
+	ticks++;
+}
+
+/* The text codec of a large filter calls the host's tick (every 3 MB). */
+static void
+test_text_ticks(void)
+{
+	tfilter f = make(8 * 7 * 1024 * 1024, 1, 0, NULL); /* 7 MB of bits */
+	size_t len;
+	char *text;
+	bf_status st;
+	bf_error err;
+
+	bf_set_tick(count_tick);
+	text = to_text(&f.v);
+	CHECK(ticks == 2);
+	CHECK(parses(text, &st));
+	CHECK(ticks == 6); /* two passes of parsing in parses() */
+	CHECK(bf_text_parse(text, strlen(text), NULL, &len, &err) && ticks == 8);
+	bf_set_tick(NULL);
+	free(text);
+	free(f.buf);
+}
+
 static void
 test_text_rejects(void)
 {
@@ -617,8 +648,6 @@ test_binary_rejects(void)
 	free(f.buf);
 #undef MUTATE
 }
-
-static char *to_text(const bf_view *v);
 
 /* ---- the blocked layout ---- */
 
@@ -973,6 +1002,7 @@ main(void)
 	run("union", test_union);
 	run("text_round_trip", test_text_round_trip);
 	run("text_rejects", test_text_rejects);
+	run("text_ticks", test_text_ticks);
 	run("binary_rejects", test_binary_rejects);
 	run("blocked", test_blocked);
 	run("blocked_text", test_blocked_text);
