@@ -55,3 +55,29 @@ EXTRA_CLEAN = $(UNIT_BINS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes
 $(OBJS): core/bf_core.h core/bf_internal.h src/bloom_pg.h
+
+# ---- libFuzzer targets of the core's parsers (clang) ----
+# `make fuzzcheck FUZZ_SECONDS=60` runs each target on a scratch copy of its
+# seed corpus (fuzz/corpus/<target>) and fails on any crash, leak or sanitizer
+# report.  For a long run: FUZZ_SECONDS=3600.
+FUZZ_CC = clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icore
+FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary
+
+fuzz/fuzz_%: fuzz/fuzz_%.c $(CORE_OBJS:.o=.c) core/bf_core.h core/bf_internal.h
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_OBJS:.o=.c) -lm
+
+.PHONY: fuzzcheck
+fuzzcheck: $(FUZZ_TARGETS)
+	@for f in $(FUZZ_TARGETS); do \
+		t=$${f#fuzz/fuzz_}; work=$$(mktemp -d); cp fuzz/corpus/$$t/* $$work/; \
+		echo "$$f: $(FUZZ_SECONDS) s"; \
+		if ! $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+			-artifact_prefix=fuzz/crash- $$work >$$work.log 2>&1; then \
+			tail -n 40 $$work.log; rm -rf $$work $$work.log; exit 1; \
+		fi; \
+		grep "^Done" $$work.log; rm -rf $$work $$work.log; \
+	done
+
+EXTRA_CLEAN += $(FUZZ_TARGETS)

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 # ---- packages ----
 packages=(make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib)
-[ "$mode" = test ] && packages+=(wamerican-huge clang-format)
+[ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -64,6 +64,21 @@ if ! grep -q '^unit: ' "$unit_log"; then
 	echo "unit tests did not run"
 	failed=$((failed + 1))
 fi
+
+echo "== libFuzzer targets of the core's parsers (${FUZZ_SECONDS:-60} s each)"
+for t in text binary; do
+	if make -s PG_CONFIG="$PG_CONFIG" fuzzcheck FUZZ_TARGETS="fuzz/fuzz_$t" \
+		FUZZ_SECONDS="${FUZZ_SECONDS:-60}" >"/tmp/fuzz_$t.$$" 2>&1 &&
+		grep -q "^Done [0-9]* runs" "/tmp/fuzz_$t.$$"; then
+		echo "fuzz_$t: ok ($(grep -o '^Done [0-9]* runs' "/tmp/fuzz_$t.$$"))"
+		passed=$((passed + 1))
+	else
+		cat "/tmp/fuzz_$t.$$"
+		echo "fuzz_$t: FAILED"
+		failed=$((failed + 1))
+	fi
+	rm -f "/tmp/fuzz_$t.$$"
+done
 
 echo "== formatting (clang-format, .clang-format)"
 if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h core/*.c core/*.h tests/unit/*.c; then
