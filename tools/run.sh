@@ -4,8 +4,10 @@
 # On a fresh Debian (bookworm) machine, as root: install what is missing,
 # build and install the extension, then
 #   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
-#   test  run the whole test suite: the core's C unit tests (two builds) and
-#         the pg_regress suite (make installcheck) on a throwaway cluster.
+#   test  run the whole test suite: the core's C unit tests (three builds,
+#         one under ASan+UBSan), a minute of libFuzzer on each of the core's
+#         parsers, the formatting check, and the pg_regress suite (make
+#         installcheck) on a throwaway cluster.
 # The test run ends with a line "total: N passed, N failed".
 set -euo pipefail
 
@@ -81,11 +83,11 @@ for t in text binary; do
 done
 
 echo "== formatting (clang-format, .clang-format)"
-if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h core/*.c core/*.h tests/unit/*.c; then
+if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c; then
 	echo "format: ok"
 	passed=$((passed + 1))
 else
-	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] core/*.[ch] tests/unit/*.c)"
+	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c)"
 	failed=$((failed + 1))
 fi
 
