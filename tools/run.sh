@@ -6,8 +6,9 @@
 #   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
 #   test  run the whole test suite: the core's C unit tests (three builds,
 #         one under ASan+UBSan), a minute of libFuzzer on each of the core's
-#         parsers, the formatting check, and the pg_regress suite (make
-#         installcheck) on a throwaway cluster.
+#         parsers, the formatting check, the pg_regress suite (make
+#         installcheck) and a pg_dump/pg_restore round trip, each on a
+#         throwaway cluster.
 # The test run ends with a line "total: N passed, N failed".
 set -euo pipefail
 
@@ -108,6 +109,15 @@ if [ -f regression.diffs ]; then
 	echo "== regression.diffs"
 	cat regression.diffs
 fi
+
+echo "== pg_dump / pg_restore round trip on a throwaway cluster"
+if pg_virtualenv -t bash tests/dump/dump_restore.sh 2>&1 | grep -v NOTICE | tee /tmp/dump_restore.$$ &&
+	grep -q "^dump_restore: ok" /tmp/dump_restore.$$; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
+rm -f /tmp/dump_restore.$$
 
 rm -f "$unit_log" "$regress_log"
 echo "total: $passed passed, $failed failed"
