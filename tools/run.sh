@@ -7,8 +7,9 @@
 #   test  run the whole test suite: the core's C unit tests (three builds,
 #         one under ASan+UBSan), a minute of libFuzzer on each of the core's
 #         parsers, the formatting check, the pg_regress suite (make
-#         installcheck), a pg_dump/pg_restore round trip and a pgbench load
-#         test, each on a throwaway cluster.
+#         installcheck), a pg_dump/pg_restore round trip, cancellation of
+#         work on a 500 MB filter and a pgbench load test, each on a
+#         throwaway cluster.
 # The test run ends with a line "total: N passed, N failed".
 set -euo pipefail
 
@@ -118,6 +119,15 @@ else
 	failed=$((failed + 1))
 fi
 rm -f /tmp/dump_restore.$$
+
+echo "== interrupts: a 500 MB filter under statement_timeout, on a throwaway cluster"
+if pg_virtualenv -t bash tests/interrupts/cancel_500mb.sh 2>&1 | grep -v NOTICE | tee /tmp/interrupts.$$ &&
+	grep -q "^interrupts: ok" /tmp/interrupts.$$; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
+rm -f /tmp/interrupts.$$
 
 echo "== load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s, on a throwaway cluster"
 if pg_virtualenv -t bash tests/load/load_test.sh "${LOAD_SECONDS:-60}" 2>&1 | grep -v NOTICE | tee /tmp/load.$$ &&
