@@ -6,13 +6,17 @@ SET client_min_messages = warning;
 DROP EXTENSION bloomfilter CASCADE;
 RESET client_min_messages;
 
-CREATE EXTENSION bloomfilter VERSION '1.0';
-SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
-CREATE TABLE ext_objects AS
-  SELECT '1.0'::text AS version, pg_describe_object(classid, objid, 0) AS object
+-- the objects that belong to the extension now
+CREATE FUNCTION ext_objects_now() RETURNS SETOF text LANGUAGE sql AS $$
+  SELECT pg_describe_object(classid, objid, 0)
     FROM pg_depend
    WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter')
+$$;
+
+CREATE EXTENSION bloomfilter VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+CREATE TABLE ext_objects AS SELECT '1.0'::text AS version, o AS object FROM ext_objects_now() o;
 
 -- filters stored under 1.0
 CREATE TABLE kept (id int, f bloom);
@@ -22,11 +26,7 @@ SELECT bloom_try('SELECT counting_bloom_empty(10)') AS before_update;
 
 ALTER EXTENSION bloomfilter UPDATE TO '1.1';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
-INSERT INTO ext_objects
-  SELECT '1.1', pg_describe_object(classid, objid, 0)
-    FROM pg_depend
-   WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+INSERT INTO ext_objects SELECT '1.1', o FROM ext_objects_now() o;
 
 -- what the update added, and that it removed nothing
 SELECT object FROM ext_objects WHERE version = '1.1'
@@ -46,11 +46,7 @@ SELECT bloom_count(bloom_add(counting_bloom_empty(10), 'x'), 'x') AS counting_wo
 -- 1.1 -> 1.2 adds the planner support
 ALTER EXTENSION bloomfilter UPDATE TO '1.2';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
-INSERT INTO ext_objects
-  SELECT '1.2', pg_describe_object(classid, objid, 0)
-    FROM pg_depend
-   WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-     AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter');
+INSERT INTO ext_objects SELECT '1.2', o FROM ext_objects_now() o;
 SELECT object FROM ext_objects WHERE version = '1.2'
 EXCEPT SELECT object FROM ext_objects WHERE version = '1.1'
 ORDER BY 1;
@@ -68,12 +64,6 @@ DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.2'
-   EXCEPT SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
-           WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-             AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter'))
+  (SELECT object FROM ext_objects WHERE version = '1.2' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
-    WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-      AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomfilter')
-   EXCEPT SELECT object FROM ext_objects WHERE version = '1.2')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.2')) d;

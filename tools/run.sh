@@ -111,32 +111,25 @@ if [ -f regression.diffs ]; then
 	cat regression.diffs
 fi
 
-echo "== pg_dump / pg_restore round trip on a throwaway cluster"
-if pg_virtualenv -t bash tests/dump/dump_restore.sh 2>&1 | grep -v NOTICE | tee /tmp/dump_restore.$$ &&
-	grep -q "^dump_restore: ok" /tmp/dump_restore.$$; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-fi
-rm -f /tmp/dump_restore.$$
-
-echo "== interrupts: a 500 MB filter under statement_timeout, on a throwaway cluster"
-if pg_virtualenv -t bash tests/interrupts/cancel_500mb.sh 2>&1 | grep -v NOTICE | tee /tmp/interrupts.$$ &&
-	grep -q "^interrupts: ok" /tmp/interrupts.$$; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-fi
-rm -f /tmp/interrupts.$$
-
-echo "== load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s, on a throwaway cluster"
-if pg_virtualenv -t bash tests/load/load_test.sh "${LOAD_SECONDS:-60}" 2>&1 | grep -v NOTICE | tee /tmp/load.$$ &&
-	grep -q "^load: ok" /tmp/load.$$; then
-	passed=$((passed + 1))
-else
-	failed=$((failed + 1))
-fi
-rm -f /tmp/load.$$
+# cluster_test TITLE NAME SCRIPT [ARGS]: run SCRIPT on a throwaway cluster;
+# it passes if it prints a line "NAME: ok".
+cluster_test() {
+	local title=$1 name=$2 log
+	shift 2
+	echo "== $title, on a throwaway cluster"
+	log=$(mktemp)
+	if pg_virtualenv -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" && grep -q "^$name: ok" "$log"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+}
+cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_restore.sh
+cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
+	tests/interrupts/cancel_500mb.sh
+cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
+	"${LOAD_SECONDS:-60}"
 
 rm -f "$unit_log" "$regress_log"
 echo "total: $passed passed, $failed failed"
