@@ -8,8 +8,8 @@
 #         one under ASan+UBSan), a minute of libFuzzer on each of the core's
 #         parsers, the formatting check, the pg_regress suite (make
 #         installcheck), a pg_dump/pg_restore round trip, cancellation of
-#         work on a 500 MB filter and a pgbench load test, each on a
-#         throwaway cluster.
+#         work on a 500 MB filter, postgres_fdw pushdown and a pgbench load
+#         test, each on a throwaway cluster.
 # The test run ends with a line "total: N passed, N failed".
 set -euo pipefail
 
@@ -128,6 +128,7 @@ cluster_test() {
 cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_restore.sh
 cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 	tests/interrupts/cancel_500mb.sh
+cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
 	"${LOAD_SECONDS:-60}"
 
