@@ -176,6 +176,14 @@ extern void bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char 
                     size_t elemlen, uint64_t nadded);
 
 /*
+ * bf_init() without zeroing the data: writes everything before it and
+ * returns where the data starts (bf_data_bytes() bytes), for a caller that
+ * zeroes a large filter in chunks.
+ */
+extern uint8_t *bf_init_header(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem,
+                               size_t elemlen, uint64_t nadded);
+
+/*
  * Validate the header of a serialized filter of len bytes and, on success,
  * fill view.  O(1): it checks every header field and that len is exactly the
  * size the header implies, but does not look at the data.

@@ -153,9 +153,9 @@ bf_payload_size(const bf_params *p, uint8_t flags, size_t elemlen, size_t *size,
 	return true;
 }
 
-void
-bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem, size_t elemlen,
-        uint64_t nadded)
+uint8_t *
+bf_init_header(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem, size_t elemlen,
+               uint64_t nadded)
 {
 	size_t ext = ext_size(flags);
 
@@ -175,7 +175,16 @@ bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem, size_
 	memset(buf + BF_HEADER_SIZE, 0, ext);
 	if (elemlen > 0)
 		memcpy(buf + BF_HEADER_SIZE + ext, elem, elemlen);
-	memset(buf + BF_HEADER_SIZE + ext + elemlen, 0, bf_data_bytes(p->layout, p->nbits));
+	return buf + BF_HEADER_SIZE + ext + elemlen;
+}
+
+void
+bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem, size_t elemlen,
+        uint64_t nadded)
+{
+	uint8_t *data = bf_init_header(buf, p, flags, elem, elemlen, nadded);
+
+	memset(data, 0, bf_data_bytes(p->layout, p->nbits));
 }
 
 void

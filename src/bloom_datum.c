@@ -179,12 +179,20 @@ bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uin
 {
 	bf_error err;
 	struct varlena *raw;
-	size_t len;
+	size_t len, nbytes;
+	uint8_t *data;
 
 	if (!bf_params_check(p, elemlen, &err) || !bf_payload_size(p, flags, elemlen, &len, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	raw = bloom_alloc(len);
-	bf_init((uint8_t *) VARDATA(raw), p, flags, elem, elemlen, nadded);
+	data = bf_init_header((uint8_t *) VARDATA(raw), p, flags, elem, elemlen, nadded);
+	/* zero the data in chunks: a filter may be a gigabyte */
+	nbytes = bf_data_bytes(p->layout, p->nbits);
+	for (size_t from = 0; from < nbytes; from += BLOOM_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		memset(data + from, 0, Min((size_t) BLOOM_CHUNK, nbytes - from));
+	}
 	check_header(raw, out);
 }
 

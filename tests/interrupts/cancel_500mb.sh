@@ -15,6 +15,7 @@ statements=(
 	"SELECT bloom_cardinality(f) + bloom_cardinality(f) + bloom_cardinality(f) FROM big500"
 	"SELECT length(f::text) + length(f::text) FROM big500"
 	"SELECT bloom_union(f, f) = f FROM big500"
+	"SELECT bloom_empty_mk(8589000000, 3) = bloom_empty_mk(8589000000, 3)"
 )
 failed=0
 for sql in "${statements[@]}"; do
