@@ -156,7 +156,10 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	                 "bloom_agg_trans");
 }
 
-/* bloom_agg(value, expected_n, fpp): the hints of the first row size it. */
+/*
+ * bloom_agg(value, expected_n, fpp [, layout]): the hints of the first row
+ * size it, in the layout named (classic without one).
+ */
 Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
@@ -164,18 +167,14 @@ bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 	double fpp;
 
 	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
-	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, n, fpp, "bloom_agg_trans_sized");
+	return agg_trans(fcinfo, bloom_layout_arg(fcinfo, 4), n, fpp, "bloom_agg_trans_sized");
 }
 
-/* bloom_agg(value, expected_n, fpp, layout): in the layout named. */
+/* The C name the 1.2 script gives the layout form; the same function. */
 Datum
 bloom_agg_trans_layout(PG_FUNCTION_ARGS)
 {
-	int64 n;
-	double fpp;
-
-	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
-	return agg_trans(fcinfo, bloom_layout_arg(fcinfo, 4), n, fpp, "bloom_agg_trans_layout");
+	return bloom_agg_trans_sized(fcinfo);
 }
 
 /* counting_bloom_agg(value): as bloom_agg(value), with 4-bit counters. */

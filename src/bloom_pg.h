@@ -173,9 +173,6 @@ extern uint64 bloom_effective_bits(const bf_view *v, uint64 occupied);
  */
 extern double bloom_current_fpp(const bf_view *v, uint64 occupied);
 
-/* a := a | b (classic) or a + b (counting); a modifiable, may be reallocated. */
-extern void bloom_union_in_place(BloomFilter *a, const BloomFilter *b);
-
 /* ---- adding (bloomfilter.c) ---- */
 
 /*

@@ -76,7 +76,8 @@ set_nadded(BloomFilter *f, uint64 nadded)
 	bf_set_nadded((uint8_t *) VARDATA(f->raw), nadded);
 }
 
-void
+/* a := a | b (bit layouts) or a + b (counting); a modifiable, may be reallocated. */
+static void
 bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 {
 	bf_view *va = &a->view;
