@@ -6,7 +6,8 @@ MODULE_big = bloomfilter
 DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
-CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_counting.o core/bf_sizing.o core/bf_text.o
+CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_counting.o core/bf_sizing.o core/bf_text.o \
+	core/bf_explicit.o
 OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
 	$(CORE_OBJS)

@@ -22,7 +22,8 @@
  *	0		4		magic, the bytes 'B' 'L' 'O' 'M'
  *	4		1		format version (1)
  *	5		1		layout: 1 = classic (m bits), 2 = counting4 (m 4-bit counters),
- *					3 = blocked512 (m bits in blocks of 512, m a multiple of 512)
+ *					3 = blocked512 (m bits in blocks of 512, m a multiple of 512),
+ *					4 = explicit (m distinct 64-bit hashes, not yet a bit array; k = 0)
  *	6		1		hash scheme (1, see bf_filter.c)
  *	7		1		flags: bit 0 = derived (see below); other bits 0
  *	8		2		k, number of hash positions per value (1..BF_MAX_HASHES)
@@ -36,7 +37,8 @@
  *	36+x+e	d		the data.  classic and blocked512: d = ceil(m/8), bit i is bit
  *					(i % 8) of byte i / 8.  counting4: d = ceil(m/2), counter i is the low
  *					nibble of byte i / 2 for even i, the high nibble for odd i.
- *					Bits or counters at positions >= m are 0.
+ *					Bits or counters at positions >= m are 0.  explicit: d = 8m, the
+ *					hashes as 8-byte integers in strictly increasing order.
  *
  * The element key names the hash operator family (and, for a
  * nondeterministic collation, the collation) that hashed the values, such
@@ -47,6 +49,14 @@
  * Space-Efficient Bloom Filters", 2007) puts all k bits of a value in one
  * block of 512 bits, 64 bytes: one cache line per probe instead of k, for a
  * few more bits per value at the same rate (see bf_sizing.c).
+ *
+ * An explicit filter (since extension version 1.3) is the exact set of the
+ * values' hashes, as postgresql-hll's explicit mode: bloom_agg(value) without
+ * sizing hints collects it, and only once it knows how many distinct values
+ * there are turns it into a classic filter of the right size (see
+ * bf_explicit.c).  It answers membership exactly, up to collisions of 64-bit
+ * hashes; m is its number of hashes (0 allowed), k is 0, it is never derived,
+ * and it holds at most BF_MAX_EXPLICIT hashes.
  *
  * A classic or blocked filter is "derived" when it results from an intersection: its
  * bits then include bits of values outside the set it represents, so the
@@ -70,6 +80,7 @@
 #define BF_LAYOUT_CLASSIC 1
 #define BF_LAYOUT_COUNTING4 2
 #define BF_LAYOUT_BLOCKED512 3
+#define BF_LAYOUT_EXPLICIT 4
 #define BF_BLOCK_BITS 512
 #define BF_SCHEME_PGHASH_EDH 1
 #define BF_HEADER_SIZE 36
@@ -89,6 +100,7 @@
 #define BF_MAX_PAYLOAD (BF_MAX_VARLENA - 4u)
 #define BF_MAX_BITS ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 8u)
 #define BF_MAX_COUNTERS ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) * 2u)
+#define BF_MAX_EXPLICIT ((uint64_t) (BF_MAX_PAYLOAD - BF_HEADER_SIZE - BF_MAX_ELEM_LEN) / 8u)
 
 /* Result codes.  The SQL layer maps each to an SQLSTATE. */
 typedef enum bf_status
@@ -150,10 +162,10 @@ extern void bf_set_tick(bf_tick_fn tick);
 /* Bytes of data for m bits (classic, blocked512) or m counters (counting4). */
 extern size_t bf_data_bytes(uint8_t layout, uint64_t nbits);
 
-/* Whether the layout is a bit array (classic, blocked512), not counters. */
+/* Whether the layout is a bit array (classic, blocked512): not counters, not hashes. */
 extern bool bf_layout_is_bits(uint8_t layout);
 
-/* The layout's name in the text form: "classic", "counting4", "blocked512". */
+/* The layout's name in the text form: "classic", "counting4", "blocked512", "explicit". */
 extern const char *bf_layout_name(uint8_t layout);
 
 /* Check parameters for a new filter; fills err and returns false if bad. */
@@ -197,6 +209,8 @@ extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_er
  * exactly when values were added, no more bits set than k times the values
  * added, and, if derived, no more than the bound.  Counting4: no counter at
  * or beyond m, and an empty element key only with no values and no counters.
+ * Explicit: hashes strictly increasing, at most as many as values added, the
+ * element key present exactly when values were added (occupied is unused).
  */
 extern bool bf_check_bits(const bf_view *view, uint64_t occupied, bf_error *err);
 
@@ -220,17 +234,27 @@ extern bool bf_elem_valid(const char *elem, size_t len);
  */
 extern void bf_positions(const bf_params *p, uint64_t h, uint64_t *pos);
 
-/* Set the bits of a value (classic); returns how many bits changed 0 -> 1. */
+/*
+ * Set the bits of a value (classic, blocked512); returns how many bits
+ * changed 0 -> 1.  An explicit filter changes size when a hash is added: this
+ * does nothing to one (the SQL layer rebuilds it).
+ */
 extern unsigned bf_add_hash(bf_view *view, uint64_t h);
 
-/* Whether all k bits (classic) or counters (counting4) of the value are set. */
+/*
+ * Whether all k bits (classic, blocked512) or counters (counting4) of the
+ * value are set; for an explicit filter, whether it holds the hash.
+ */
 extern bool bf_contains_hash(const bf_view *view, uint64_t h);
 
 /* Set / test explicit positions of a classic filter (the worked examples). */
 extern void bf_set_bit(bf_view *view, uint64_t pos);
 extern bool bf_test_bit(const bf_view *view, uint64_t pos);
 
-/* Set bits (classic) or non-zero counters (counting4) in data bytes [from, to). */
+/*
+ * Set bits (classic, blocked512), non-zero counters (counting4) or hashes
+ * (explicit, for from and to multiples of 8) in data bytes [from, to).
+ */
 extern uint64_t bf_occupied(const bf_view *view, size_t from, size_t to);
 
 /* Classic, same shape (checked by the caller), data bytes [from, to): */
@@ -278,6 +302,50 @@ extern void bf_counting_subtract_bytes(bf_view *dst, const bf_view *src, size_t 
  * counters held in src's data bytes [from, to).
  */
 extern void bf_counting_to_bits(bf_view *dst, const bf_view *src, size_t from, size_t to);
+
+/* ---- the explicit layout, and folding (bf_explicit.c) ---- */
+
+/* Hash i of an explicit filter (i < m). */
+extern uint64_t bf_explicit_get(const bf_view *view, uint64_t i);
+
+/* Write hashes[0 .. n) (sorted, distinct) as the data of an explicit filter. */
+extern void bf_explicit_put(uint8_t *data, const uint64_t *hashes, size_t n);
+
+/* Read the data of an explicit filter into hashes[0 .. m). */
+extern void bf_explicit_read(const bf_view *view, uint64_t *hashes);
+
+/* Whether the explicit filter holds the hash (binary search). */
+extern bool bf_explicit_contains(const bf_view *view, uint64_t h);
+
+/*
+ * Sort a[0 .. n) in increasing order and drop duplicates; returns the
+ * number left.  tmp holds n entries (a radix sort: O(n), no comparisons).
+ */
+extern size_t bf_hashes_sort_unique(uint64_t *a, size_t n, uint64_t *tmp);
+
+/*
+ * Merge the sorted distinct b[0 .. nb) into the sorted distinct a[0 .. na),
+ * in place (a has room for na + nb entries); returns the size of the union.
+ */
+extern size_t bf_hashes_merge(uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+/*
+ * Keep in the sorted a[0 .. na) only the hashes the filter may hold (exactly
+ * those of an explicit filter, the possible members of a bit filter);
+ * returns how many are left.
+ */
+extern size_t bf_hashes_retain(uint64_t *a, size_t na, const bf_view *filter);
+
+/*
+ * Folding a classic filter of m bits by a factor f that divides m: bit p of
+ * the source becomes bit p / f of a filter of m / f bits, which is exactly
+ * the filter of the same values built at m / f bits, since with
+ * reduce(x, m) = floor(x m / 2^64) every position satisfies
+ * floor(reduce(x, m) / f) = reduce(x, m / f).  bf_fold_bytes() ORs the
+ * source's data bytes [from, to) into dst (m / f bits, zeroed first by the
+ * caller).
+ */
+extern void bf_fold_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to);
 
 /* ---- sizing math (bf_sizing.c) ---- */
 
@@ -334,6 +402,7 @@ extern double bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set);
  *	 v1 classic m=<m> k=<k> scheme=<s> seed=<seed> n=<added> elem=<key> bits=<base64>
  *	 v1 counting4 m=<m> ... elem=<key> counters=<base64>
  *	 v1 blocked512 m=<m> ... elem=<key> bits=<base64>
+ *	 v1 explicit m=<m> k=0 ... elem=<key> hashes=<base64>
  * with " bound=<b> est=<e>" after n= for a derived filter, single spaces, decimal integers without sign or leading zeros, the
  * element key percent-encoded where it holds a byte other than
  * [A-Za-z0-9_.@$-], and the bit array in padded base64 (RFC 4648).  It is

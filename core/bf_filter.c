@@ -138,6 +138,8 @@ bf_add_hash(bf_view *view, uint64_t h)
 	uint64_t pos[BF_MAX_HASHES];
 	unsigned changed = 0;
 
+	if (view->p.layout == BF_LAYOUT_EXPLICIT)
+		return 0;
 	bf_positions(&view->p, h, pos);
 	for (unsigned i = 0; i < view->p.nhashes; i++)
 	{
@@ -158,6 +160,8 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 
 	if (view->p.layout == BF_LAYOUT_COUNTING4)
 		return bf_counting_min(view, h) > 0;
+	if (view->p.layout == BF_LAYOUT_EXPLICIT)
+		return bf_explicit_contains(view, h);
 	if (view->p.layout == BF_LAYOUT_BLOCKED512)
 	{
 		/* one block, one cache line: test the bits as they come */
@@ -196,6 +200,8 @@ bf_occupied(const bf_view *view, size_t from, size_t to)
 	uint64_t count = 0;
 	size_t i = from;
 
+	if (view->p.layout == BF_LAYOUT_EXPLICIT)
+		return (uint64_t) (to / 8 - from / 8);
 	if (view->p.layout == BF_LAYOUT_COUNTING4)
 	{
 		for (; i < to; i++)

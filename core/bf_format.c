@@ -61,6 +61,8 @@ put_le(uint8_t *p, uint64_t v, int nbytes)
 size_t
 bf_data_bytes(uint8_t layout, uint64_t nbits)
 {
+	if (layout == BF_LAYOUT_EXPLICIT)
+		return (size_t) (nbits * 8);
 	return (size_t) (layout == BF_LAYOUT_COUNTING4 ? (nbits + 1) / 2 : (nbits + 7) / 8);
 }
 
@@ -81,6 +83,8 @@ bf_layout_name(uint8_t layout)
 			return "counting4";
 		case BF_LAYOUT_BLOCKED512:
 			return "blocked512";
+		case BF_LAYOUT_EXPLICIT:
+			return "explicit";
 	}
 	return "unknown";
 }
@@ -107,14 +111,29 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 	uint64_t max = p->layout == BF_LAYOUT_COUNTING4 ? BF_MAX_COUNTERS : BF_MAX_BITS;
 
 	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4 &&
-	    p->layout != BF_LAYOUT_BLOCKED512)
+	    p->layout != BF_LAYOUT_BLOCKED512 && p->layout != BF_LAYOUT_EXPLICIT)
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout %u (this version knows 1 = classic, 2 = counting4, 3 = "
-		               "blocked512)",
+		               "blocked512, 4 = explicit)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_PGHASH_EDH)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
 		               (unsigned) p->scheme);
+	if (p->layout == BF_LAYOUT_EXPLICIT)
+	{
+		/* a set of hashes: no positions yet, any number of hashes up to 1 GB */
+		if (p->nhashes != 0)
+			return bf_fail(err, BF_ERR_PARAM, "an explicit filter has k = 0, not %u",
+			               (unsigned) p->nhashes);
+		if (p->nbits > BF_MAX_EXPLICIT)
+			return bf_fail(err, BF_ERR_TOO_LARGE,
+			               "number of hashes m = %llu exceeds the maximum of %llu (1 GB)",
+			               (unsigned long long) p->nbits, (unsigned long long) BF_MAX_EXPLICIT);
+		if (elemlen > BF_MAX_ELEM_LEN)
+			return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes",
+			               BF_MAX_ELEM_LEN);
+		return true;
+	}
 	if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",
 		               (unsigned) p->nhashes, BF_MAX_HASHES);
@@ -238,7 +257,8 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	if (!bf_params_check(&view->p, elemlen, err))
 		return false;
 	if ((view->flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(view->p.layout))
-		return bf_fail(err, BF_ERR_FORMAT, "a counting filter cannot be derived");
+		return bf_fail(err, BF_ERR_FORMAT, "a %s filter cannot be derived",
+		               bf_layout_name(view->p.layout));
 	ext = ext_size(view->flags);
 
 	if (!bf_payload_size(&view->p, view->flags, elemlen, &expected, err))
@@ -266,11 +286,37 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	return true;
 }
 
+/* Explicit: hashes in strictly increasing order, one value added per hash at least. */
+static bool
+check_hashes(const bf_view *view, bf_error *err)
+{
+	if (view->nadded < view->p.nbits)
+		return bf_fail(err, BF_ERR_FORMAT, "%llu hashes are held, more than the %llu values added",
+		               (unsigned long long) view->p.nbits, (unsigned long long) view->nadded);
+	if (view->nadded == 0 && view->elemlen != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "element key is set but no values were added");
+	if (view->nadded != 0 && view->elemlen == 0)
+		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
+	for (uint64_t i = 1; i < view->p.nbits; i++)
+	{
+		if ((i & 0xFFFFF) == 0)
+			bf_tick();
+		if (bf_explicit_get(view, i - 1) >= bf_explicit_get(view, i))
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "hashes are not in strictly increasing order (at hash %llu)",
+			               (unsigned long long) i);
+	}
+	return true;
+}
+
 bool
 bf_check_bits(const bf_view *view, uint64_t occupied, bf_error *err)
 {
-	uint8_t last = view->bits[view->nbytes - 1];
+	uint8_t last;
 
+	if (view->p.layout == BF_LAYOUT_EXPLICIT)
+		return check_hashes(view, err);
+	last = view->bits[view->nbytes - 1];
 	if (view->p.layout == BF_LAYOUT_COUNTING4)
 	{
 		if (view->p.nbits % 2 != 0 && (last >> 4) != 0)

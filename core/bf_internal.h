@@ -11,4 +11,7 @@
 extern bool bf_fail(bf_error *err, bf_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Call the host's tick function (see bf_set_tick), if it set one. */
+extern void bf_tick(void);
+
 #endif /* BF_INTERNAL_H */

@@ -28,6 +28,13 @@ bf_set_tick(bf_tick_fn tick)
 	tick_fn = tick;
 }
 
+void
+bf_tick(void)
+{
+	if (tick_fn != NULL)
+		tick_fn();
+}
+
 static inline void
 maybe_tick(size_t quantum)
 {
@@ -82,7 +89,9 @@ hex_value(unsigned char c)
 static const char *
 data_name(uint8_t layout)
 {
-	return layout == BF_LAYOUT_COUNTING4 ? " counters=" : " bits=";
+	if (layout == BF_LAYOUT_COUNTING4)
+		return " counters=";
+	return layout == BF_LAYOUT_EXPLICIT ? " hashes=" : " bits=";
 }
 
 /* ---- output ---- */
@@ -262,7 +271,7 @@ take_bits(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *er
 	size_t full = nbytes / 3;
 	size_t rest = nbytes % 3;
 	const unsigned char *s;
-	const char *label = name + 1; /* "bits=" or "counters=" */
+	const char *label = name + 1; /* "bits=", "counters=" or "hashes=" */
 	int ll = (int) strlen(label) - 1;
 
 	if (!take_literal(c, name + 1))
@@ -338,10 +347,12 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		p.layout = BF_LAYOUT_COUNTING4;
 	else if (take_literal(&c, "blocked512 "))
 		p.layout = BF_LAYOUT_BLOCKED512;
+	else if (take_literal(&c, "explicit "))
+		p.layout = BF_LAYOUT_EXPLICIT;
 	else
 		return bf_fail(err, BF_ERR_VERSION,
-		               "unknown layout (this build reads \"classic\", \"counting4\" and "
-		               "\"blocked512\")");
+		               "unknown layout (this build reads \"classic\", \"counting4\", "
+		               "\"blocked512\" and \"explicit\")");
 	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
 	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
 	    !take_number(&c, "n", &nadded, err))
@@ -369,7 +380,8 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
 	if (flags && !bf_layout_is_bits(p.layout))
-		return bf_fail(err, BF_ERR_FORMAT, "a counting filter cannot be derived");
+		return bf_fail(err, BF_ERR_FORMAT, "a %s filter cannot be derived",
+		               bf_layout_name(p.layout));
 	if (bound > nbits)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
 		               (unsigned long long) bound, (unsigned long long) nbits);

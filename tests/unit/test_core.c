@@ -606,7 +606,8 @@ test_binary_rejects(void)
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
 	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
 	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
-	MUTATE(5, 4, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 5, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 4, BF_ERR_PARAM);      /* explicit, with k = 5 */
 	MUTATE(5, 2, BF_ERR_FORMAT);     /* counting4: its data would be 500 bytes */
 	MUTATE(6, 9, BF_ERR_VERSION);    /* scheme */
 	MUTATE(7, 1, BF_ERR_FORMAT);     /* derived: no room for the extension */
@@ -987,6 +988,250 @@ test_text_other_layouts(void)
 	CHECK(parses("v1 counting4 m=5 k=2 scheme=1 seed=0 n=0 elem=test.ops counters=AQAP", &st));
 }
 
+/* ---- the explicit layout, sorting, merging, folding ---- */
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* qsort and a linear dedup: the reference the radix sort must agree with */
+static size_t
+reference_unique(uint64_t *a, size_t n)
+{
+	size_t w = 0;
+
+	qsort(a, n, sizeof(uint64_t), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (w == 0 || a[i] != a[w - 1])
+			a[w++] = a[i];
+	return w;
+}
+
+static void
+test_sort_unique(void)
+{
+	/* small and large, with duplicates, narrow and full-width values */
+	static const size_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 1000, 100000};
+	uint64_t state = 11;
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+		for (int narrow = 0; narrow < 2; narrow++)
+		{
+			size_t n = sizes[s];
+			uint64_t *a = malloc((n + 1) * sizeof(uint64_t));
+			uint64_t *ref = malloc((n + 1) * sizeof(uint64_t));
+			uint64_t *tmp = malloc((n + 1) * sizeof(uint64_t));
+			size_t got, want;
+
+			for (size_t i = 0; i < n; i++)
+			{
+				uint64_t h = next_hash(&state);
+
+				/* narrow: few distinct values, identical high bytes (passes skipped) */
+				a[i] = narrow ? h % 97 : (i % 3 == 2 ? a[i / 2] : h);
+			}
+			memcpy(ref, a, n * sizeof(uint64_t));
+			got = bf_hashes_sort_unique(a, n, tmp);
+			want = reference_unique(ref, n);
+			CHECK(got == want);
+			CHECK(memcmp(a, ref, got * sizeof(uint64_t)) == 0);
+			free(a);
+			free(ref);
+			free(tmp);
+		}
+}
+
+static void
+test_merge(void)
+{
+	uint64_t state = 12;
+
+	for (int round = 0; round < 50; round++)
+	{
+		size_t na = (size_t) (next_hash(&state) % 300), nb = (size_t) (next_hash(&state) % 300);
+		uint64_t *a = malloc((na + nb + 1) * sizeof(uint64_t));
+		uint64_t *b = malloc((nb + 1) * sizeof(uint64_t));
+		uint64_t *ref = malloc((na + nb + 1) * sizeof(uint64_t));
+		uint64_t *tmp = malloc((na + nb + 1) * sizeof(uint64_t));
+		size_t got, want;
+
+		/* values from a small range, so that a and b overlap (or, round 0, not at all) */
+		for (size_t i = 0; i < na; i++)
+			a[i] = next_hash(&state) % (round == 0 ? 1000 : 400);
+		for (size_t i = 0; i < nb; i++)
+			b[i] = round == 0 ? 1000 + i : next_hash(&state) % 400;
+		na = bf_hashes_sort_unique(a, na, tmp);
+		nb = bf_hashes_sort_unique(b, nb, tmp);
+		memcpy(ref, a, na * sizeof(uint64_t));
+		memcpy(ref + na, b, nb * sizeof(uint64_t));
+		want = reference_unique(ref, na + nb);
+		got = bf_hashes_merge(a, na, b, nb);
+		CHECK(got == want);
+		CHECK(memcmp(a, ref, got * sizeof(uint64_t)) == 0);
+		free(a);
+		free(b);
+		free(ref);
+		free(tmp);
+	}
+}
+
+/* An explicit filter of the hashes (sorted, distinct) in a heap buffer. */
+static tfilter
+make_explicit(const uint64_t *hashes, size_t n, uint64_t nadded)
+{
+	tfilter f = make_layout(BF_LAYOUT_EXPLICIT, 0, n, 0, 0, nadded ? "x.y" : NULL);
+	bf_error err;
+
+	bf_explicit_put(f.v.bits, hashes, n);
+	bf_set_nadded(f.buf, nadded);
+	if (!bf_check_header(f.buf, f.len, &f.v, &err))
+		exit(2);
+	return f;
+}
+
+static void
+test_explicit(void)
+{
+	uint64_t hashes[500], tmp[500], back[500], state = 13;
+	size_t n;
+	tfilter f, empty;
+	bf_error err;
+	bf_status st;
+	char *text;
+	uint8_t *buf;
+	size_t len;
+
+	for (int i = 0; i < 500; i++)
+		hashes[i] = next_hash(&state);
+	hashes[499] = UINT64_MAX; /* the extremes are values like any other */
+	hashes[498] = 0;
+	n = bf_hashes_sort_unique(hashes, 500, tmp);
+	CHECK(n == 500);
+	f = make_explicit(hashes, n, 700);
+	CHECK(bf_check_bits(&f.v, bf_occupied(&f.v, 0, f.v.nbytes), &err));
+	CHECK(bf_occupied(&f.v, 0, f.v.nbytes) == 500);
+	/* membership is exact: every hash held, none of 100,000 others */
+	for (size_t i = 0; i < n; i++)
+		CHECK(bf_contains_hash(&f.v, hashes[i]));
+	{
+		int false_hits = 0;
+
+		for (int i = 0; i < 100000; i++)
+			false_hits += bf_contains_hash(&f.v, next_hash(&state));
+		CHECK(false_hits == 0);
+	}
+	CHECK(bf_add_hash(&f.v, 42) == 0); /* never in place */
+	bf_explicit_read(&f.v, back);
+	CHECK(memcmp(back, hashes, n * sizeof(uint64_t)) == 0);
+	CHECK(bf_explicit_get(&f.v, 0) == 0 && bf_explicit_get(&f.v, n - 1) == UINT64_MAX);
+
+	/* retain: what a filter may hold */
+	{
+		tfilter g = make_explicit(hashes, 100, 100);
+		uint64_t keep[500];
+		size_t kept;
+
+		memcpy(keep, hashes, n * sizeof(uint64_t));
+		kept = bf_hashes_retain(keep, n, &g.v);
+		CHECK(kept == 100 && memcmp(keep, hashes, 100 * sizeof(uint64_t)) == 0);
+		free(g.buf);
+	}
+
+	/* text: round trip, and "hashes=" */
+	text = to_text(&f.v);
+	{
+		const char *head = "v1 explicit m=500 k=0 scheme=1 seed=0 n=700 elem=x.y hashes=";
+
+		CHECK(strncmp(text, head, strlen(head)) == 0);
+	}
+	CHECK(parses(text, &st));
+	CHECK(bf_text_parse(text, strlen(text), NULL, &len, &err) && len == f.len);
+	buf = malloc(len);
+	CHECK(bf_text_parse(text, strlen(text), buf, &len, &err) && memcmp(buf, f.buf, len) == 0);
+	free(buf);
+	free(text);
+
+	/* the empty set */
+	empty = make_explicit(NULL, 0, 0);
+	text = to_text(&empty.v);
+	CHECK(strcmp(text, "v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes=") == 0);
+	CHECK(parses(text, &st));
+	CHECK(!bf_contains_hash(&empty.v, 0));
+	free(text);
+	free(empty.buf);
+
+	/* rejects: order, duplicates, counts, k, derived, bits= */
+	CHECK(!parses("v1 explicit m=2 k=0 scheme=1 seed=0 n=2 elem=a hashes=AgAAAAAAAAABAAAAAAAAAA==",
+	              &st) &&
+	      st == BF_ERR_FORMAT); /* 2 then 1 */
+	CHECK(!parses("v1 explicit m=2 k=0 scheme=1 seed=0 n=2 elem=a hashes=AQAAAAAAAAABAAAAAAAAAA==",
+	              &st) &&
+	      st == BF_ERR_FORMAT); /* 1 twice */
+	CHECK(parses("v1 explicit m=2 k=0 scheme=1 seed=0 n=2 elem=a hashes=AQAAAAAAAAACAAAAAAAAAA==",
+	             &st));
+	CHECK(!parses("v1 explicit m=2 k=0 scheme=1 seed=0 n=1 elem=a hashes=AQAAAAAAAAACAAAAAAAAAA==",
+	              &st) &&
+	      st == BF_ERR_FORMAT); /* more hashes than values */
+	CHECK(!parses("v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem= hashes=AQAAAAAAAAA=", &st) &&
+	      st == BF_ERR_FORMAT); /* no element key */
+	CHECK(!parses("v1 explicit m=1 k=7 scheme=1 seed=0 n=1 elem=a hashes=AQAAAAAAAAA=", &st) &&
+	      st == BF_ERR_PARAM);
+	CHECK(!parses("v1 explicit m=1 k=0 scheme=1 seed=0 n=1 bound=0 est=1 elem=a "
+	              "hashes=AQAAAAAAAAA=",
+	              &st) &&
+	      st == BF_ERR_FORMAT);
+	CHECK(!parses("v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a bits=AQAAAAAAAAA=", &st) &&
+	      st == BF_ERR_FORMAT);
+	CHECK(!parses("v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a hashes=AQAAAAAAAA==", &st) &&
+	      st == BF_ERR_FORMAT); /* 7 bytes */
+	CHECK(BF_MAX_EXPLICIT == 134217691);
+	CHECK(!parses("v1 explicit m=134217692 k=0 scheme=1 seed=0 n=1 elem=a hashes=", &st) &&
+	      st == BF_ERR_TOO_LARGE);
+	/* binary: m and the size must agree */
+	{
+		uint8_t copy[4096];
+
+		memcpy(copy, f.buf, f.len);
+		copy[20] ^= 1;
+		CHECK(!bf_check_header(copy, f.len, &f.v, &err) && err.status == BF_ERR_FORMAT);
+	}
+	free(f.buf);
+}
+
+static void
+test_fold(void)
+{
+	/* a filter built at M bits, folded by f, is the filter built at M / f bits */
+	const uint64_t big_m = 12252240; /* lcm(1, ..., 18) */
+	uint64_t state = 14;
+	tfilter big = make(big_m, 7, 0, "x.y");
+	uint64_t hashes[3000];
+
+	for (int i = 0; i < 3000; i++)
+	{
+		hashes[i] = next_hash(&state);
+		bf_add_hash(&big.v, hashes[i]);
+	}
+	for (unsigned f = 1; f <= 18; f++)
+	{
+		tfilter small = make(big_m / f, 7, 0, "x.y"), direct = make(big_m / f, 7, 0, "x.y");
+
+		for (int i = 0; i < 3000; i++)
+			bf_add_hash(&direct.v, hashes[i]);
+		/* in two pieces, as the SQL layer does it in chunks */
+		bf_fold_bytes(&small.v, &big.v, 0, 1000);
+		bf_fold_bytes(&small.v, &big.v, 1000, big.v.nbytes);
+		CHECK(memcmp(small.v.bits, direct.v.bits, direct.v.nbytes) == 0);
+		free(small.buf);
+		free(direct.buf);
+	}
+	free(big.buf);
+}
+
 int
 main(void)
 {
@@ -1013,6 +1258,10 @@ main(void)
 	run("counting_subtract", test_counting_subtract);
 	run("intersect", test_intersect);
 	run("text_other_layouts", test_text_other_layouts);
+	run("sort_unique", test_sort_unique);
+	run("merge", test_merge);
+	run("explicit", test_explicit);
+	run("fold", test_fold);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
 	return tests_failed == 0 ? 0 : 1;
 }
