@@ -3,17 +3,19 @@
 
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
-DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql
+DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql \
+	bloomfilter--1.2--1.3.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_counting.o core/bf_sizing.o core/bf_text.o \
 	core/bf_explicit.o
 OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
+	src/bloom_explicit.o src/bloom_auto.o \
 	$(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_upgrade
+	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

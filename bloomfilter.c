@@ -14,6 +14,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 PG_MODULE_MAGIC;
 
@@ -30,6 +31,12 @@ void
 _PG_init(void)
 {
 	bf_set_tick(bloom_tick);
+	bloom_auto_define_guc();
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("bloomfilter");
+#else
+	EmitWarningsOnPlaceholders("bloomfilter");
+#endif
 }
 
 PG_FUNCTION_INFO_V1(bloom_empty);
@@ -130,20 +137,7 @@ bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
 	if (f->view.elemlen == 0)
 		bloom_new(&f->view.p, f->view.flags, hasher->elem, hasher->elemlen, 0, f);
 	h = bloom_hash_value(hasher, value, f->view.p.seed);
-	if (f->view.p.layout == BF_LAYOUT_COUNTING4)
-		bf_counting_add_hash(&f->view, h);
-	else
-	{
-		unsigned changed = bf_add_hash(&f->view, h);
-
-		/* a derived filter's bound grows by the new bits; a new bit means a new value */
-		if (f->view.flags & BF_FLAG_DERIVED)
-		{
-			f->view.bound = Min(f->view.bound + changed, f->view.p.nbits);
-			f->view.est_distinct += changed > 0;
-			bf_set_derived((uint8_t *) VARDATA(f->raw), f->view.bound, f->view.est_distinct);
-		}
-	}
+	bloom_set_hash(f, h);
 	f->view.nadded = bloom_add_counts(f->view.nadded, 1);
 	bf_set_nadded((uint8_t *) VARDATA(f->raw), f->view.nadded);
 }
@@ -216,7 +210,9 @@ bloom_contained(PG_FUNCTION_ARGS)
  * (counters non-zero), the distinct values that explains, and the
  * false-positive rate it gives now.  For a derived filter (an intersection)
  * the rate is the bound that holds for values of one operand but not the
- * other, and the distinct count the estimate made at the intersection.
+ * other, and the distinct count the estimate made at the intersection.  An
+ * explicit filter reports its hashes as bits set, no fill, its exact count
+ * and a rate of 0.
  */
 Datum
 bloom_info(PG_FUNCTION_ARGS)
@@ -242,7 +238,11 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
 	values[5] = Int64GetDatum((int64) occupied);
-	values[6] = Float8GetDatum((double) occupied / (double) v->p.nbits);
+	/* an explicit filter holds hashes, not bits: it has no fill */
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+		nulls[6] = true;
+	else
+		values[6] = Float8GetDatum((double) occupied / (double) v->p.nbits);
 	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
 	values[8] = Float8GetDatum(bloom_current_fpp(v, occupied));
 	if (v->elemlen > 0)
@@ -260,7 +260,7 @@ bloom_info(PG_FUNCTION_ARGS)
  *
  * The estimated number of distinct values, rounded: from the fill of the bits
  * (Swamidass & Baldi), or the estimate an intersection recorded; never more
- * than the values added.
+ * than the values added.  Exact for an explicit filter.
  */
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)

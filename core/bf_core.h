@@ -314,6 +314,9 @@ extern void bf_explicit_put(uint8_t *data, const uint64_t *hashes, size_t n);
 /* Read the data of an explicit filter into hashes[0 .. m). */
 extern void bf_explicit_read(const bf_view *view, uint64_t *hashes);
 
+/* How many hashes of the explicit filter are below h (binary search). */
+extern uint64_t bf_explicit_rank(const bf_view *view, uint64_t h);
+
 /* Whether the explicit filter holds the hash (binary search). */
 extern bool bf_explicit_contains(const bf_view *view, uint64_t h);
 

@@ -70,24 +70,29 @@ bf_explicit_read(const bf_view *view, uint64_t *hashes)
 	}
 }
 
-bool
-bf_explicit_contains(const bf_view *view, uint64_t h)
+uint64_t
+bf_explicit_rank(const bf_view *view, uint64_t h)
 {
-	uint64_t lo = 0, hi = view->p.nbits; /* the hash, if held, is in [lo, hi) */
+	uint64_t lo = 0, hi = view->p.nbits; /* hashes below lo are < h, from hi on >= h */
 
 	while (lo < hi)
 	{
 		uint64_t mid = lo + (hi - lo) / 2;
-		uint64_t v = load64(view->bits + 8 * mid);
 
-		if (v == h)
-			return true;
-		if (v < h)
+		if (load64(view->bits + 8 * mid) < h)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return lo;
+}
+
+bool
+bf_explicit_contains(const bf_view *view, uint64_t h)
+{
+	uint64_t rank = bf_explicit_rank(view, h);
+
+	return rank < view->p.nbits && load64(view->bits + 8 * rank) == h;
 }
 
 static void

@@ -257,7 +257,7 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	if (!bf_params_check(&view->p, elemlen, err))
 		return false;
 	if ((view->flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(view->p.layout))
-		return bf_fail(err, BF_ERR_FORMAT, "a %s filter cannot be derived",
+		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived",
 		               bf_layout_name(view->p.layout));
 	ext = ext_size(view->flags);
 

@@ -380,7 +380,7 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
 	if (flags && !bf_layout_is_bits(p.layout))
-		return bf_fail(err, BF_ERR_FORMAT, "a %s filter cannot be derived",
+		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived",
 		               bf_layout_name(p.layout));
 	if (bound > nbits)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",

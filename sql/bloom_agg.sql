@@ -9,9 +9,9 @@ SELECT bloom_agg(NULL::int) IS NULL AS only_nulls FROM generate_series(1, 10);
 SELECT (bloom_info(bloom_agg(CASE WHEN g % 2 = 0 THEN g END, 100, 0.01))).values_added
   FROM generate_series(1, 10) g;
 
--- Without hints: sized for 1,000,000 values at 1 %.
+-- Without hints: sized for the distinct values found, at 1 % (see bloom_auto).
 SELECT nbits, nhashes FROM bloom_info((SELECT bloom_agg(g) FROM generate_series(1, 10) g));
-SELECT (bloom_params(1000000)).nbits AS default_nbits;
+SELECT (bloom_params(10)).nbits AS optimal_nbits;
 
 -- The aggregate builds exactly what bloom_empty + bloom_add build.
 SELECT bloom_agg(g, 100, 0.01)::text

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -58,12 +58,26 @@ SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_serie
        AS stored_still_work
   FROM kept;
 
+-- 1.2 -> 1.3: bloom_agg(value) sizes for the distinct count it finds
+SELECT (bloom_info(bloom_agg(g))).nbits AS nbits_12 FROM generate_series(1, 1000) g;
+ALTER EXTENSION bloomfilter UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.3', o FROM ext_objects_now() o;
+SELECT object FROM ext_objects WHERE version = '1.3'
+EXCEPT SELECT object FROM ext_objects WHERE version = '1.2'
+ORDER BY 1;
+SELECT (bloom_info(bloom_agg(g))).nbits AS nbits_13, (bloom_params(1000)).nbits AS optimal
+  FROM generate_series(1, 1000) g;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_13
+  FROM kept;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.2' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.3' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.2')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.3')) d;

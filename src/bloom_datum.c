@@ -83,6 +83,12 @@ check_header(struct varlena *raw, BloomFilter *out)
 }
 
 void
+bloom_get_datum(Datum d, BloomFilter *out)
+{
+	check_header(PG_DETOAST_DATUM(d), out);
+}
+
+void
 bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 {
 	Datum d = PG_GETARG_DATUM(argno);
@@ -260,12 +266,21 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	StringInfoData diff;
 
 	initStringInfo(&diff);
-	if (a->p.nbits != b->p.nbits)
+	/* a set of hashes has no shape yet: only the hashing must agree */
+	if (a->p.layout == BF_LAYOUT_EXPLICIT || b->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		if (a->p.layout == BF_LAYOUT_COUNTING4 || b->p.layout == BF_LAYOUT_COUNTING4)
+			appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
+			                 bf_layout_name(b->p.layout));
+	}
+	else if (a->p.nbits != b->p.nbits)
 		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.nbits,
 		                 b->p.nbits);
-	if (a->p.nhashes != b->p.nhashes)
+	if (a->p.nhashes != b->p.nhashes && a->p.layout != BF_LAYOUT_EXPLICIT &&
+	    b->p.layout != BF_LAYOUT_EXPLICIT)
 		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
-	if (a->p.layout != b->p.layout)
+	if (a->p.layout != b->p.layout && a->p.layout != BF_LAYOUT_EXPLICIT &&
+	    b->p.layout != BF_LAYOUT_EXPLICIT)
 		appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
 		                 bf_layout_name(b->p.layout));
 	if (a->p.scheme != b->p.scheme)

@@ -29,16 +29,17 @@ type_name(uint8 layout)
 
 /*
  * A value of one SQL type must have one of that type's layouts: bloom holds
- * the bit layouts (classic, blocked512), counting_bloom the counters.
+ * the bit layouts (classic, blocked512) and sets of hashes (explicit),
+ * counting_bloom the counters.
  */
 static void
 check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
 {
 	bf_error err = {BF_ERR_FORMAT, ""};
 
-	if (bf_layout_is_bits(f->view.p.layout) == bf_layout_is_bits(layout))
+	if ((f->view.p.layout == BF_LAYOUT_COUNTING4) == (layout == BF_LAYOUT_COUNTING4))
 		return;
-	snprintf(err.message, sizeof(err.message), "a %s filter is not a value of type %s",
+	snprintf(err.message, sizeof(err.message), "%s filters are not values of type %s",
 	         bf_layout_name(f->view.p.layout), type_name(layout));
 	bloom_report_as(&err, source, type_name(layout));
 }

@@ -49,6 +49,9 @@ extern uint8 bloom_layout_arg(FunctionCallInfo fcinfo, int argno);
 /* Detoast argument argno and check its header; copy if it will be modified. */
 extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
 
+/* The same for a datum (an expanded one is flattened). */
+extern void bloom_get_datum(Datum d, BloomFilter *out);
+
 /*
  * For probes: argument argno, detoasted once per query when it is a stored
  * out-of-line value (the detoasted copy is cached in fn_extra, keyed on its
@@ -172,6 +175,37 @@ extern uint64 bloom_effective_bits(const bf_view *v, uint64 occupied);
  * for blocked512 (its blocks fill unevenly), the bound for a derived filter.
  */
 extern double bloom_current_fpp(const bf_view *v, uint64 occupied);
+
+/* ---- explicit filters (bloom_explicit.c) ---- */
+
+/* The hashes of an explicit filter in a new array with room for extra more. */
+extern uint64 *bloom_explicit_hashes(const bf_view *v, size_t extra);
+
+/* A new explicit filter of the sorted, distinct hashes[0 .. n). */
+extern void bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem,
+                                 size_t elemlen, uint64 nadded, BloomFilter *out);
+
+/*
+ * Add a hash to a filter the caller may modify, in any layout, without
+ * counting it as a value added: set its bits (keeping a derived filter's
+ * bound and estimate up to date), increment its counters, or insert it into
+ * an explicit filter (a new value: use f->raw afterwards).
+ */
+extern void bloom_set_hash(BloomFilter *f, uint64 h);
+
+/*
+ * a := a | b and a := a & b when a or b is explicit; both non-empty, with the
+ * same seed and element family (checked by the caller).  The union of a set
+ * and a bit filter is a bit filter; an intersection keeps the explicit
+ * side's hashes that the other side may hold.  a is replaced by a new value.
+ */
+extern void bloom_explicit_union(BloomFilter *a, const BloomFilter *b);
+extern void bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b);
+
+/* ---- bloom_agg(value) without hints (bloom_auto.c) ---- */
+
+/* Define the bloomfilter.agg_explicit_limit setting (from _PG_init). */
+extern void bloom_auto_define_guc(void);
 
 /* ---- adding (bloomfilter.c) ---- */
 

@@ -14,6 +14,9 @@
  * intersection is therefore marked "derived" and carries the bound and an
  * estimate of |A n B| (see core/bf_core.h).
  *
+ * An explicit filter (a set of hashes) combines with any filter of the same
+ * seed and element family, see bloom_explicit.c.
+ *
  * Inside an aggregate (bloom_union_agg, bloom_intersect_agg, and the
  * combine functions) the first argument is the aggregate's own state and is
  * updated in place; called as plain functions they return a new value.
@@ -35,6 +38,8 @@ bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 {
 	double est;
 
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+		return (double) v->p.nbits; /* exact */
 	if (v->flags & BF_FLAG_DERIVED)
 		est = (double) v->est_distinct;
 	else
@@ -51,6 +56,8 @@ bloom_effective_bits(const bf_view *v, uint64 occupied)
 double
 bloom_current_fpp(const bf_view *v, uint64 occupied)
 {
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+		return 0.0; /* exact, up to collisions of 64-bit hashes */
 	if (v->p.layout == BF_LAYOUT_BLOCKED512 && !(v->flags & BF_FLAG_DERIVED))
 		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.nbits,
 		                      v->p.nhashes);
@@ -92,6 +99,11 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 	if (va->elemlen == 0)
 	{
 		bloom_copy_as(b, vb->flags, a); /* a holds nothing */
+		return;
+	}
+	if (va->p.layout == BF_LAYOUT_EXPLICIT || vb->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		bloom_explicit_union(a, b);
 		return;
 	}
 
@@ -147,6 +159,11 @@ intersect_in_place(BloomFilter *a, const BloomFilter *b)
 	if (vb->elemlen == 0)
 	{
 		bloom_copy_as(b, vb->flags, a);
+		return;
+	}
+	if (va->p.layout == BF_LAYOUT_EXPLICIT || vb->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		bloom_explicit_intersect(a, b);
 		return;
 	}
 

@@ -1,0 +1,460 @@
+/*
+ * bloom_auto.c
+ *	  bloom_agg(value) without sizing hints: collect the values' hashes,
+ *	  then build the smallest filter that meets 1 % for their distinct count.
+ *
+ * A filter must be sized before the first value goes in, and an aggregate
+ * does not know how many values will come.  So the state starts as the
+ * exact set of the values' 64-bit hashes (the explicit layout, as
+ * postgresql-hll's explicit mode), and the final function sizes a classic
+ * filter for the count it finds: the optimal size for that count, whether it
+ * is 10 or 30 million, and a GROUP BY of many small groups holds many small
+ * sets, not many large filters.
+ *
+ * The set costs 8 bytes a distinct value.  Past agg_explicit_limit distinct
+ * values (33.5 million by default, 256 MB of hashes) the state becomes a
+ * "wide" classic filter of AUTO_WIDE_BITS bits (1 GB) and k = 7, the best k
+ * at 1 %, and the final function folds it (core/bf_explicit.c) by the largest
+ * factor f dividing AUTO_WIDE_BITS that still meets 1 % for the estimated
+ * count.  Folding is exact: the result is bit for bit the filter of the same
+ * values built at AUTO_WIDE_BITS / f bits.  AUTO_WIDE_BITS is a multiple of
+ * lcm(1, ..., 18), so consecutive usable factors are at most 20/18 apart up
+ * to 30, and the folded size stays within 1.2x of the optimum as long as f >=
+ * 5, that is up to about 179 million distinct values; beyond, the filter is
+ * larger than optimal, and beyond about 890 million no filter under 1 GB
+ * meets 1 %.
+ *
+ * Whether the state ends as a set or a wide filter depends only on the set of
+ * values (the final function widens a set above the limit too), so serial
+ * and parallel builds, whose partial states are flattened to bloom values and
+ * merged by the combine function, give the same filter bit for bit.
+ *
+ * The state lives in an expanded object (utils/expandeddatum.h): nodeAgg
+ * keeps a read-write expanded transition value in place, so appending a hash
+ * costs no copy of the state, and the object is flattened to a bloom value
+ * (explicit or classic) only when it leaves the process.  Hashes are
+ * appended unsorted and merged into a sorted, duplicate-free head when the
+ * tail reaches half the head (radix sort, then merge): constant work per
+ * value, and a bounded share of memory for duplicates.
+ */
+#include "bloom_pg.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "utils/expandeddatum.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(bloom_agg_auto_trans);
+PG_FUNCTION_INFO_V1(bloom_agg_auto_combine);
+PG_FUNCTION_INFO_V1(bloom_agg_finalize);
+
+#define AUTO_FPP 0.01
+#define AUTO_WIDE_HASHES 7
+#define AUTO_WIDE_BITS (UINT64CONST(12252240) * 701) /* lcm(1..18) * 701, under 1 GB */
+#define AUTO_MAX_FOLD 64
+#define AUTO_MIN_CAPACITY 64
+#define AUTO_DEFAULT_LIMIT (1 << 25)
+/* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
+#define HASHES_PER_CHECK 65536
+
+static int agg_explicit_limit = AUTO_DEFAULT_LIMIT;
+
+typedef struct BloomAuto
+{
+	ExpandedObjectHeader hdr;
+	/* a set: hashes[0 .. nsorted) sorted and distinct, [nsorted .. nused) appended */
+	uint64 *hashes;
+	size_t nsorted;
+	size_t nused;
+	size_t capacity;
+	/* or a wide filter (hashes == NULL) */
+	BloomFilter wide;
+	uint64 nadded;
+	char elem[BF_MAX_ELEM_LEN];
+	size_t elemlen;
+} BloomAuto;
+
+static Size auto_flat_size(ExpandedObjectHeader *eohptr);
+static void auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods auto_methods = {auto_flat_size, auto_flatten};
+
+void
+bloom_auto_define_guc(void)
+{
+	DefineCustomIntVariable(
+	    "bloomfilter.agg_explicit_limit",
+	    "Distinct values bloom_agg(value) holds as exact hashes before it switches to a 1 GB "
+	    "filter that it folds at the end.",
+	    "Lower it only to test the switch: above the limit every group's state takes 1 GB.",
+	    &agg_explicit_limit, AUTO_DEFAULT_LIMIT, 1, AUTO_DEFAULT_LIMIT, PGC_USERSET, 0, NULL, NULL,
+	    NULL);
+}
+
+/* The limit, the same for the whole query (workers inherit the setting). */
+static size_t
+explicit_limit(void)
+{
+	return (size_t) agg_explicit_limit;
+}
+
+static BloomAuto *
+auto_new(MemoryContext parent, const char *elem, size_t elemlen)
+{
+	MemoryContext cxt =
+	    AllocSetContextCreate(parent, "bloom_agg(value) state", ALLOCSET_SMALL_SIZES);
+	BloomAuto *st = MemoryContextAllocZero(cxt, sizeof(BloomAuto));
+
+	EOH_init_header(&st->hdr, &auto_methods, cxt);
+	st->capacity = AUTO_MIN_CAPACITY;
+	st->hashes = MemoryContextAlloc(cxt, st->capacity * sizeof(uint64));
+	memcpy(st->elem, elem, elemlen);
+	st->elemlen = elemlen;
+	return st;
+}
+
+/* Turn the set into the wide filter, adding every hash held. */
+static void
+auto_widen(BloomAuto *st)
+{
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, AUTO_WIDE_HASHES, 0, AUTO_WIDE_BITS};
+	MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
+
+	bloom_new(&p, 0, st->elem, st->elemlen, 0, &st->wide);
+	for (size_t i = 0; i < st->nused; i++)
+	{
+		if (i % HASHES_PER_CHECK == 0)
+			CHECK_FOR_INTERRUPTS();
+		bf_add_hash(&st->wide.view, st->hashes[i]);
+	}
+	pfree(st->hashes);
+	st->hashes = NULL;
+	st->nsorted = st->nused = st->capacity = 0;
+	MemoryContextSwitchTo(old);
+}
+
+/* Sort the appended tail into the head; widen if the set outgrew the limit. */
+static void
+auto_compact(BloomAuto *st)
+{
+	size_t tail = st->nused - st->nsorted;
+	uint64 *tmp;
+
+	if (st->hashes == NULL || tail == 0)
+		return;
+	CHECK_FOR_INTERRUPTS();
+	tmp = MemoryContextAllocHuge(st->hdr.eoh_context, tail * sizeof(uint64));
+	tail = bf_hashes_sort_unique(st->hashes + st->nsorted, tail, tmp);
+	memcpy(tmp, st->hashes + st->nsorted, tail * sizeof(uint64));
+	st->nsorted = st->nused = bf_hashes_merge(st->hashes, st->nsorted, tmp, tail);
+	pfree(tmp);
+	if (st->nsorted > explicit_limit())
+		auto_widen(st);
+}
+
+static void
+auto_add_hash(BloomAuto *st, uint64 h)
+{
+	if (st->hashes == NULL)
+	{
+		bf_add_hash(&st->wide.view, h);
+		return;
+	}
+	if (st->nused == st->capacity)
+	{
+		auto_compact(st);
+		if (st->hashes == NULL)
+		{
+			bf_add_hash(&st->wide.view, h);
+			return;
+		}
+		/* grow when the distinct hashes fill half of it; the limit bounds it */
+		if (st->nused > st->capacity / 2)
+		{
+			st->capacity = Min(st->capacity * 2, explicit_limit() + explicit_limit() / 4 + 1);
+			st->hashes = repalloc_huge(st->hashes, st->capacity * sizeof(uint64));
+		}
+	}
+	st->hashes[st->nused++] = h;
+	/* a tail as long as half the head: sort it in (O(1) a value, amortized) */
+	if (st->nused - st->nsorted >= Max(st->nsorted / 2, AUTO_MIN_CAPACITY))
+		auto_compact(st);
+}
+
+/* Add what a flat bloom value holds: a set's hashes, or a wide filter's bits. */
+static void
+auto_add_flat(BloomAuto *st, const BloomFilter *f)
+{
+	const bf_view *v = &f->view;
+
+	if (v->elemlen != 0 && st->elemlen != 0 &&
+	    (v->elemlen != st->elemlen || memcmp(v->elem, st->elem, v->elemlen) != 0))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("cannot combine bloom filters that differ in element family: %.*s "
+		                       "and %.*s",
+		                       (int) st->elemlen, st->elem, (int) v->elemlen, v->elem)));
+	if (st->elemlen == 0 && v->elemlen != 0)
+	{
+		memcpy(st->elem, v->elem, v->elemlen);
+		st->elemlen = v->elemlen;
+	}
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		for (uint64 i = 0; i < v->p.nbits; i++)
+		{
+			if (i % HASHES_PER_CHECK == 0)
+				CHECK_FOR_INTERRUPTS();
+			auto_add_hash(st, bf_explicit_get(v, i));
+		}
+	}
+	else
+	{
+		if (st->hashes != NULL)
+			auto_widen(st);
+		bloom_bytes_op(&st->wide.view, v, bf_union_bytes);
+	}
+	st->nadded = bloom_add_counts(st->nadded, v->nadded);
+}
+
+/* A partial state of bloom_agg(value): a set, or a wide filter. */
+static bool
+is_auto_state(const bf_view *v)
+{
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+		return true;
+	return v->p.layout == BF_LAYOUT_CLASSIC && v->p.nbits == AUTO_WIDE_BITS &&
+	       v->p.nhashes == AUTO_WIDE_HASHES && v->p.seed == 0 && v->flags == 0;
+}
+
+/* Our expanded state in the datum, or NULL. */
+static BloomAuto *
+auto_of_datum(Datum d)
+{
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	return eoh->eoh_methods == &auto_methods ? (BloomAuto *) eoh : NULL;
+}
+
+/* A new state in parent holding what the flat partial state f holds. */
+static BloomAuto *
+auto_from_flat(const BloomFilter *f, MemoryContext parent)
+{
+	BloomAuto *st;
+
+	if (!is_auto_state(&f->view))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("bloom value is not a partial state of bloom_agg(value)"),
+		         errdetail("A partial state is an explicit filter, or a classic filter of "
+		                   UINT64_FORMAT " bits, 7 hashes and seed 0.",
+		                   AUTO_WIDE_BITS)));
+	st = auto_new(parent, f->view.elem, f->view.elemlen);
+	auto_add_flat(st, f);
+	return st;
+}
+
+/*
+ * The state in argument argno as an expanded object we may modify: the
+ * aggregate's own read-write state, or a new one (in parent) holding a flat
+ * state that came from elsewhere (a parallel worker, a sharded engine).
+ */
+static BloomAuto *
+auto_state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext parent)
+{
+	Datum d = PG_GETARG_DATUM(argno);
+	BloomAuto *st = auto_of_datum(d);
+	BloomFilter f;
+
+	if (st != NULL && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
+	    MemoryContextGetParent(st->hdr.eoh_context) == parent)
+		return st;
+	bloom_get_datum(d, &f); /* flattens an expanded value */
+	return auto_from_flat(&f, parent);
+}
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *name)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("%s called in non-aggregate context", name)));
+	return aggcontext;
+}
+
+/* bloom_agg_auto_trans(state, value): the transition function of bloom_agg(value). */
+Datum
+bloom_agg_auto_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_trans");
+	BloomHasher *hasher;
+	BloomAuto *st;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	hasher = bloom_hasher_for_arg(fcinfo, 1);
+	if (PG_ARGISNULL(0))
+		st = auto_new(aggcontext, hasher->elem, hasher->elemlen);
+	else
+	{
+		st = auto_state_arg(fcinfo, 0, aggcontext);
+		if (st->elemlen != hasher->elemlen || memcmp(st->elem, hasher->elem, st->elemlen) != 0)
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATATYPE_MISMATCH),
+			         errmsg("bloom_agg state holds values of %.*s, not %s", (int) st->elemlen,
+			                st->elem, hasher->elem)));
+	}
+	auto_add_hash(st, bloom_hash_value(hasher, PG_GETARG_DATUM(1), 0));
+	st->nadded = bloom_add_counts(st->nadded, 1);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+}
+
+/* bloom_agg_auto_combine(a, b): merge partial states (sets and wide filters). */
+Datum
+bloom_agg_auto_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_combine");
+	BloomAuto *st = auto_state_arg(fcinfo, 0, aggcontext);
+	BloomFilter other;
+
+	bloom_get_datum(PG_GETARG_DATUM(1), &other);
+	if (!is_auto_state(&other.view))
+		auto_from_flat(&other, CurrentMemoryContext); /* raises the error */
+	auto_add_flat(st, &other);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+}
+
+/* The smallest classic filter meeting AUTO_FPP for the set's distinct count. */
+static Datum
+auto_sized(BloomAuto *st)
+{
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_error err;
+	int k;
+	BloomFilter f;
+
+	if (!bf_size_for((double) Max(st->nsorted, 1), AUTO_FPP, &p.nbits, &k, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	p.nhashes = (uint16) k;
+	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &f);
+	for (size_t i = 0; i < st->nsorted; i++)
+	{
+		if (i % HASHES_PER_CHECK == 0)
+			CHECK_FOR_INTERRUPTS();
+		bf_add_hash(&f.view, st->hashes[i]);
+	}
+	return PointerGetDatum(f.raw);
+}
+
+/* Whether the wide filter folded by f meets AUTO_FPP for n distinct values. */
+static bool
+fold_meets(uint64 f, double n)
+{
+	return AUTO_WIDE_BITS % f == 0 &&
+	       bf_fpp(n, (double) (AUTO_WIDE_BITS / f), AUTO_WIDE_HASHES) <= AUTO_FPP;
+}
+
+/* The wide filter folded by the largest factor that still meets AUTO_FPP. */
+static Datum
+auto_folded(BloomAuto *st)
+{
+	const bf_view *w = &st->wide.view;
+	double n = bf_estimate_distinct(w->p.nbits, w->p.nhashes, bloom_count_occupied(w));
+	uint64 best = 1;
+	bf_params p = w->p;
+	BloomFilter out;
+
+	/*
+	 * The estimate from the fill errs by far less than 0.1 % at the counts
+	 * that reach this point (tens of millions in a billion bits); the margin
+	 * covers it.  Every divisor of AUTO_WIDE_BITS is a candidate.
+	 */
+	n = n * 1.001 + 1;
+	if (isfinite(n))
+		for (uint64 c = 1; c * c <= AUTO_WIDE_BITS; c++)
+		{
+			if (AUTO_WIDE_BITS % c != 0)
+				continue;
+			if (fold_meets(AUTO_WIDE_BITS / c, n))
+			{
+				best = Max(best, AUTO_WIDE_BITS / c);
+				break; /* c ascending: the largest factor of the pair kind */
+			}
+			if (fold_meets(c, n))
+				best = Max(best, c);
+		}
+	p.nbits = AUTO_WIDE_BITS / best;
+	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &out);
+	bloom_bytes_op(&out.view, w, bf_fold_bytes);
+	return PointerGetDatum(out.raw);
+}
+
+/*
+ * bloom_agg_finalize(state) -> bloom: the final function of bloom_agg(value).
+ * A set becomes the smallest classic filter that meets 1 % for its distinct
+ * count, a wide filter is folded; any other filter is returned as it is.
+ * Callable on partial states a sharded engine gathered.
+ */
+Datum
+bloom_agg_finalize(PG_FUNCTION_ARGS)
+{
+	BloomAuto *st = auto_of_datum(PG_GETARG_DATUM(0));
+
+	if (st == NULL)
+	{
+		BloomFilter f;
+
+		bloom_get_arg(fcinfo, 0, false, &f);
+		if (!is_auto_state(&f.view))
+			PG_RETURN_POINTER(f.raw);
+		st = auto_from_flat(&f, CurrentMemoryContext);
+	}
+	/*
+	 * Sorting the tail in (or widening) changes how the state is held, not
+	 * what it holds: allowed to a read-only final function.
+	 */
+	auto_compact(st);
+	if (st->hashes != NULL)
+		return auto_sized(st);
+	return auto_folded(st);
+}
+
+static Size
+auto_flat_size(ExpandedObjectHeader *eohptr)
+{
+	BloomAuto *st = (BloomAuto *) eohptr;
+
+	auto_compact(st);
+	if (st->hashes == NULL)
+		return VARSIZE(st->wide.raw);
+	return VARHDRSZ + BF_HEADER_SIZE + st->elemlen + st->nsorted * sizeof(uint64);
+}
+
+static void
+auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BloomAuto *st = (BloomAuto *) eohptr;
+	struct varlena *raw = (struct varlena *) result;
+	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, 0, st->nsorted};
+	uint8 *data;
+
+	if (st->hashes == NULL)
+	{
+		memcpy(raw, st->wide.raw, allocated_size);
+		bf_set_nadded((uint8_t *) VARDATA(raw), st->nadded);
+		return;
+	}
+	SET_VARSIZE(raw, allocated_size);
+	data = bf_init_header((uint8_t *) VARDATA(raw), &p, 0, st->elem, st->elemlen, st->nadded);
+	bf_explicit_put(data, st->hashes, st->nsorted);
+}

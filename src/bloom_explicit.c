@@ -1,0 +1,133 @@
+/*
+ * bloom_explicit.c
+ *	  The SQL functions' operations on explicit filters, the exact sets of
+ *	  hashes that bloom_agg(value) collects before it knows the size to give
+ *	  its filter (see core/bf_explicit.c and bloom_auto.c).
+ *
+ * An explicit filter is an ordinary bloom value: it can be stored, printed,
+ * probed (exactly) and combined.  It changes size as it changes, so every
+ * operation here builds a new value.  Combined with a bit filter it becomes
+ * one: its hashes are added to the bits (union), or it keeps only the hashes
+ * the bit filter may hold (intersection, still exact on its side).
+ */
+#include "bloom_pg.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+/* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
+#define HASHES_PER_CHECK 65536
+
+uint64 *
+bloom_explicit_hashes(const bf_view *v, size_t extra)
+{
+	uint64 *hashes = MemoryContextAllocHuge(CurrentMemoryContext,
+	                                        Max((v->p.nbits + extra) * sizeof(uint64), 1));
+
+	bf_explicit_read(v, hashes);
+	return hashes;
+}
+
+void
+bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem,
+                     size_t elemlen, uint64 nadded, BloomFilter *out)
+{
+	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, seed, n};
+
+	bloom_new(&p, 0, elem, elemlen, nadded, out);
+	bf_explicit_put(out->view.bits, hashes, n);
+}
+
+void
+bloom_set_hash(BloomFilter *f, uint64 h)
+{
+	if (f->view.p.layout == BF_LAYOUT_COUNTING4)
+		bf_counting_add_hash(&f->view, h);
+	else if (f->view.p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		const bf_view *v = &f->view;
+		uint64 rank = bf_explicit_rank(v, h);
+		BloomFilter g;
+
+		if (rank < v->p.nbits && bf_explicit_get(v, rank) == h)
+			return; /* held already */
+		bloom_new(&(bf_params){BF_LAYOUT_EXPLICIT, v->p.scheme, 0, v->p.seed, v->p.nbits + 1}, 0,
+		          v->elem, v->elemlen, v->nadded, &g);
+		memcpy(g.view.bits, v->bits, rank * 8);
+		bf_explicit_put(g.view.bits + rank * 8, &h, 1);
+		memcpy(g.view.bits + (rank + 1) * 8, v->bits + rank * 8, (v->p.nbits - rank) * 8);
+		*f = g;
+	}
+	else
+	{
+		unsigned changed = bf_add_hash(&f->view, h);
+
+		/* a derived filter's bound grows by the new bits; a new bit means a new value */
+		if (f->view.flags & BF_FLAG_DERIVED)
+		{
+			f->view.bound = Min(f->view.bound + changed, f->view.p.nbits);
+			f->view.est_distinct += changed > 0;
+			bf_set_derived((uint8_t *) VARDATA(f->raw), f->view.bound, f->view.est_distinct);
+		}
+	}
+}
+
+/* Add every hash of the explicit filter e to the bit filter f. */
+static void
+add_all(BloomFilter *f, const bf_view *e)
+{
+	for (uint64 i = 0; i < e->p.nbits; i++)
+	{
+		if (i % HASHES_PER_CHECK == 0)
+			CHECK_FOR_INTERRUPTS();
+		bloom_set_hash(f, bf_explicit_get(e, i));
+	}
+}
+
+void
+bloom_explicit_union(BloomFilter *a, const BloomFilter *b)
+{
+	const bf_view *va = &a->view, *vb = &b->view;
+	uint64 nadded = bloom_add_counts(va->nadded, vb->nadded);
+
+	if (va->p.layout == BF_LAYOUT_EXPLICIT && vb->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		uint64 *ha = bloom_explicit_hashes(va, vb->p.nbits);
+		uint64 *hb = bloom_explicit_hashes(vb, 0);
+		size_t n = bf_hashes_merge(ha, va->p.nbits, hb, vb->p.nbits);
+
+		bloom_explicit_build(ha, n, va->p.seed, va->elem, va->elemlen, nadded, a);
+		pfree(ha);
+		pfree(hb);
+	}
+	else if (va->p.layout == BF_LAYOUT_EXPLICIT)
+	{
+		BloomFilter copy;
+
+		bloom_copy_as(b, vb->flags, &copy);
+		add_all(&copy, va);
+		*a = copy;
+	}
+	else
+		add_all(a, vb);
+	a->view.nadded = nadded;
+	bf_set_nadded((uint8_t *) VARDATA(a->raw), nadded);
+}
+
+void
+bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b)
+{
+	/* the explicit side keeps the hashes the other may hold */
+	bool a_explicit = a->view.p.layout == BF_LAYOUT_EXPLICIT;
+	const bf_view *set = a_explicit ? &a->view : &b->view;
+	const bf_view *other = a_explicit ? &b->view : &a->view;
+	uint64 *hashes = bloom_explicit_hashes(set, 0);
+	size_t n = bf_hashes_retain(hashes, set->p.nbits, other);
+
+	/* every hash left stands for a value added to both; none left, nothing added */
+	if (n > 0)
+		bloom_explicit_build(hashes, n, set->p.seed, set->elem, set->elemlen, n, a);
+	else
+		bloom_explicit_build(hashes, 0, set->p.seed, NULL, 0, 0, a);
+	pfree(hashes);
+}
