@@ -19,7 +19,7 @@ BEGIN
     FOREACH w IN ARRAY ARRAY[0, 2] LOOP
         EXECUTE format('SET max_parallel_workers_per_gather = %s', w);
         FOR rep IN 1..3 LOOP
-            FOREACH q IN ARRAY ARRAY['count(k)', 'bloom_agg(k, 10000000, 0.01)',
+            FOREACH q IN ARRAY ARRAY['count(k)', 'bloom_agg(k, 10000000, 0.01)', 'bloom_agg(k)',
                                      'bloom_agg(k, 10000000, 0.01, ''blocked'')'] LOOP
                 t0 := clock_timestamp();
                 EXECUTE format('SELECT %s FROM rows10m', q);

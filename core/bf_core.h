@@ -242,6 +242,12 @@ extern void bf_positions(const bf_params *p, uint64_t h, uint64_t *pos);
 extern unsigned bf_add_hash(bf_view *view, uint64_t h);
 
 /*
+ * bf_add_hash() for n values (classic, blocked512), faster for a filter
+ * larger than the CPU cache: the memory accesses of several values overlap.
+ */
+extern void bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n);
+
+/*
  * Whether all k bits (classic, blocked512) or counters (counting4) of the
  * value are set; for an explicit filter, whether it holds the hash.
  */

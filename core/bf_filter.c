@@ -152,6 +152,43 @@ bf_add_hash(bf_view *view, uint64_t h)
 	return changed;
 }
 
+/*
+ * Prefetch distance, in values: the positions of value i + BF_PREFETCH_AHEAD
+ * are requested from memory while value i's bits are set, so that the cache
+ * misses of a filter larger than the cache overlap instead of following one
+ * another.
+ */
+#define BF_PREFETCH_AHEAD 8
+#if defined(__GNUC__) || defined(__clang__)
+#define BF_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
+#else
+#define BF_PREFETCH_WRITE(p) ((void) (p))
+#endif
+
+void
+bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
+{
+	uint64_t ring[BF_PREFETCH_AHEAD][BF_MAX_HASHES];
+	unsigned k = view->p.nhashes;
+
+	if (view->p.layout == BF_LAYOUT_EXPLICIT)
+		return;
+	for (size_t i = 0; i < n + BF_PREFETCH_AHEAD; i++)
+	{
+		uint64_t *pos = ring[i % BF_PREFETCH_AHEAD];
+
+		if (i >= BF_PREFETCH_AHEAD)
+			for (unsigned j = 0; j < k; j++)
+				set_bit(view->bits, pos[j]); /* computed and prefetched 8 values ago */
+		if (i < n)
+		{
+			bf_positions(&view->p, hashes[i], pos);
+			for (unsigned j = 0; j < k; j++)
+				BF_PREFETCH_WRITE(view->bits + (pos[j] >> 3));
+		}
+	}
+}
+
 bool
 bf_contains_hash(const bf_view *view, uint64_t h)
 {

@@ -6,7 +6,8 @@
  * Whatever the bytes, the decoder must reject them or accept a value whose
  * every derived offset lies inside the buffer: the probe, the counters, the
  * population count and the text form are then run on it under
- * AddressSanitizer.
+ * AddressSanitizer, and a set of hashes (explicit) must survive sorting and
+ * merging with itself unchanged.
  */
 #include "../core/bf_core.h"
 
@@ -44,6 +45,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				text = malloc(bf_text_length(&view) + 1);
 				bf_text_write(&view, text);
 				free(text);
+			}
+			/* an accepted set of hashes is sorted and distinct: merging or
+			 * sorting it again must give it back unchanged */
+			if (view.p.layout == BF_LAYOUT_EXPLICIT && view.p.nbits <= 4096)
+			{
+				size_t n = (size_t) view.p.nbits;
+				uint64_t *a = malloc((2 * n + 1) * sizeof(uint64_t));
+				uint64_t *b = malloc((n + 1) * sizeof(uint64_t));
+				uint64_t *tmp = malloc((n + 1) * sizeof(uint64_t));
+
+				bf_explicit_read(&view, a);
+				memcpy(b, a, n * sizeof(uint64_t));
+				if (bf_hashes_sort_unique(b, n, tmp) != n ||
+				    memcmp(a, b, n * sizeof(uint64_t)) != 0 || bf_hashes_merge(a, n, b, n) != n ||
+				    memcmp(a, b, n * sizeof(uint64_t)) != 0 || bf_hashes_retain(a, n, &view) != n)
+					__builtin_trap();
+				free(a);
+				free(b);
+				free(tmp);
 			}
 			/* adding to an accepted value stays inside it */
 			if (view.p.layout == BF_LAYOUT_COUNTING4)

@@ -53,7 +53,6 @@ PG_FUNCTION_INFO_V1(bloom_agg_finalize);
 #define AUTO_FPP 0.01
 #define AUTO_WIDE_HASHES 7
 #define AUTO_WIDE_BITS (UINT64CONST(12252240) * 701) /* lcm(1..18) * 701, under 1 GB */
-#define AUTO_MAX_FOLD 64
 #define AUTO_MIN_CAPACITY 64
 #define AUTO_DEFAULT_LIMIT (1 << 25)
 /* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
@@ -100,6 +99,17 @@ explicit_limit(void)
 	return (size_t) agg_explicit_limit;
 }
 
+/* Set the bits of hashes[0 .. n) in a bit filter, in interruptible chunks. */
+static void
+add_hashes(bf_view *view, const uint64 *hashes, size_t n)
+{
+	for (size_t i = 0; i < n; i += HASHES_PER_CHECK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		bf_add_hashes(view, hashes + i, Min((size_t) HASHES_PER_CHECK, n - i));
+	}
+}
+
 static BloomAuto *
 auto_new(MemoryContext parent, const char *elem, size_t elemlen)
 {
@@ -123,12 +133,7 @@ auto_widen(BloomAuto *st)
 	MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
 	bloom_new(&p, 0, st->elem, st->elemlen, 0, &st->wide);
-	for (size_t i = 0; i < st->nused; i++)
-	{
-		if (i % HASHES_PER_CHECK == 0)
-			CHECK_FOR_INTERRUPTS();
-		bf_add_hash(&st->wide.view, st->hashes[i]);
-	}
+	add_hashes(&st->wide.view, st->hashes, st->nused);
 	pfree(st->hashes);
 	st->hashes = NULL;
 	st->nsorted = st->nused = st->capacity = 0;
@@ -183,6 +188,52 @@ auto_add_hash(BloomAuto *st, uint64 h)
 		auto_compact(st);
 }
 
+/*
+ * Add the hashes of an explicit filter.  They come sorted and distinct, so
+ * they are merged into the head in one pass when the head has room for
+ * both (a parallel aggregate's leader merges the workers' sets this way);
+ * otherwise, or into a wide filter, they are added one chunk at a time.
+ */
+static void
+auto_add_set(BloomAuto *st, const bf_view *v)
+{
+	size_t n = (size_t) v->p.nbits;
+	size_t max_capacity = explicit_limit() + explicit_limit() / 4 + 1;
+	uint64 *chunk;
+
+	auto_compact(st);
+	if (st->hashes != NULL && st->nsorted + n <= max_capacity)
+	{
+		if (st->nsorted + n > st->capacity)
+		{
+			st->capacity = Max(st->nsorted + n, Min(st->capacity * 2, max_capacity));
+			st->hashes = repalloc_huge(st->hashes, st->capacity * sizeof(uint64));
+		}
+		chunk = MemoryContextAllocHuge(st->hdr.eoh_context, Max(n, 1) * sizeof(uint64));
+		bf_explicit_read(v, chunk);
+		st->nsorted = st->nused = bf_hashes_merge(st->hashes, st->nsorted, chunk, n);
+		pfree(chunk);
+		if (st->nsorted > explicit_limit())
+			auto_widen(st);
+		return;
+	}
+	chunk = palloc(HASHES_PER_CHECK * sizeof(uint64));
+	for (size_t i = 0; i < n; i += HASHES_PER_CHECK)
+	{
+		size_t len = Min((size_t) HASHES_PER_CHECK, n - i);
+
+		CHECK_FOR_INTERRUPTS();
+		for (size_t j = 0; j < len; j++)
+			chunk[j] = bf_explicit_get(v, i + j);
+		if (st->hashes == NULL)
+			bf_add_hashes(&st->wide.view, chunk, len);
+		else
+			for (size_t j = 0; j < len; j++)
+				auto_add_hash(st, chunk[j]);
+	}
+	pfree(chunk);
+}
+
 /* Add what a flat bloom value holds: a set's hashes, or a wide filter's bits. */
 static void
 auto_add_flat(BloomAuto *st, const BloomFilter *f)
@@ -201,14 +252,7 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 		st->elemlen = v->elemlen;
 	}
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
-	{
-		for (uint64 i = 0; i < v->p.nbits; i++)
-		{
-			if (i % HASHES_PER_CHECK == 0)
-				CHECK_FOR_INTERRUPTS();
-			auto_add_hash(st, bf_explicit_get(v, i));
-		}
-	}
+		auto_add_set(st, v);
 	else
 	{
 		if (st->hashes != NULL)
@@ -250,9 +294,10 @@ auto_from_flat(const BloomFilter *f, MemoryContext parent)
 		ereport(ERROR,
 		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		         errmsg("bloom value is not a partial state of bloom_agg(value)"),
-		         errdetail("A partial state is an explicit filter, or a classic filter of "
-		                   UINT64_FORMAT " bits, 7 hashes and seed 0.",
-		                   AUTO_WIDE_BITS)));
+		         errdetail(
+		             "A partial state is an explicit filter, or a classic filter of " UINT64_FORMAT
+		             " bits, 7 hashes and seed 0.",
+		             AUTO_WIDE_BITS)));
 	st = auto_new(parent, f->view.elem, f->view.elemlen);
 	auto_add_flat(st, f);
 	return st;
@@ -309,10 +354,9 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 	{
 		st = auto_state_arg(fcinfo, 0, aggcontext);
 		if (st->elemlen != hasher->elemlen || memcmp(st->elem, hasher->elem, st->elemlen) != 0)
-			ereport(ERROR,
-			        (errcode(ERRCODE_DATATYPE_MISMATCH),
-			         errmsg("bloom_agg state holds values of %.*s, not %s", (int) st->elemlen,
-			                st->elem, hasher->elem)));
+			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+			                errmsg("bloom_agg state holds values of %.*s, not %s",
+			                       (int) st->elemlen, st->elem, hasher->elem)));
 	}
 	auto_add_hash(st, bloom_hash_value(hasher, PG_GETARG_DATUM(1), 0));
 	st->nadded = bloom_add_counts(st->nadded, 1);
@@ -347,12 +391,7 @@ auto_sized(BloomAuto *st)
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	p.nhashes = (uint16) k;
 	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &f);
-	for (size_t i = 0; i < st->nsorted; i++)
-	{
-		if (i % HASHES_PER_CHECK == 0)
-			CHECK_FOR_INTERRUPTS();
-		bf_add_hash(&f.view, st->hashes[i]);
-	}
+	add_hashes(&f.view, st->hashes, st->nsorted);
 	return PointerGetDatum(f.raw);
 }
 

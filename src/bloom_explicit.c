@@ -21,16 +21,16 @@
 uint64 *
 bloom_explicit_hashes(const bf_view *v, size_t extra)
 {
-	uint64 *hashes = MemoryContextAllocHuge(CurrentMemoryContext,
-	                                        Max((v->p.nbits + extra) * sizeof(uint64), 1));
+	uint64 *hashes =
+	    MemoryContextAllocHuge(CurrentMemoryContext, Max((v->p.nbits + extra) * sizeof(uint64), 1));
 
 	bf_explicit_read(v, hashes);
 	return hashes;
 }
 
 void
-bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem,
-                     size_t elemlen, uint64 nadded, BloomFilter *out)
+bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem, size_t elemlen,
+                     uint64 nadded, BloomFilter *out)
 {
 	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, seed, n};
 

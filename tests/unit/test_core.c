@@ -392,6 +392,27 @@ test_union(void)
 	}
 	bf_union_bytes(&a.v, &b.v, 0, a.v.nbytes);
 	CHECK(memcmp(a.v.bits, w.v.bits, w.v.nbytes) == 0);
+	/* adding many at once (with prefetching) sets the same bits, in both bit layouts */
+	for (int layout = 0; layout < 2; layout++)
+	{
+		uint8_t lay = layout ? BF_LAYOUT_BLOCKED512 : BF_LAYOUT_CLASSIC;
+		tfilter one = make_layout(lay, 0, 5120, 4, 9, "x.y");
+		tfilter many = make_layout(lay, 0, 5120, 4, 9, "x.y");
+		uint64_t hashes[400];
+
+		state = 3;
+		for (int i = 0; i < 400; i++)
+		{
+			hashes[i] = next_hash(&state);
+			bf_add_hash(&one.v, hashes[i]);
+		}
+		bf_add_hashes(&many.v, hashes, 3);
+		bf_add_hashes(&many.v, hashes + 3, 397);
+		bf_add_hashes(&many.v, hashes, 0);
+		CHECK(memcmp(one.v.bits, many.v.bits, one.v.nbytes) == 0);
+		free(one.buf);
+		free(many.buf);
+	}
 	CHECK(bf_params_equal(&a.v.p, &b.v.p));
 	free(a.buf);
 	free(b.buf);
