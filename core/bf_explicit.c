@@ -233,13 +233,27 @@ void
 bf_fold_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
 	uint64_t f = src->p.nbits / dst->p.nbits;
+	size_t i = from;
 
-	for (size_t i = from; i < to; i++)
+	while (i < to)
 	{
-		unsigned byte = src->bits[i];
+		unsigned byte;
 
+		/* a large filter being folded is mostly zero: skip 8 zero bytes at a time */
+		if ((i & 7) == 0 && to - i >= 8)
+		{
+			uint64_t word;
+
+			memcpy(&word, src->bits + i, 8);
+			if (word == 0)
+			{
+				i += 8;
+				continue;
+			}
+		}
 		if ((i & TICK_MASK) == TICK_MASK)
 			bf_tick();
+		byte = src->bits[i];
 		for (unsigned b = 0; byte != 0; b++, byte >>= 1)
 		{
 			if (byte & 1)
@@ -249,5 +263,6 @@ bf_fold_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 				dst->bits[q >> 3] |= (uint8_t) (1u << (q & 7));
 			}
 		}
+		i++;
 	}
 }

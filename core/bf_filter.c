@@ -158,7 +158,7 @@ bf_add_hash(bf_view *view, uint64_t h)
  * misses of a filter larger than the cache overlap instead of following one
  * another.
  */
-#define BF_PREFETCH_AHEAD 8
+#define BF_PREFETCH_AHEAD 16
 #if defined(__GNUC__) || defined(__clang__)
 #define BF_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
 #else
@@ -179,7 +179,7 @@ bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
 
 		if (i >= BF_PREFETCH_AHEAD)
 			for (unsigned j = 0; j < k; j++)
-				set_bit(view->bits, pos[j]); /* computed and prefetched 8 values ago */
+				set_bit(view->bits, pos[j]); /* prefetched BF_PREFETCH_AHEAD values ago */
 		if (i < n)
 		{
 			bf_positions(&view->p, hashes[i], pos);

@@ -5,14 +5,15 @@
  * The transition state is a bloom value itself, not "internal", so that
  * partial aggregates travel between processes (parallel query) and servers
  * (sharded engines) as ordinary bloom values, with no serialization
- * functions.  Inside an aggregate the state belongs to the aggregate's
- * memory context and is updated in place; the combine function (the union,
+ * functions.  Inside an aggregate the state is an expanded object in the
+ * aggregate's memory context, updated in place (below); the combine function (the union,
  * in bloom_setops.c) ORs the bits or adds the counters, which does not depend
  * on the order of the rows, so a parallel build yields exactly the serial
  * filter.
  */
 #include "bloom_pg.h"
 
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
@@ -66,37 +67,94 @@ agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf
 }
 
 /*
- * The state in argument 0, decoded.  As a rule it is the state this function
- * returned on the previous row: when it is at the same address, of the same
- * size, with the same bytes before its data (header, extension, element
- * key), the view decoded then still describes it exactly (a view depends on
- * nothing else) and need not be checked again.  Otherwise it is checked as
- * any argument is.
+ * The transition state: the filter, in an expanded object (see
+ * utils/expandeddatum.h) so that it can also hold the hashes of the last
+ * rows not yet written to the bits.  Writing them in batches lets
+ * bf_add_hashes() overlap their cache misses, which dominate the cost of a
+ * build into a filter larger than the CPU cache.  nodeAgg keeps a read-write
+ * expanded state in place; whoever reads the state through its flat form
+ * (the combine function, a parallel worker's output, the aggregate's result)
+ * gets the pending hashes written first.
  */
-static void
-agg_state(FunctionCallInfo fcinfo, BloomCallCache *cache, BloomFilter *f)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+#define AGG_PENDING 256
 
-	if (raw == cache->agg_state && !VARATT_IS_EXTENDED(raw) &&
-	    VARSIZE(raw) - VARHDRSZ == cache->agg_prefix_len + cache->agg_view.nbytes &&
-	    memcmp(VARDATA(raw), cache->agg_prefix, cache->agg_prefix_len) == 0)
-	{
-		f->raw = raw;
-		f->view = cache->agg_view;
-		return;
-	}
-	bloom_get_arg(fcinfo, 0, false, f); /* our own state: updated in place */
+typedef struct BloomAggState
+{
+	ExpandedObjectHeader hdr;
+	BloomFilter f; /* the filter, allocated in hdr.eoh_context */
+	int npending;
+	uint64 pending[AGG_PENDING];
+} BloomAggState;
+
+static Size agg_flat_size(ExpandedObjectHeader *eohptr);
+static void agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods agg_methods = {agg_flat_size, agg_flatten};
+
+/* Write the pending hashes to the bits, and the count to the header. */
+static void
+agg_flush(BloomAggState *st)
+{
+	if (st->npending > 0)
+		bf_add_hashes(&st->f.view, st->pending, (size_t) st->npending);
+	st->npending = 0;
+	bf_set_nadded((uint8_t *) VARDATA(st->f.raw), st->f.view.nadded);
 }
 
-/* Remember the state returned, for agg_state() on the next row. */
-static void
-agg_remember(BloomCallCache *cache, const BloomFilter *f)
+static Size
+agg_flat_size(ExpandedObjectHeader *eohptr)
 {
-	cache->agg_state = f->raw;
-	cache->agg_prefix_len = (size_t) (f->view.bits - (uint8 *) VARDATA(f->raw));
-	memcpy(cache->agg_prefix, VARDATA(f->raw), cache->agg_prefix_len);
-	cache->agg_view = f->view;
+	BloomAggState *st = (BloomAggState *) eohptr;
+
+	agg_flush(st); /* how the state is held changes, not what it holds */
+	return VARSIZE(st->f.raw);
+}
+
+static void
+agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BloomAggState *st = (BloomAggState *) eohptr;
+
+	agg_flush(st);
+	memcpy(result, st->f.raw, allocated_size);
+}
+
+/*
+ * The state in d, if it is a read-write state this function made in
+ * aggcontext, else NULL.  (The combine function, the union, only ever sees
+ * flat states: nodeAgg hands partial states over read-only, and copies the
+ * first one flat.)
+ */
+static BloomAggState *
+agg_state_of(Datum d, MemoryContext aggcontext)
+{
+	BloomAggState *st;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+		return NULL;
+	st = (BloomAggState *) DatumGetEOHP(d);
+	if (st->hdr.eoh_methods != &agg_methods ||
+	    MemoryContextGetParent(st->hdr.eoh_context) != aggcontext)
+		return NULL;
+	return st;
+}
+
+/* A new state in aggcontext, holding f (copied) or, if f is NULL, a new filter p. */
+static BloomAggState *
+agg_state_new(MemoryContext aggcontext, const bf_params *p, const BloomHasher *hasher,
+              const BloomFilter *f)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcontext, "bloom_agg state", ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	BloomAggState *st = palloc0(sizeof(BloomAggState));
+
+	EOH_init_header(&st->hdr, &agg_methods, cxt);
+	if (f == NULL)
+		bloom_new(p, 0, hasher->elem, hasher->elemlen, 0, &st->f);
+	else
+		bloom_copy_as(f, f->view.flags, &st->f);
+	MemoryContextSwitchTo(old);
+	return st;
 }
 
 /*
@@ -107,10 +165,9 @@ static Datum
 agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, const char *name)
 {
 	MemoryContext aggcontext = agg_context(fcinfo, name);
-	MemoryContext old;
 	BloomHasher *hasher;
-	BloomCallCache *cache;
-	BloomFilter f;
+	BloomAggState *st = NULL;
+	BloomFilter *f;
 
 	if (PG_ARGISNULL(1))
 	{
@@ -120,21 +177,43 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	}
 
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
-	cache = bloom_call_cache(fcinfo);
-	old = MemoryContextSwitchTo(aggcontext);
 	if (PG_ARGISNULL(0))
 	{
 		bf_params p;
 
-		agg_sizing(cache, layout, expected_n, fpp, &p);
-		bloom_new(&p, 0, hasher->elem, hasher->elemlen, 0, &f);
+		agg_sizing(bloom_call_cache(fcinfo), layout, expected_n, fpp, &p);
+		st = agg_state_new(aggcontext, &p, hasher, NULL);
+	}
+	else if ((st = agg_state_of(PG_GETARG_DATUM(0), aggcontext)) == NULL)
+	{
+		/* a flat state (not one this function made): hold a copy */
+		BloomFilter flat;
+
+		bloom_get_arg(fcinfo, 0, false, &flat);
+		st = agg_state_new(aggcontext, NULL, hasher, &flat);
+	}
+
+	f = &st->f;
+	if (bf_layout_is_bits(f->view.p.layout) && !(f->view.flags & BF_FLAG_DERIVED) &&
+	    f->view.elemlen == hasher->elemlen &&
+	    memcmp(f->view.elem, hasher->elem, hasher->elemlen) == 0)
+	{
+		/* the usual case: the hash waits for its batch */
+		st->pending[st->npending++] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed);
+		f->view.nadded = bloom_add_counts(f->view.nadded, 1);
+		if (st->npending == AGG_PENDING)
+			agg_flush(st);
 	}
 	else
-		agg_state(fcinfo, cache, &f);
-	bloom_add_datum(&f, hasher, PG_GETARG_DATUM(1));
-	agg_remember(cache, &f);
-	MemoryContextSwitchTo(old);
-	PG_RETURN_POINTER(f.raw);
+	{
+		/* counters, a derived filter, one without its element key yet, or a mismatch */
+		MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
+
+		agg_flush(st);
+		bloom_add_datum(f, hasher, PG_GETARG_DATUM(1));
+		MemoryContextSwitchTo(old);
+	}
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 
 /* The sizing hints in arguments 2 and 3 (expected_n, fpp). */

@@ -117,12 +117,6 @@ typedef struct BloomCallCache
 	bf_view view;
 	bool elem_checked; /* the cached filter's element key matches the hasher */
 
-	/* aggregates: the state last returned, the bytes before its data, its view */
-	const void *agg_state;
-	uint8 agg_prefix[BF_HEADER_SIZE + BF_DERIVED_SIZE + BF_MAX_ELEM_LEN];
-	size_t agg_prefix_len;
-	bf_view agg_view;
-
 	/* aggregates: the size computed for the last sizing hints */
 	bool sized;
 	int64 sized_n;
