@@ -86,8 +86,9 @@ blocked_positions(const bf_params *p, uint64_t x, uint64_t y, uint64_t *pos)
 	}
 }
 
-void
-bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
+/* bf_positions(), inlined into the loops of this file */
+static inline void
+positions(const bf_params *p, uint64_t h, uint64_t *pos)
 {
 	uint64_t x = fmix64(h);
 	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
@@ -102,6 +103,12 @@ bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 		pos[i] = reduce(x, p->nbits);
 		x += y;
 	}
+}
+
+void
+bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
+{
+	positions(p, h, pos);
 }
 
 /*
@@ -140,7 +147,7 @@ bf_add_hash(bf_view *view, uint64_t h)
 
 	if (view->p.layout == BF_LAYOUT_EXPLICIT)
 		return 0;
-	bf_positions(&view->p, h, pos);
+	positions(&view->p, h, pos);
 	for (unsigned i = 0; i < view->p.nhashes; i++)
 	{
 		if (!test_bit(view->bits, pos[i]))
@@ -182,7 +189,7 @@ bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
 				set_bit(view->bits, pos[j]); /* prefetched BF_PREFETCH_AHEAD values ago */
 		if (i < n)
 		{
-			bf_positions(&view->p, hashes[i], pos);
+			positions(&view->p, hashes[i], pos);
 			for (unsigned j = 0; j < k; j++)
 				BF_PREFETCH_WRITE(view->bits + (pos[j] >> 3));
 		}

@@ -81,7 +81,8 @@ agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf
 typedef struct BloomAggState
 {
 	ExpandedObjectHeader hdr;
-	BloomFilter f; /* the filter, allocated in hdr.eoh_context */
+	BloomFilter f;             /* the filter, allocated in hdr.eoh_context */
+	const BloomHasher *hasher; /* the hasher whose element key f is known to hold */
 	int npending;
 	uint64 pending[AGG_PENDING];
 } BloomAggState;
@@ -194,9 +195,12 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	}
 
 	f = &st->f;
-	if (bf_layout_is_bits(f->view.p.layout) && !(f->view.flags & BF_FLAG_DERIVED) &&
-	    f->view.elemlen == hasher->elemlen &&
+	/* the element key is compared once per state and hasher, not per row */
+	if (st->hasher != hasher && bf_layout_is_bits(f->view.p.layout) &&
+	    !(f->view.flags & BF_FLAG_DERIVED) && f->view.elemlen == hasher->elemlen &&
 	    memcmp(f->view.elem, hasher->elem, hasher->elemlen) == 0)
+		st->hasher = hasher;
+	if (st->hasher == hasher)
 	{
 		/* the usual case: the hash waits for its batch */
 		st->pending[st->npending++] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed);
