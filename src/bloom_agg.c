@@ -120,26 +120,6 @@ agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 	memcpy(result, st->f.raw, allocated_size);
 }
 
-/*
- * The state in d, if it is a read-write state this function made in
- * aggcontext, else NULL.  (The combine function, the union, only ever sees
- * flat states: nodeAgg hands partial states over read-only, and copies the
- * first one flat.)
- */
-static BloomAggState *
-agg_state_of(Datum d, MemoryContext aggcontext)
-{
-	BloomAggState *st;
-
-	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
-		return NULL;
-	st = (BloomAggState *) DatumGetEOHP(d);
-	if (st->hdr.eoh_methods != &agg_methods ||
-	    MemoryContextGetParent(st->hdr.eoh_context) != aggcontext)
-		return NULL;
-	return st;
-}
-
 /* A new state in aggcontext, holding f (copied) or, if f is NULL, a new filter p. */
 static BloomAggState *
 agg_state_new(MemoryContext aggcontext, const bf_params *p, const BloomHasher *hasher,
@@ -159,13 +139,39 @@ agg_state_new(MemoryContext aggcontext, const bf_params *p, const BloomHasher *h
 }
 
 /*
+ * The size of a new state: from the hints in arguments 2 and 3 (expected_n,
+ * fpp) and the layout in argument 4 if hinted, else the 1.0 default.  Read
+ * on the first row only: the hints of the first row size the filter.
+ */
+static void
+new_state_params(FunctionCallInfo fcinfo, uint8 layout, bool hinted, bf_params *p)
+{
+	int64 n = BLOOM_AGG_DEFAULT_N;
+	double fpp = BLOOM_AGG_DEFAULT_FPP;
+
+	if (hinted)
+	{
+		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("%s sizing hints expected_n and fpp must not be NULL",
+			                layout == BF_LAYOUT_COUNTING4 ? "counting_bloom_agg" : "bloom_agg")));
+		n = PG_GETARG_INT64(2);
+		fpp = PG_GETARG_FLOAT8(3);
+		if (layout != BF_LAYOUT_COUNTING4)
+			layout = bloom_layout_arg(fcinfo, 4);
+	}
+	agg_sizing(bloom_call_cache(fcinfo), layout, n, fpp, p);
+}
+
+/*
  * Shared body of the transition functions: state in argument 0 (NULL before
- * the first value), the value in argument 1, sizing for a new state.
+ * the first value), the value in argument 1, sizing hints after it if hinted.
  */
 static Datum
-agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, const char *name)
+agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 {
-	MemoryContext aggcontext = agg_context(fcinfo, name);
+	MemoryContext aggcontext;
 	BloomHasher *hasher;
 	BloomAggState *st = NULL;
 	BloomFilter *f;
@@ -177,15 +183,29 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 
+	/*
+	 * A read-write state of ours reaches this function only from the
+	 * aggregate that owns it (SQL cannot make one): no need to ask nodeAgg
+	 * again on every row.
+	 */
+	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+	    DatumGetEOHP(PG_GETARG_DATUM(0))->eoh_methods == &agg_methods)
+	{
+		st = (BloomAggState *) DatumGetEOHP(PG_GETARG_DATUM(0));
+		aggcontext = MemoryContextGetParent(st->hdr.eoh_context);
+	}
+	else
+		aggcontext = agg_context(fcinfo, name);
+
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
 	if (PG_ARGISNULL(0))
 	{
 		bf_params p;
 
-		agg_sizing(bloom_call_cache(fcinfo), layout, expected_n, fpp, &p);
+		new_state_params(fcinfo, layout, hinted, &p);
 		st = agg_state_new(aggcontext, &p, hasher, NULL);
 	}
-	else if ((st = agg_state_of(PG_GETARG_DATUM(0), aggcontext)) == NULL)
+	else if (st == NULL)
 	{
 		/* a flat state (not one this function made): hold a copy */
 		BloomFilter flat;
@@ -204,7 +224,8 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	{
 		/* the usual case: the hash waits for its batch */
 		st->pending[st->npending++] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed);
-		f->view.nadded = bloom_add_counts(f->view.nadded, 1);
+		if (f->view.nadded < (uint64) PG_INT64_MAX)
+			f->view.nadded++;
 		if (st->npending == AGG_PENDING)
 			agg_flush(st);
 	}
@@ -220,23 +241,11 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, int64 expected_n, double fpp, c
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 
-/* The sizing hints in arguments 2 and 3 (expected_n, fpp). */
-static void
-sizing_hints(FunctionCallInfo fcinfo, const char *agg, int64 *n, double *fpp)
-{
-	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-		                errmsg("%s sizing hints expected_n and fpp must not be NULL", agg)));
-	*n = PG_GETARG_INT64(2);
-	*fpp = PG_GETARG_FLOAT8(3);
-}
-
-/* bloom_agg(value): sized for BLOOM_AGG_DEFAULT_N values at 1 %. */
+/* bloom_agg(value): sized for BLOOM_AGG_DEFAULT_N values at 1 % (1.0 to 1.2). */
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, BLOOM_AGG_DEFAULT_N, BLOOM_AGG_DEFAULT_FPP,
-	                 "bloom_agg_trans");
+	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, false, "bloom_agg_trans");
 }
 
 /*
@@ -246,11 +255,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
-	int64 n;
-	double fpp;
-
-	sizing_hints(fcinfo, "bloom_agg", &n, &fpp);
-	return agg_trans(fcinfo, bloom_layout_arg(fcinfo, 4), n, fpp, "bloom_agg_trans_sized");
+	return agg_trans(fcinfo, BF_LAYOUT_CLASSIC, true, "bloom_agg_trans_sized");
 }
 
 /* The C name the 1.2 script gives the layout form; the same function. */
@@ -264,17 +269,12 @@ bloom_agg_trans_layout(PG_FUNCTION_ARGS)
 Datum
 counting_bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, BLOOM_AGG_DEFAULT_N, BLOOM_AGG_DEFAULT_FPP,
-	                 "counting_bloom_agg_trans");
+	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, false, "counting_bloom_agg_trans");
 }
 
 /* counting_bloom_agg(value, expected_n, fpp) */
 Datum
 counting_bloom_agg_trans_sized(PG_FUNCTION_ARGS)
 {
-	int64 n;
-	double fpp;
-
-	sizing_hints(fcinfo, "counting_bloom_agg", &n, &fpp);
-	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, n, fpp, "counting_bloom_agg_trans_sized");
+	return agg_trans(fcinfo, BF_LAYOUT_COUNTING4, true, "counting_bloom_agg_trans_sized");
 }

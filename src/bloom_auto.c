@@ -73,6 +73,7 @@ typedef struct BloomAuto
 	uint64 nadded;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen;
+	const BloomHasher *hasher; /* a hasher known to hash into elem */
 } BloomAuto;
 
 static Size auto_flat_size(ExpandedObjectHeader *eohptr);
@@ -337,7 +338,6 @@ agg_context(FunctionCallInfo fcinfo, const char *name)
 Datum
 bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_trans");
 	BloomHasher *hasher;
 	BloomAuto *st;
 
@@ -348,18 +348,31 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
-	if (PG_ARGISNULL(0))
-		st = auto_new(aggcontext, hasher->elem, hasher->elemlen);
-	else
+	st = PG_ARGISNULL(0) ? NULL : auto_of_datum(PG_GETARG_DATUM(0));
+	if (st == NULL || !VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))))
 	{
-		st = auto_state_arg(fcinfo, 0, aggcontext);
+		/*
+		 * Not our own read-write state, which only the aggregate that owns
+		 * it hands over: a new state, or one holding a flat partial state.
+		 */
+		MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_trans");
+
+		if (PG_ARGISNULL(0))
+			st = auto_new(aggcontext, hasher->elem, hasher->elemlen);
+		else
+			st = auto_state_arg(fcinfo, 0, aggcontext);
+	}
+	if (st->hasher != hasher)
+	{
 		if (st->elemlen != hasher->elemlen || memcmp(st->elem, hasher->elem, st->elemlen) != 0)
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("bloom_agg state holds values of %.*s, not %s",
 			                       (int) st->elemlen, st->elem, hasher->elem)));
+		st->hasher = hasher; /* compared once, not per row */
 	}
 	auto_add_hash(st, bloom_hash_value(hasher, PG_GETARG_DATUM(1), 0));
-	st->nadded = bloom_add_counts(st->nadded, 1);
+	if (st->nadded < (uint64) PG_INT64_MAX)
+		st->nadded++;
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 

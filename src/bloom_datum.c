@@ -97,15 +97,6 @@ bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 }
 
 BloomCallCache *
-bloom_call_cache(FunctionCallInfo fcinfo)
-{
-	if (fcinfo->flinfo->fn_extra == NULL)
-		fcinfo->flinfo->fn_extra =
-		    MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
-	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
-}
-
-BloomCallCache *
 bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));

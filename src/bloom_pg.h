@@ -126,13 +126,31 @@ typedef struct BloomCallCache
 	int sized_nhashes;
 } BloomCallCache;
 
-extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo);
+/* The call site's cache in fn_extra, allocated on first use; inline: once per row. */
+static inline BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+		    MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomCallCache));
+	return (BloomCallCache *) fcinfo->flinfo->fn_extra;
+}
 
 /*
  * The hasher for argument argno of the current call, from fn_extra (set up
  * on the first call, or again if the argument's type changes).
  */
-extern BloomHasher *bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno);
+extern BloomHasher *bloom_hasher_setup(FunctionCallInfo fcinfo, int argno);
+
+static inline BloomHasher *
+bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+
+	if (cache->hasher_valid && cache->hasher_argno == argno)
+		return &cache->hasher;
+	return bloom_hasher_setup(fcinfo, argno);
+}
 
 /*
  * Set up a hasher for values of typid under collid (in the current memory

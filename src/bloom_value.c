@@ -95,20 +95,17 @@ bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
 	return true;
 }
 
+/*
+ * The slow path of bloom_hasher_for_arg(): a call site's argument types and
+ * collation never change (fn_expr and fncollation belong to one expression),
+ * so after the first call the hasher is a lookup in fn_extra.
+ */
 BloomHasher *
-bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
+bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	Oid typid;
 	MemoryContext old;
-
-	/*
-	 * A call site's argument types and collation never change (fn_expr and
-	 * fncollation belong to one expression), so after the first call this is
-	 * a lookup in fn_extra.
-	 */
-	if (cache->hasher_valid && cache->hasher_argno == argno)
-		return &cache->hasher;
 
 	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 	if (!OidIsValid(typid))
