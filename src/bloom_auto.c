@@ -54,6 +54,7 @@ PG_FUNCTION_INFO_V1(bloom_agg_finalize);
 #define AUTO_WIDE_HASHES 7
 #define AUTO_WIDE_BITS (UINT64CONST(12252240) * 701) /* lcm(1..18) * 701, under 1 GB */
 #define AUTO_MIN_CAPACITY 64
+#define AUTO_PENDING 256
 #define AUTO_DEFAULT_LIMIT (1 << 25)
 /* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
 #define HASHES_PER_CHECK 65536
@@ -68,8 +69,10 @@ typedef struct BloomAuto
 	size_t nsorted;
 	size_t nused;
 	size_t capacity;
-	/* or a wide filter (hashes == NULL) */
+	/* or a wide filter (hashes == NULL), and hashes not yet written to it */
 	BloomFilter wide;
+	uint64 *pending;
+	int npending;
 	uint64 nadded;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen;
@@ -137,6 +140,8 @@ auto_widen(BloomAuto *st)
 	add_hashes(&st->wide.view, st->hashes, st->nused);
 	pfree(st->hashes);
 	st->hashes = NULL;
+	st->pending = palloc(AUTO_PENDING * sizeof(uint64));
+	st->npending = 0;
 	st->nsorted = st->nused = st->capacity = 0;
 	MemoryContextSwitchTo(old);
 }
@@ -148,7 +153,14 @@ auto_compact(BloomAuto *st)
 	size_t tail = st->nused - st->nsorted;
 	uint64 *tmp;
 
-	if (st->hashes == NULL || tail == 0)
+	if (st->hashes == NULL)
+	{
+		/* a wide filter: write the pending hashes */
+		bf_add_hashes(&st->wide.view, st->pending, (size_t) st->npending);
+		st->npending = 0;
+		return;
+	}
+	if (tail == 0)
 		return;
 	CHECK_FOR_INTERRUPTS();
 	tmp = MemoryContextAllocHuge(st->hdr.eoh_context, tail * sizeof(uint64));
@@ -165,7 +177,10 @@ auto_add_hash(BloomAuto *st, uint64 h)
 {
 	if (st->hashes == NULL)
 	{
-		bf_add_hash(&st->wide.view, h);
+		/* written in batches, so that their cache misses overlap */
+		st->pending[st->npending++] = h;
+		if (st->npending == AUTO_PENDING)
+			auto_compact(st);
 		return;
 	}
 	if (st->nused == st->capacity)
@@ -173,7 +188,7 @@ auto_add_hash(BloomAuto *st, uint64 h)
 		auto_compact(st);
 		if (st->hashes == NULL)
 		{
-			bf_add_hash(&st->wide.view, h);
+			auto_add_hash(st, h);
 			return;
 		}
 		/* grow when the distinct hashes fill half of it; the limit bounds it */
@@ -497,9 +512,11 @@ auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
 	BloomAuto *st = (BloomAuto *) eohptr;
 	struct varlena *raw = (struct varlena *) result;
-	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, 0, st->nsorted};
+	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
 	uint8 *data;
 
+	auto_compact(st); /* done by auto_flat_size already: nothing changes size here */
+	p.nbits = st->nsorted;
 	if (st->hashes == NULL)
 	{
 		memcpy(raw, st->wide.raw, allocated_size);
