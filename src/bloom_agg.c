@@ -26,17 +26,6 @@ PG_FUNCTION_INFO_V1(counting_bloom_agg_trans_sized);
 #define BLOOM_AGG_DEFAULT_N 1000000
 #define BLOOM_AGG_DEFAULT_FPP 0.01
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *name)
-{
-	MemoryContext aggcontext;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("%s called in non-aggregate context", name)));
-	return aggcontext;
-}
-
 /*
  * The filter size for the hints, computed once per call site: the search in
  * bf_size_for_layout() costs up to a millisecond, and a GROUP BY calls this
@@ -195,7 +184,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 		aggcontext = MemoryContextGetParent(st->hdr.eoh_context);
 	}
 	else
-		aggcontext = agg_context(fcinfo, name);
+		aggcontext = bloom_agg_context(fcinfo, name);
 
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
 	if (PG_ARGISNULL(0))

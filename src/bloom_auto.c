@@ -338,17 +338,6 @@ auto_state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext parent)
 	return auto_from_flat(&f, parent);
 }
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *name)
-{
-	MemoryContext aggcontext;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("%s called in non-aggregate context", name)));
-	return aggcontext;
-}
-
 /* bloom_agg_auto_trans(state, value): the transition function of bloom_agg(value). */
 Datum
 bloom_agg_auto_trans(PG_FUNCTION_ARGS)
@@ -370,7 +359,7 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 		 * Not our own read-write state, which only the aggregate that owns
 		 * it hands over: a new state, or one holding a flat partial state.
 		 */
-		MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_trans");
+		MemoryContext aggcontext = bloom_agg_context(fcinfo, "bloom_agg_auto_trans");
 
 		if (PG_ARGISNULL(0))
 			st = auto_new(aggcontext, hasher->elem, hasher->elemlen);
@@ -395,7 +384,7 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_agg_auto_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = agg_context(fcinfo, "bloom_agg_auto_combine");
+	MemoryContext aggcontext = bloom_agg_context(fcinfo, "bloom_agg_auto_combine");
 	BloomAuto *st = auto_state_arg(fcinfo, 0, aggcontext);
 	BloomFilter other;
 

@@ -96,6 +96,17 @@ bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
 }
 
+MemoryContext
+bloom_agg_context(FunctionCallInfo fcinfo, const char *name)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("%s called in non-aggregate context", name)));
+	return aggcontext;
+}
+
 BloomCallCache *
 bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 {

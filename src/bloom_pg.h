@@ -61,6 +61,9 @@ extern void bloom_get_datum(Datum d, BloomFilter *out);
 extern struct BloomCallCache *bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno,
                                                    BloomFilter *out);
 
+/* The aggregate's memory context; 0A000 when not called as an aggregate. */
+extern MemoryContext bloom_agg_context(FunctionCallInfo fcinfo, const char *name);
+
 /* A varlena of payload_len bytes (uninitialized) in the current memory context. */
 extern struct varlena *bloom_alloc(size_t payload_len);
 
