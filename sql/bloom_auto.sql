@@ -140,6 +140,9 @@ SELECT bloom_agg_finalize(f) = f AS classic_unchanged
   FROM (SELECT bloom_agg(g, 100, 0.01) AS f FROM generate_series(1, 10) g) c;
 SELECT nbits = (bloom_params(1)).nbits AS empty_set_sized_for_1, values_added, element_family
   FROM bloom_info(bloom_agg_finalize('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='));
+-- a set of another seed's hashes is not a partial state of bloom_agg: unchanged
+SELECT bloom_agg_finalize(x)::text = x::text AS other_seed_unchanged
+  FROM (VALUES ('v1 explicit m=1 k=0 scheme=1 seed=5 n=1 elem=a.b hashes=AQAAAAAAAAA='::bloom)) v(x);
 
 -- A set combines with a bit filter: the union is the bit filter of both, the
 -- intersection the set's values the filter may hold.

@@ -278,14 +278,19 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 	st->nadded = bloom_add_counts(st->nadded, v->nadded);
 }
 
-/* A partial state of bloom_agg(value): a set, or a wide filter. */
+/*
+ * A partial state of bloom_agg(value): a set, or a wide filter, of hashes
+ * made with seed 0 (another seed's hashes would land on other bits).
+ */
 static bool
 is_auto_state(const bf_view *v)
 {
+	if (v->p.seed != 0 || v->p.scheme != BF_SCHEME_PGHASH_EDH)
+		return false;
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return true;
 	return v->p.layout == BF_LAYOUT_CLASSIC && v->p.nbits == AUTO_WIDE_BITS &&
-	       v->p.nhashes == AUTO_WIDE_HASHES && v->p.seed == 0 && v->flags == 0;
+	       v->p.nhashes == AUTO_WIDE_HASHES && v->flags == 0;
 }
 
 /* Our expanded state in the datum, or NULL. */
@@ -311,8 +316,8 @@ auto_from_flat(const BloomFilter *f, MemoryContext parent)
 		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		         errmsg("bloom value is not a partial state of bloom_agg(value)"),
 		         errdetail(
-		             "A partial state is an explicit filter, or a classic filter of " UINT64_FORMAT
-		             " bits, 7 hashes and seed 0.",
+		             "A partial state is an explicit filter of seed 0, or a classic filter of "
+		             UINT64_FORMAT " bits, 7 hashes and seed 0.",
 		             AUTO_WIDE_BITS)));
 	st = auto_new(parent, f->view.elem, f->view.elemlen);
 	auto_add_flat(st, f);
