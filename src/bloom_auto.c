@@ -312,13 +312,11 @@ auto_from_flat(const BloomFilter *f, MemoryContext parent)
 	BloomAuto *st;
 
 	if (!is_auto_state(&f->view))
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		         errmsg("bloom value is not a partial state of bloom_agg(value)"),
-		         errdetail(
-		             "A partial state is an explicit filter of seed 0, or a classic filter of "
-		             UINT64_FORMAT " bits, 7 hashes and seed 0.",
-		             AUTO_WIDE_BITS)));
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("bloom value is not a partial state of bloom_agg(value)"),
+		                errdetail("A partial state is an explicit filter of seed 0, or a classic "
+		                          "filter of " UINT64_FORMAT " bits, 7 hashes and seed 0.",
+		                          AUTO_WIDE_BITS)));
 	st = auto_new(parent, f->view.elem, f->view.elemlen);
 	auto_add_flat(st, f);
 	return st;
