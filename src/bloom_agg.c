@@ -6,10 +6,11 @@
  * partial aggregates travel between processes (parallel query) and servers
  * (sharded engines) as ordinary bloom values, with no serialization
  * functions.  Inside an aggregate the state is an expanded object in the
- * aggregate's memory context, updated in place (below); the combine function (the union,
- * in bloom_setops.c) ORs the bits or adds the counters, which does not depend
- * on the order of the rows, so a parallel build yields exactly the serial
- * filter.
+ * aggregate's memory context, updated in place (below); the combine function
+ * (the union, in bloom_setops.c) ORs the bits or adds the counters, which
+ * does not depend on the order of the rows, so a parallel build yields
+ * exactly the serial filter.  bloom_agg(value) without hints is in
+ * bloom_auto.c.
  */
 #include "bloom_pg.h"
 
@@ -22,7 +23,10 @@ PG_FUNCTION_INFO_V1(bloom_agg_trans_layout);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_trans);
 PG_FUNCTION_INFO_V1(counting_bloom_agg_trans_sized);
 
-/* Sizing of bloom_agg(value) without hints; see the README. */
+/*
+ * Sizing without hints of counting_bloom_agg(value), and of bloom_agg(value)
+ * as versions 1.0 to 1.2 define it (1.3 sizes it from the data, bloom_auto.c).
+ */
 #define BLOOM_AGG_DEFAULT_N 1000000
 #define BLOOM_AGG_DEFAULT_FPP 0.01
 
