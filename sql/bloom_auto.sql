@@ -51,6 +51,17 @@ BEGIN
     END LOOP;
     RETURN NULL;
 END $$;
+CREATE FUNCTION hashagg_batches(query text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+        IF line ~ 'Batches: ' THEN
+            RETURN substring(line FROM 'Batches: (\d+)')::int;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END $$;
 SET work_mem = '256MB';
 SET enable_sort = off;
 SELECT count(*) AS groups,
@@ -60,6 +71,30 @@ SELECT hashagg_memory_kb('SELECT g % 2000, bloom_agg(g) FROM generate_series(1, 
        < 20000 AS under_20_mb;
 RESET work_mem;
 RESET enable_sort;
+
+-- A hash aggregate that spills to disk (many batches) builds the same
+-- filters, with and without hints; so do grouping sets.
+CREATE TABLE auto_spill AS SELECT g % 5000 AS grp, g AS v FROM generate_series(1, 300000) g;
+ANALYZE auto_spill;
+SET enable_sort = off;
+CREATE TABLE auto_spill_ref AS
+  SELECT grp, bloom_agg(v) AS a, bloom_agg(v, 100, 0.01) AS h FROM auto_spill GROUP BY grp;
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+SELECT hashagg_batches('SELECT grp, bloom_agg(v), bloom_agg(v, 100, 0.01) FROM auto_spill GROUP BY grp')
+       > 1 AS spilled;
+SELECT count(*) AS groups_equal
+  FROM (SELECT grp, bloom_agg(v) AS a, bloom_agg(v, 100, 0.01) AS h FROM auto_spill GROUP BY grp) s
+  JOIN auto_spill_ref r USING (grp)
+ WHERE s.a = r.a AND s.h = r.h;
+RESET work_mem;
+RESET hash_mem_multiplier;
+RESET enable_sort;
+SELECT count(*) AS rows, count(*) FILTER (WHERE grp IS NULL) AS total_rows,
+       bool_and((bloom_info(a)).nbits = (bloom_params(CASE WHEN grp IS NULL THEN 300000 ELSE 60 END)).nbits)
+       AS all_optimal
+  FROM (SELECT grp, bloom_agg(v) AS a FROM auto_spill GROUP BY ROLLUP (grp)) s;
+DROP TABLE auto_spill, auto_spill_ref;
 
 -- As a running window aggregate, each row's filter is sized for the rows so far.
 SELECT g, (bloom_info(bloom_agg(g) OVER (ORDER BY g))).nbits = (bloom_params(g)).nbits AS sized
@@ -187,4 +222,4 @@ SELECT bloom_try($$SELECT 'v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a.b hash
 
 DROP AGGREGATE partial_bloom(anyelement);
 DROP TABLE auto_f, auto_big, auto_serial, auto_serial_groups, auto_wide, auto_wide_serial, auto_parts;
-DROP FUNCTION hashagg_memory_kb(text);
+DROP FUNCTION hashagg_memory_kb(text), hashagg_batches(text);
