@@ -26,3 +26,17 @@ CREATE OR REPLACE AGGREGATE bloom_agg(value anyelement) (
     FINALFUNC = bloom_agg_finalize,
     PARALLEL = SAFE
 );
+
+-- bloom_agg(value, fpp): sized from the data, as bloom_agg(value), for the
+-- false-positive rate fpp (that of the first row; 0.000000001 to 1) instead
+-- of 1 %.  The partial state carries the rate (format flag "target").
+CREATE FUNCTION bloom_agg_auto_trans(state bloom, value anyelement, fpp float8) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_agg_auto_trans_fpp' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE bloom_agg(value anyelement, fpp float8) (
+    SFUNC = bloom_agg_auto_trans,
+    STYPE = bloom,
+    COMBINEFUNC = bloom_agg_auto_combine,
+    FINALFUNC = bloom_agg_finalize,
+    PARALLEL = SAFE
+);

@@ -25,14 +25,17 @@
  *					3 = blocked512 (m bits in blocks of 512, m a multiple of 512),
  *					4 = explicit (m distinct 64-bit hashes, not yet a bit array; k = 0)
  *	6		1		hash scheme (1, see bf_filter.c)
- *	7		1		flags: bit 0 = derived (see below); other bits 0
+ *	7		1		flags: bit 0 = derived (see below); bit 1 = target (1.3, see
+ *					below); other bits 0
  *	8		2		k, number of hash positions per value (1..BF_MAX_HASHES)
  *	10		2		e, length of the element key (0..BF_MAX_ELEM_LEN)
  *	12		8		hash seed
  *	20		8		m, number of bits or counters
  *	28		8		number of values added, duplicates included (0..2^63-1);
  *					for counting4, added minus removed
- *	36		x		if derived (x = 16): bound (8), estimated distinct (8); else x = 0
+ *	36		x		if derived: bound (8), estimated distinct (8); then, if target:
+ *					the target rate in parts per billion (4, 1..999999999); x is the
+ *					sum (0, 16, 4)
  *	36+x	e		element key: which values the filter holds (see below)
  *	36+x+e	d		the data.  classic and blocked512: d = ceil(m/8), bit i is bit
  *					(i % 8) of byte i / 8.  counting4: d = ceil(m/2), counter i is the low
@@ -57,6 +60,11 @@
  * bf_explicit.c).  It answers membership exactly, up to collisions of 64-bit
  * hashes; m is its number of hashes (0 allowed), k is 0, it is never derived,
  * and it holds at most BF_MAX_EXPLICIT hashes.
+ *
+ * A "target" (flag bit 1) marks a partial state of bloom_agg(value, fpp): an
+ * explicit filter, or the 1 GB classic filter it becomes past its limit,
+ * that carries the false-positive rate its finished filter must meet.  It is
+ * never derived.  Without the flag a partial state aims at 1 %.
  *
  * A classic or blocked filter is "derived" when it results from an intersection: its
  * bits then include bits of values outside the set it represents, so the
@@ -86,6 +94,9 @@
 #define BF_HEADER_SIZE 36
 #define BF_FLAG_DERIVED 0x01
 #define BF_DERIVED_SIZE 16
+#define BF_FLAG_TARGET 0x02
+#define BF_TARGET_SIZE 4
+#define BF_TARGET_SCALE 1000000000u /* the target is in parts per billion */
 #define BF_COUNTER_MAX 15
 
 #define BF_MAX_HASHES 64
@@ -142,6 +153,7 @@ typedef struct bf_view
 	uint64_t nadded;
 	uint64_t bound;        /* derived only, else 0 */
 	uint64_t est_distinct; /* derived only, else 0 */
+	uint32_t target_ppb;   /* target only, else 0 */
 	const char *elem;
 	size_t elemlen;
 	uint8_t *bits; /* the data: bits (classic) or counters (counting4) */
@@ -219,6 +231,9 @@ extern void bf_set_nadded(uint8_t *buf, uint64_t nadded);
 
 /* Write the derived extension of a serialized filter created with the flag. */
 extern void bf_set_derived(uint8_t *buf, uint64_t bound, uint64_t est_distinct);
+
+/* Write the target (parts per billion) of a serialized filter created with the flag. */
+extern void bf_set_target(uint8_t *buf, uint32_t target_ppb);
 
 /* Whether a and b have the same shape (layout, scheme, k, seed, m). */
 extern bool bf_params_equal(const bf_params *a, const bf_params *b);
@@ -412,7 +427,9 @@ extern double bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set);
  *	 v1 counting4 m=<m> ... elem=<key> counters=<base64>
  *	 v1 blocked512 m=<m> ... elem=<key> bits=<base64>
  *	 v1 explicit m=<m> k=0 ... elem=<key> hashes=<base64>
- * with " bound=<b> est=<e>" after n= for a derived filter, single spaces, decimal integers without sign or leading zeros, the
+ * with " bound=<b> est=<e>" after n= for a derived filter, then " target=0.<digits>"
+ * for a target (the rate in decimal, at most 9 digits after the point, no
+ * trailing zero), single spaces, decimal integers without sign or leading zeros, the
  * element key percent-encoded where it holds a byte other than
  * [A-Za-z0-9_.@$-], and the bit array in padded base64 (RFC 4648).  It is
  * canonical: every value has exactly one text form and the parser accepts

@@ -156,7 +156,8 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 static size_t
 ext_size(uint8_t flags)
 {
-	return (flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0;
+	return ((flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0) +
+	       ((flags & BF_FLAG_TARGET) ? BF_TARGET_SIZE : 0);
 }
 
 bool
@@ -213,6 +214,13 @@ bf_set_nadded(uint8_t *buf, uint64_t nadded)
 }
 
 void
+bf_set_target(uint8_t *buf, uint32_t target_ppb)
+{
+	put_le(buf + BF_HEADER_SIZE + ((buf[OFF_FLAGS] & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0),
+	       target_ppb, 4);
+}
+
+void
 bf_set_derived(uint8_t *buf, uint64_t bound, uint64_t est_distinct)
 {
 	put_le(buf + BF_HEADER_SIZE, bound, 8);
@@ -248,8 +256,8 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	view->nadded = get_le(buf + OFF_NADDED, 8);
 	elemlen = (size_t) get_le(buf + OFF_ELEMLEN, 2);
 
-	if ((view->flags & ~BF_FLAG_DERIVED) != 0)
-		return bf_fail(err, BF_ERR_FORMAT, "unknown flags 0x%02x (this build knows 0x01)",
+	if ((view->flags & ~(BF_FLAG_DERIVED | BF_FLAG_TARGET)) != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "unknown flags 0x%02x (this build knows 0x01, 0x02)",
 		               (unsigned) view->flags);
 	/* SQL reports the count as a bigint */
 	if (view->nadded > INT64_MAX)
@@ -259,6 +267,11 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	if ((view->flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(view->p.layout))
 		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived",
 		               bf_layout_name(view->p.layout));
+	if ((view->flags & BF_FLAG_TARGET) &&
+	    ((view->flags & BF_FLAG_DERIVED) ||
+	     (view->p.layout != BF_LAYOUT_EXPLICIT && view->p.layout != BF_LAYOUT_CLASSIC)))
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "only an explicit or classic filter that is not derived has a target");
 	ext = ext_size(view->flags);
 
 	if (!bf_payload_size(&view->p, view->flags, elemlen, &expected, err))
@@ -269,8 +282,15 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 		               "bytes) implies %zu",
 		               len, (unsigned long long) view->p.nbits, elemlen, expected);
 
-	view->bound = ext ? get_le(buf + BF_HEADER_SIZE, 8) : 0;
-	view->est_distinct = ext ? get_le(buf + BF_HEADER_SIZE + 8, 8) : 0;
+	view->bound = (view->flags & BF_FLAG_DERIVED) ? get_le(buf + BF_HEADER_SIZE, 8) : 0;
+	view->est_distinct = (view->flags & BF_FLAG_DERIVED) ? get_le(buf + BF_HEADER_SIZE + 8, 8) : 0;
+	view->target_ppb =
+	    (view->flags & BF_FLAG_TARGET) ? (uint32_t) get_le(buf + BF_HEADER_SIZE, 4) : 0;
+	if ((view->flags & BF_FLAG_TARGET) &&
+	    (view->target_ppb < 1 || view->target_ppb >= BF_TARGET_SCALE))
+		return bf_fail(err, BF_ERR_PARAM,
+		               "target rate of %u parts per billion is out of range (1 to 999999999)",
+		               (unsigned) view->target_ppb);
 	if (view->bound > view->p.nbits)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
 		               (unsigned long long) view->bound, (unsigned long long) view->p.nbits);

@@ -109,6 +109,16 @@ header_text(const bf_view *view, char *out, size_t outlen)
 	if (view->flags & BF_FLAG_DERIVED)
 		len += snprintf(out + len, outlen - (size_t) len, "bound=%llu est=%llu ",
 		                (unsigned long long) view->bound, (unsigned long long) view->est_distinct);
+	if (view->flags & BF_FLAG_TARGET)
+	{
+		/* parts per billion as a decimal fraction: 10000000 -> 0.01 */
+		char digits[10];
+		int n = snprintf(digits, sizeof(digits), "%09u", (unsigned) view->target_ppb);
+
+		while (n > 1 && digits[n - 1] == '0')
+			n--;
+		len += snprintf(out + len, outlen - (size_t) len, "target=0.%.*s ", n, digits);
+	}
 	len += snprintf(out + len, outlen - (size_t) len, "elem=");
 	return (size_t) len;
 }
@@ -218,6 +228,37 @@ take_number(cursor *c, const char *name, uint64_t *value, bf_error *err)
 	if (!take_literal(c, " "))
 		return bf_fail(err, BF_ERR_FORMAT, "expected a single space after %s", name);
 	*value = v;
+	return true;
+}
+
+/*
+ * Read "target=0.<digits> ": 1 to 9 digits, the last not 0 (so that every
+ * rate has one form), as parts per billion.
+ */
+static bool
+take_target(cursor *c, uint64_t *ppb, bf_error *err)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	if (!take_literal(c, "target=0."))
+		return bf_fail(err, BF_ERR_FORMAT, "expected \"target=0.\" and the rate's digits");
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+	{
+		if (++n > 9)
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "target has more than 9 digits after the point (parts per billion)");
+		v = v * 10 + (uint64_t) (*c->p - '0');
+		c->p++;
+	}
+	if (n == 0 || c->p[-1] == '0')
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "target must be a decimal fraction without trailing zeros, as 0.01");
+	for (; n < 9; n++)
+		v *= 10;
+	if (!take_literal(c, " "))
+		return bf_fail(err, BF_ERR_FORMAT, "expected a single space after target");
+	*ppb = v;
 	return true;
 }
 
@@ -333,6 +374,7 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	bf_params p;
 	uint8_t flags = 0;
 	uint64_t nbits = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0, bound = 0, est = 0;
+	uint64_t target = 0;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen = 0;
 	size_t ext;
@@ -363,6 +405,12 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 			return false;
 		flags = BF_FLAG_DERIVED;
 	}
+	if (c.end - c.p >= 7 && memcmp(c.p, "target=", 7) == 0)
+	{
+		if (!take_target(&c, &target, err))
+			return false;
+		flags |= BF_FLAG_TARGET;
+	}
 	if (!take_elem(&c, elem, &elemlen, err))
 		return false;
 
@@ -379,9 +427,13 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	p.nbits = nbits;
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
-	if (flags && !bf_layout_is_bits(p.layout))
+	if ((flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(p.layout))
 		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived",
 		               bf_layout_name(p.layout));
+	if ((flags & BF_FLAG_TARGET) && ((flags & BF_FLAG_DERIVED) || (p.layout != BF_LAYOUT_EXPLICIT &&
+	                                                               p.layout != BF_LAYOUT_CLASSIC)))
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "only an explicit or classic filter that is not derived has a target");
 	if (bound > nbits)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
 		               (unsigned long long) bound, (unsigned long long) nbits);
@@ -389,14 +441,17 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		return bf_fail(err, BF_ERR_PARAM, "estimated distinct count is out of range");
 	if (!bf_payload_size(&p, flags, elemlen, payload_len, err))
 		return false;
-	ext = flags ? BF_DERIVED_SIZE : 0;
+	ext = ((flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0) +
+	      ((flags & BF_FLAG_TARGET) ? BF_TARGET_SIZE : 0);
 
 	if (buf == NULL)
 		return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits), NULL, err);
 
 	bf_init(buf, &p, flags, elem, elemlen, nadded);
-	if (flags)
+	if (flags & BF_FLAG_DERIVED)
 		bf_set_derived(buf, bound, est);
+	if (flags & BF_FLAG_TARGET)
+		bf_set_target(buf, (uint32_t) target);
 	return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits),
 	                 buf + BF_HEADER_SIZE + ext + elemlen, err);
 }

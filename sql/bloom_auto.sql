@@ -122,6 +122,33 @@ SELECT count(*) AS groups_equal_to_serial
  WHERE p.f = s.f;
 RESET ALL;
 
+-- bloom_agg(value, fpp): the same for another rate; bit for bit the hinted
+-- filter of the right size.
+SELECT n, nbits = (bloom_params(n, 0.001)).nbits AS optimal_m, nhashes,
+       f = (SELECT bloom_agg(g, n, 0.001) FROM generate_series(1, n) g) AS same_as_hinted
+  FROM (VALUES (1), (1000), (100000)) v(n),
+       LATERAL (SELECT bloom_agg(g, 0.001) AS f FROM generate_series(1, n) g) a,
+       LATERAL bloom_info(f)
+ ORDER BY n;
+SELECT avg((f @> g)::int) BETWEEN 0.0007 AND 0.0013 AS rate_near_0_1_percent
+  FROM (SELECT bloom_agg(g, 0.001) AS f FROM generate_series(1, 100000) g) a,
+       generate_series(100001, 300000) g;
+SELECT bloom_try('SELECT bloom_agg(g, 0) FROM generate_series(1, 3) g') AS zero,
+       bloom_try('SELECT bloom_agg(g, 1000) FROM generate_series(1, 3) g') AS a_count,
+       bloom_try('SELECT bloom_agg(g, NULL::float8) FROM generate_series(1, 3) g') AS null_rate;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE auto_serial_fpp AS SELECT bloom_agg(k, 0.0001) AS f FROM auto_big;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+SELECT workers_launched('SELECT bloom_agg(k, 0.0001) FROM auto_big') > 0 AS parallel_workers_ran;
+SELECT p.f = s.f AS same_as_serial,
+       (bloom_info(p.f)).nbits = (bloom_params(150000, 0.0001)).nbits AS optimal
+  FROM (SELECT bloom_agg(k, 0.0001) AS f FROM auto_big) p, auto_serial_fpp s;
+RESET ALL;
+
 -- Past bloomfilter.agg_explicit_limit distinct values the state becomes a
 -- 1 GB filter, folded at the end: within 1.2x of the optimum, the rate met,
 -- and the same bits whether the switch happened in a serial scan or only
@@ -144,6 +171,11 @@ SET parallel_leader_participation = off;
 SELECT workers_launched('SELECT bloom_agg(k) FROM auto_wide') > 0 AS parallel_workers_ran;
 SELECT p.f = s.f AS same_as_serial
   FROM (SELECT bloom_agg(k) AS f FROM auto_wide) p, auto_wide_serial s;
+-- and with a rate: the 1 GB stage has k = 10 for 0.1 %
+SET max_parallel_workers_per_gather = 0;
+SELECT nbits::float8 / (bloom_params(6000, 0.001)).nbits BETWEEN 1 AND 1.2 AS within_1_2x,
+       nhashes, estimated_fpp <= 0.001 AS rate_met
+  FROM (SELECT bloom_agg(k, 0.001) AS f FROM auto_wide) a, LATERAL bloom_info(f);
 RESET ALL;
 SELECT bloom_try('SET bloomfilter.agg_explicit_limit = 0') AS limit_0;
 
@@ -170,6 +202,19 @@ SELECT bloom_agg_finalize(f) = (SELECT bloom_agg(g) FROM generate_series(1, 1000
 SELECT bloom_agg_finalize(bloom_union_agg(f)) = (SELECT bloom_agg(g) FROM generate_series(1, 1500) g)
        AS union_of_parts
   FROM auto_parts WHERE id < 3;
+-- a partial state of bloom_agg(value, fpp) carries its rate
+CREATE AGGREGATE partial_bloom(anyelement, float8) (SFUNC = bloom_agg_auto_trans, STYPE = bloom);
+SELECT partial_bloom(g, 0.0001)::text AS with_target FROM generate_series(1, 2) g;
+SELECT bloom_agg_finalize(partial_bloom(g, 0.0001)) = bloom_agg(g, 2, 0.0001) AS finalized_at_rate,
+       bloom_agg_finalize(partial_bloom(g, 0.0001) | partial_bloom(g + 1, 0.0001))
+         = (SELECT bloom_agg(h, 3, 0.0001) FROM generate_series(1, 3) h) AS union_keeps_rate,
+       (partial_bloom(g, 0.0001) & partial_bloom(g + 1, 0.0001))::text LIKE '% target=0.0001 %'
+         AS intersection_keeps_rate,
+       bloom_add(partial_bloom(g, 0.0001), 7)::text LIKE '% target=0.0001 %' AS add_keeps_rate
+  FROM generate_series(1, 2) g;
+SELECT bloom_try($$SELECT partial_bloom(g, 0.0001) | partial_bloom(g, 0.01) FROM generate_series(1, 2) g$$)
+       AS different_rates;
+DROP AGGREGATE partial_bloom(anyelement, float8);
 -- any other filter is returned unchanged
 SELECT bloom_agg_finalize(f) = f AS classic_unchanged
   FROM (SELECT bloom_agg(g, 100, 0.01) AS f FROM generate_series(1, 10) g) c;
@@ -215,11 +260,14 @@ SELECT v AS input, bloom_try(format('SELECT %L::bloom', v)) AS result FROM (VALU
   ('v1 explicit m=1 k=7 scheme=1 seed=0 n=1 elem=a.b hashes=AQAAAAAAAAA='),
   ('v1 explicit m=1 k=0 scheme=1 seed=0 n=1 bound=1 est=1 elem=a.b hashes=AQAAAAAAAAA='),
   ('v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a.b bits=AQAAAAAAAAA='),
-  ('v1 explicit m=200000000 k=0 scheme=1 seed=0 n=1 elem=a.b hashes=')
+  ('v1 explicit m=200000000 k=0 scheme=1 seed=0 n=1 elem=a.b hashes='),
+  ('v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.010 elem=a.b hashes=AQAAAAAAAAA='),
+  ('v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=1 elem=a.b hashes=AQAAAAAAAAA='),
+  ('v1 classic m=8 k=1 scheme=1 seed=0 n=1 bound=1 est=1 target=0.5 elem=a.b bits=AQ==')
 ) t(v);
 SELECT bloom_try($$SELECT 'v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a.b hashes=AQAAAAAAAAA='::counting_bloom$$)
        AS not_counting;
 
 DROP AGGREGATE partial_bloom(anyelement);
-DROP TABLE auto_f, auto_big, auto_serial, auto_serial_groups, auto_wide, auto_wide_serial, auto_parts;
+DROP TABLE auto_f, auto_big, auto_serial, auto_serial_groups, auto_serial_fpp, auto_wide, auto_wide_serial, auto_parts;
 DROP FUNCTION hashagg_memory_kb(text), hashagg_batches(text);

@@ -47,11 +47,11 @@
 #include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(bloom_agg_auto_trans);
+PG_FUNCTION_INFO_V1(bloom_agg_auto_trans_fpp);
 PG_FUNCTION_INFO_V1(bloom_agg_auto_combine);
 PG_FUNCTION_INFO_V1(bloom_agg_finalize);
 
 #define AUTO_FPP 0.01
-#define AUTO_WIDE_HASHES 7
 #define AUTO_WIDE_BITS (UINT64CONST(12252240) * 701) /* lcm(1..18) * 701, under 1 GB */
 #define AUTO_MIN_CAPACITY 64
 #define AUTO_PENDING 256
@@ -77,6 +77,7 @@ typedef struct BloomAuto
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen;
 	const BloomHasher *hasher; /* a hasher known to hash into elem */
+	uint32 target_ppb;         /* bloom_agg(value, fpp): the rate; 0: AUTO_FPP */
 } BloomAuto;
 
 static Size auto_flat_size(ExpandedObjectHeader *eohptr);
@@ -114,8 +115,24 @@ add_hashes(bf_view *view, const uint64 *hashes, size_t n)
 	}
 }
 
+/* The rate the finished filter must meet. */
+static double
+target_fpp(uint32 target_ppb)
+{
+	return target_ppb ? (double) target_ppb / BF_TARGET_SCALE : AUTO_FPP;
+}
+
+/* k of the wide filter: the best k at the target rate, log2(1 / rate) (7 at 1 %). */
+static uint16
+wide_hashes(uint32 target_ppb)
+{
+	long k = lround(log2(1.0 / target_fpp(target_ppb)));
+
+	return (uint16) Max(1, Min(k, BF_MAX_HASHES));
+}
+
 static BloomAuto *
-auto_new(MemoryContext parent, const char *elem, size_t elemlen)
+auto_new(MemoryContext parent, const char *elem, size_t elemlen, uint32 target_ppb)
 {
 	MemoryContext cxt =
 	    AllocSetContextCreate(parent, "bloom_agg(value) state", ALLOCSET_SMALL_SIZES);
@@ -126,6 +143,7 @@ auto_new(MemoryContext parent, const char *elem, size_t elemlen)
 	st->hashes = MemoryContextAlloc(cxt, st->capacity * sizeof(uint64));
 	memcpy(st->elem, elem, elemlen);
 	st->elemlen = elemlen;
+	st->target_ppb = target_ppb;
 	return st;
 }
 
@@ -133,10 +151,13 @@ auto_new(MemoryContext parent, const char *elem, size_t elemlen)
 static void
 auto_widen(BloomAuto *st)
 {
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, AUTO_WIDE_HASHES, 0, AUTO_WIDE_BITS};
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, wide_hashes(st->target_ppb), 0,
+	               AUTO_WIDE_BITS};
 	MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
-	bloom_new(&p, 0, st->elem, st->elemlen, 0, &st->wide);
+	/* the wide filter keeps the target, so that its flat form still knows it */
+	bloom_new_target(&p, st->target_ppb ? BF_FLAG_TARGET : 0, st->target_ppb, st->elem, st->elemlen,
+	                 0, &st->wide);
 	add_hashes(&st->wide.view, st->hashes, st->nused);
 	pfree(st->hashes);
 	st->hashes = NULL;
@@ -262,6 +283,12 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 		                errmsg("cannot combine bloom filters that differ in element family: %.*s "
 		                       "and %.*s",
 		                       (int) st->elemlen, st->elem, (int) v->elemlen, v->elem)));
+	if (v->target_ppb != st->target_ppb)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("cannot combine partial states of bloom_agg that aim at different rates: "
+		                "%g and %g",
+		                target_fpp(st->target_ppb), target_fpp(v->target_ppb))));
 	if (st->elemlen == 0 && v->elemlen != 0)
 	{
 		memcpy(st->elem, v->elem, v->elemlen);
@@ -290,7 +317,7 @@ is_auto_state(const bf_view *v)
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return true;
 	return v->p.layout == BF_LAYOUT_CLASSIC && v->p.nbits == AUTO_WIDE_BITS &&
-	       v->p.nhashes == AUTO_WIDE_HASHES && v->flags == 0;
+	       v->p.nhashes == wide_hashes(v->target_ppb) && !(v->flags & BF_FLAG_DERIVED);
 }
 
 /* Our expanded state in the datum, or NULL. */
@@ -315,9 +342,9 @@ auto_from_flat(const BloomFilter *f, MemoryContext parent)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("bloom value is not a partial state of bloom_agg(value)"),
 		                errdetail("A partial state is an explicit filter of seed 0, or a classic "
-		                          "filter of " UINT64_FORMAT " bits, 7 hashes and seed 0.",
+		                          "filter of " UINT64_FORMAT " bits and seed 0 (7 hashes at 1 %%).",
 		                          AUTO_WIDE_BITS)));
-	st = auto_new(parent, f->view.elem, f->view.elemlen);
+	st = auto_new(parent, f->view.elem, f->view.elemlen, f->view.target_ppb);
 	auto_add_flat(st, f);
 	return st;
 }
@@ -341,9 +368,35 @@ auto_state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext parent)
 	return auto_from_flat(&f, parent);
 }
 
-/* bloom_agg_auto_trans(state, value): the transition function of bloom_agg(value). */
-Datum
-bloom_agg_auto_trans(PG_FUNCTION_ARGS)
+/*
+ * The rate of bloom_agg(value, fpp) in parts per billion, read on the first
+ * row: rounded down, so that the filter meets the rate asked for.
+ */
+static uint32
+fpp_arg(FunctionCallInfo fcinfo, int argno)
+{
+	double fpp, ppb;
+
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("bloom_agg false-positive rate fpp must not be NULL")));
+	fpp = PG_GETARG_FLOAT8(argno);
+	ppb = floor(fpp * BF_TARGET_SCALE);
+	if (!(ppb >= 1 && ppb < BF_TARGET_SCALE))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("bloom_agg false-positive rate %g is out of range (0.000000001 to 1)", fpp),
+		         errhint("To give the expected number of values, use bloom_agg(value, "
+		                 "expected_n, fpp).")));
+	return (uint32) ppb;
+}
+
+/*
+ * Shared body of the transition functions of bloom_agg(value) and
+ * bloom_agg(value, fpp) (fpp_argno >= 0).
+ */
+static Datum
+auto_trans(FunctionCallInfo fcinfo, int fpp_argno)
 {
 	BloomHasher *hasher;
 	BloomAuto *st;
@@ -365,7 +418,8 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 		MemoryContext aggcontext = bloom_agg_context(fcinfo, "bloom_agg_auto_trans");
 
 		if (PG_ARGISNULL(0))
-			st = auto_new(aggcontext, hasher->elem, hasher->elemlen);
+			st = auto_new(aggcontext, hasher->elem, hasher->elemlen,
+			              fpp_argno >= 0 ? fpp_arg(fcinfo, fpp_argno) : 0);
 		else
 			st = auto_state_arg(fcinfo, 0, aggcontext);
 	}
@@ -383,6 +437,23 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 
+/* bloom_agg_auto_trans(state, value): the transition function of bloom_agg(value). */
+Datum
+bloom_agg_auto_trans(PG_FUNCTION_ARGS)
+{
+	return auto_trans(fcinfo, -1);
+}
+
+/*
+ * bloom_agg_auto_trans(state, value, fpp): bloom_agg(value, fpp), sized
+ * from the data for the rate fpp (that of the first row).
+ */
+Datum
+bloom_agg_auto_trans_fpp(PG_FUNCTION_ARGS)
+{
+	return auto_trans(fcinfo, 2);
+}
+
 /* bloom_agg_auto_combine(a, b): merge partial states (sets and wide filters). */
 Datum
 bloom_agg_auto_combine(PG_FUNCTION_ARGS)
@@ -398,7 +469,7 @@ bloom_agg_auto_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 
-/* The smallest classic filter meeting AUTO_FPP for the set's distinct count. */
+/* The smallest classic filter meeting the target for the set's distinct count. */
 static Datum
 auto_sized(BloomAuto *st)
 {
@@ -407,7 +478,7 @@ auto_sized(BloomAuto *st)
 	int k;
 	BloomFilter f;
 
-	if (!bf_size_for((double) Max(st->nsorted, 1), AUTO_FPP, &p.nbits, &k, &err))
+	if (!bf_size_for((double) Max(st->nsorted, 1), target_fpp(st->target_ppb), &p.nbits, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	p.nhashes = (uint16) k;
 	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &f);
@@ -415,15 +486,15 @@ auto_sized(BloomAuto *st)
 	return PointerGetDatum(f.raw);
 }
 
-/* Whether the wide filter folded by f meets AUTO_FPP for n distinct values. */
+/* Whether the wide filter w folded by f meets the target for n distinct values. */
 static bool
-fold_meets(uint64 f, double n)
+fold_meets(const BloomAuto *st, uint64 f, double n)
 {
-	return AUTO_WIDE_BITS % f == 0 &&
-	       bf_fpp(n, (double) (AUTO_WIDE_BITS / f), AUTO_WIDE_HASHES) <= AUTO_FPP;
+	return AUTO_WIDE_BITS % f == 0 && bf_fpp(n, (double) (AUTO_WIDE_BITS / f),
+	                                         st->wide.view.p.nhashes) <= target_fpp(st->target_ppb);
 }
 
-/* The wide filter folded by the largest factor that still meets AUTO_FPP. */
+/* The wide filter folded by the largest factor that still meets the target. */
 static Datum
 auto_folded(BloomAuto *st)
 {
@@ -444,24 +515,25 @@ auto_folded(BloomAuto *st)
 		{
 			if (AUTO_WIDE_BITS % c != 0)
 				continue;
-			if (fold_meets(AUTO_WIDE_BITS / c, n))
+			if (fold_meets(st, AUTO_WIDE_BITS / c, n))
 			{
 				best = Max(best, AUTO_WIDE_BITS / c);
 				break; /* c ascending: the largest factor of the pair kind */
 			}
-			if (fold_meets(c, n))
+			if (fold_meets(st, c, n))
 				best = Max(best, c);
 		}
 	p.nbits = AUTO_WIDE_BITS / best;
-	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &out);
+	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &out); /* finished: no target */
 	bloom_bytes_op(&out.view, w, bf_fold_bytes);
 	return PointerGetDatum(out.raw);
 }
 
 /*
- * bloom_agg_finalize(state) -> bloom: the final function of bloom_agg(value).
- * A set becomes the smallest classic filter that meets 1 % for its distinct
- * count, a wide filter is folded; any other filter is returned as it is.
+ * bloom_agg_finalize(state) -> bloom: the final function of bloom_agg(value)
+ * and bloom_agg(value, fpp).  A set becomes the smallest classic filter that
+ * meets the target (1 % or fpp) for its distinct count, a wide filter is
+ * folded; any other filter is returned as it is.
  * Callable on partial states a sharded engine gathered.
  */
 Datum
@@ -496,7 +568,8 @@ auto_flat_size(ExpandedObjectHeader *eohptr)
 	auto_compact(st);
 	if (st->hashes == NULL)
 		return VARSIZE(st->wide.raw);
-	return VARHDRSZ + BF_HEADER_SIZE + st->elemlen + st->nsorted * sizeof(uint64);
+	return VARHDRSZ + BF_HEADER_SIZE + (st->target_ppb ? BF_TARGET_SIZE : 0) + st->elemlen +
+	       st->nsorted * sizeof(uint64);
 }
 
 static void
@@ -516,6 +589,9 @@ auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 		return;
 	}
 	SET_VARSIZE(raw, allocated_size);
-	data = bf_init_header((uint8_t *) VARDATA(raw), &p, 0, st->elem, st->elemlen, st->nadded);
+	data = bf_init_header((uint8_t *) VARDATA(raw), &p, st->target_ppb ? BF_FLAG_TARGET : 0,
+	                      st->elem, st->elemlen, st->nadded);
+	if (st->target_ppb)
+		bf_set_target((uint8_t *) VARDATA(raw), st->target_ppb);
 	bf_explicit_put(data, st->hashes, st->nsorted);
 }

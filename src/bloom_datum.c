@@ -182,8 +182,8 @@ bloom_alloc(size_t payload_len)
 }
 
 void
-bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uint64_t nadded,
-          BloomFilter *out)
+bloom_new_target(const bf_params *p, uint8 flags, uint32 target_ppb, const char *elem,
+                 size_t elemlen, uint64_t nadded, BloomFilter *out)
 {
 	bf_error err;
 	struct varlena *raw;
@@ -201,7 +201,16 @@ bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uin
 		CHECK_FOR_INTERRUPTS();
 		memset(data + from, 0, Min((size_t) BLOOM_CHUNK, nbytes - from));
 	}
+	if (flags & BF_FLAG_TARGET)
+		bf_set_target((uint8_t *) VARDATA(raw), target_ppb);
 	check_header(raw, out);
+}
+
+void
+bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uint64_t nadded,
+          BloomFilter *out)
+{
+	bloom_new_target(p, flags, 0, elem, elemlen, nadded, out);
 }
 
 void
@@ -210,7 +219,7 @@ bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 	const bf_view *v = &src->view;
 	BloomFilter copy;
 
-	bloom_new(&v->p, flags, v->elem, v->elemlen, v->nadded, &copy);
+	bloom_new_target(&v->p, flags, v->target_ppb, v->elem, v->elemlen, v->nadded, &copy);
 	memcpy(copy.view.bits, v->bits, v->nbytes);
 	if (flags & BF_FLAG_DERIVED)
 	{

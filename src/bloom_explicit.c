@@ -29,13 +29,27 @@ bloom_explicit_hashes(const bf_view *v, size_t extra)
 }
 
 void
-bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem, size_t elemlen,
-                     uint64 nadded, BloomFilter *out)
+bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, uint32 target_ppb,
+                     const char *elem, size_t elemlen, uint64 nadded, BloomFilter *out)
 {
 	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, seed, n};
 
-	bloom_new(&p, 0, elem, elemlen, nadded, out);
+	bloom_new_target(&p, target_ppb ? BF_FLAG_TARGET : 0, target_ppb, elem, elemlen, nadded, out);
 	bf_explicit_put(out->view.bits, hashes, n);
+}
+
+/* The target of a combination of two sets: either's, if they do not disagree. */
+static uint32
+combined_target(const bf_view *a, const bf_view *b)
+{
+	if (a->target_ppb && b->target_ppb && a->target_ppb != b->target_ppb)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("cannot combine partial states of bloom_agg that aim at different rates: "
+		                "%g and %g",
+		                (double) a->target_ppb / BF_TARGET_SCALE,
+		                (double) b->target_ppb / BF_TARGET_SCALE)));
+	return a->target_ppb ? a->target_ppb : b->target_ppb;
 }
 
 void
@@ -51,8 +65,9 @@ bloom_set_hash(BloomFilter *f, uint64 h)
 
 		if (rank < v->p.nbits && bf_explicit_get(v, rank) == h)
 			return; /* held already */
-		bloom_new(&(bf_params){BF_LAYOUT_EXPLICIT, v->p.scheme, 0, v->p.seed, v->p.nbits + 1}, 0,
-		          v->elem, v->elemlen, v->nadded, &g);
+		bloom_new_target(
+		    &(bf_params){BF_LAYOUT_EXPLICIT, v->p.scheme, 0, v->p.seed, v->p.nbits + 1}, v->flags,
+		    v->target_ppb, v->elem, v->elemlen, v->nadded, &g);
 		memcpy(g.view.bits, v->bits, rank * 8);
 		bf_explicit_put(g.view.bits + rank * 8, &h, 1);
 		memcpy(g.view.bits + (rank + 1) * 8, v->bits + rank * 8, (v->p.nbits - rank) * 8);
@@ -96,7 +111,8 @@ bloom_explicit_union(BloomFilter *a, const BloomFilter *b)
 		uint64 *hb = bloom_explicit_hashes(vb, 0);
 		size_t n = bf_hashes_merge(ha, va->p.nbits, hb, vb->p.nbits);
 
-		bloom_explicit_build(ha, n, va->p.seed, va->elem, va->elemlen, nadded, a);
+		bloom_explicit_build(ha, n, va->p.seed, combined_target(va, vb), va->elem, va->elemlen,
+		                     nadded, a);
 		pfree(ha);
 		pfree(hb);
 	}
@@ -126,8 +142,9 @@ bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b)
 
 	/* every hash left stands for a value added to both; none left, nothing added */
 	if (n > 0)
-		bloom_explicit_build(hashes, n, set->p.seed, set->elem, set->elemlen, n, a);
+		bloom_explicit_build(hashes, n, set->p.seed, set->target_ppb, set->elem, set->elemlen, n,
+		                     a);
 	else
-		bloom_explicit_build(hashes, 0, set->p.seed, NULL, 0, 0, a);
+		bloom_explicit_build(hashes, 0, set->p.seed, set->target_ppb, NULL, 0, 0, a);
 	pfree(hashes);
 }

@@ -71,6 +71,10 @@ extern struct varlena *bloom_alloc(size_t payload_len);
 extern void bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen,
                       uint64_t nadded, BloomFilter *out);
 
+/* The same with a target (flags holds BF_FLAG_TARGET; 1..999999999 ppb). */
+extern void bloom_new_target(const bf_params *p, uint8 flags, uint32 target_ppb, const char *elem,
+                             size_t elemlen, uint64_t nadded, BloomFilter *out);
+
 /* A copy of src (in the current memory context) with the given flags. */
 extern void bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out);
 
@@ -196,9 +200,9 @@ extern double bloom_current_fpp(const bf_view *v, uint64 occupied);
 /* The hashes of an explicit filter in a new array with room for extra more. */
 extern uint64 *bloom_explicit_hashes(const bf_view *v, size_t extra);
 
-/* A new explicit filter of the sorted, distinct hashes[0 .. n). */
-extern void bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, const char *elem,
-                                 size_t elemlen, uint64 nadded, BloomFilter *out);
+/* A new explicit filter of the sorted, distinct hashes[0 .. n) (a target if target_ppb > 0). */
+extern void bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, uint32 target_ppb,
+                                 const char *elem, size_t elemlen, uint64 nadded, BloomFilter *out);
 
 /*
  * Add a hash to a filter the caller may modify, in any layout, without

@@ -1212,6 +1212,76 @@ test_explicit(void)
 	CHECK(BF_MAX_EXPLICIT == 134217691);
 	CHECK(!parses("v1 explicit m=134217692 k=0 scheme=1 seed=0 n=1 elem=a hashes=", &st) &&
 	      st == BF_ERR_TOO_LARGE);
+	/* a target (bloom_agg(value, fpp)): printed as a decimal fraction, round trip */
+	{
+		const char *with_target[] = {
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.001 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.000000001 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.999999999 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 classic m=8 k=1 scheme=1 seed=0 n=1 target=0.25 elem=a bits=AQ==",
+		};
+		static const uint32_t ppb[] = {1000000, 1, 999999999, 250000000};
+
+		for (int i = 0; i < 4; i++)
+		{
+			size_t tl;
+			uint8_t *tb;
+			bf_view tv;
+			char *again;
+
+			CHECK(parses(with_target[i], &st));
+			CHECK(bf_text_parse(with_target[i], strlen(with_target[i]), NULL, &tl, &err));
+			tb = malloc(tl);
+			CHECK(bf_text_parse(with_target[i], strlen(with_target[i]), tb, &tl, &err));
+			CHECK(bf_check_header(tb, tl, &tv, &err) && tv.target_ppb == ppb[i] &&
+			      tv.flags == BF_FLAG_TARGET);
+			again = to_text(&tv);
+			CHECK(strcmp(again, with_target[i]) == 0);
+			free(again);
+			free(tb);
+		}
+	}
+	{
+		static const char *bad_target[] = {
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.010 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.0 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0. elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.1234567891 elem=a "
+		    "hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=1.0 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=.5 elem=a hashes=AQAAAAAAAAA=",
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.5  elem=a hashes=AQAAAAAAAAA=",
+		    "v1 classic m=8 k=1 scheme=1 seed=0 n=1 bound=1 est=1 target=0.5 elem=a bits=AQ==",
+		    "v1 blocked512 m=512 k=1 scheme=1 seed=0 n=0 target=0.5 elem= "
+		    "bits="
+		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		    "==",
+		    "v1 counting4 m=2 k=1 scheme=1 seed=0 n=0 target=0.5 elem= counters=AA==",
+		};
+
+		for (size_t i = 0; i < sizeof(bad_target) / sizeof(bad_target[0]); i++)
+		{
+			CHECK(!parses(bad_target[i], &st));
+			CHECK(st == BF_ERR_FORMAT);
+		}
+	}
+	/* binary: a target of 0 or 10^9 parts per billion is out of range */
+	{
+		const char *t =
+		    "v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.5 elem=a hashes=AQAAAAAAAAA=";
+		size_t tl;
+		uint8_t *tb;
+		bf_view tv;
+
+		CHECK(bf_text_parse(t, strlen(t), NULL, &tl, &err));
+		tb = malloc(tl);
+		CHECK(bf_text_parse(t, strlen(t), tb, &tl, &err));
+		bf_set_target(tb, 0);
+		CHECK(!bf_check_header(tb, tl, &tv, &err) && err.status == BF_ERR_PARAM);
+		bf_set_target(tb, BF_TARGET_SCALE);
+		CHECK(!bf_check_header(tb, tl, &tv, &err) && err.status == BF_ERR_PARAM);
+		free(tb);
+	}
 	/* binary: m and the size must agree */
 	{
 		uint8_t copy[4096];
