@@ -135,7 +135,8 @@ bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
 
 	bloom_check_elem(&f->view, hasher);
 	if (f->view.elemlen == 0)
-		bloom_new(&f->view.p, f->view.flags, hasher->elem, hasher->elemlen, 0, f);
+		bloom_new_target(&f->view.p, f->view.flags, f->view.target_ppb, hasher->elem,
+		                 hasher->elemlen, 0, f);
 	h = bloom_hash_value(hasher, value, f->view.p.seed);
 	bloom_set_hash(f, h);
 	f->view.nadded = bloom_add_counts(f->view.nadded, 1);

@@ -214,6 +214,9 @@ SELECT bloom_agg_finalize(partial_bloom(g, 0.0001)) = bloom_agg(g, 2, 0.0001) AS
   FROM generate_series(1, 2) g;
 SELECT bloom_try($$SELECT partial_bloom(g, 0.0001) | partial_bloom(g, 0.01) FROM generate_series(1, 2) g$$)
        AS different_rates;
+SELECT bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 target=0.001 elem= hashes='::bloom, 1)::text
+       LIKE 'v1 explicit m=1 k=0 scheme=1 seed=0 n=1 target=0.001 elem=pg_catalog.integer_ops %'
+       AS empty_set_takes_a_value;
 DROP AGGREGATE partial_bloom(anyelement, float8);
 -- any other filter is returned unchanged
 SELECT bloom_agg_finalize(f) = f AS classic_unchanged

@@ -23,7 +23,8 @@ INSERT INTO filters VALUES
   (5, bloom_add(bloom_empty_mk(77, 3, -5), 'x'::text)),
   (6, NULL),
   (7, (SELECT bloom_agg(g) FROM generate_series(1, 5000) g)),
-  (8, bloom_add(bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='::bloom, 1), 2));
+  (8, bloom_add(bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='::bloom, 1), 2)),
+  (9, bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 target=0.001 elem= hashes='::bloom, 1));
 INSERT INTO counting VALUES
   (1, (SELECT counting_bloom_agg(g % 300, 1000, 0.01) FROM generate_series(1, 5000) g)),
   (2, counting_bloom_empty(10));
