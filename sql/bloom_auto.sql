@@ -40,24 +40,14 @@ SELECT values_added, nbits = (bloom_params(5)).nbits AS sized_for_5
 -- Many small groups: each filter is sized for its own group, and the hash
 -- aggregate holds small sets, not filters sized for a guess (2,000 filters
 -- of 1,000,000 values would take 2.4 GB).
-CREATE FUNCTION hashagg_memory_kb(query text) RETURNS int LANGUAGE plpgsql AS $$
+-- The first number the pattern captures in the query's EXPLAIN ANALYZE.
+CREATE FUNCTION explain_number(query text, pattern text) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        IF line ~ 'Batches: 1 +Memory Usage' THEN
-            RETURN substring(line FROM 'Memory Usage: (\d+)kB')::int;
-        END IF;
-    END LOOP;
-    RETURN NULL;
-END $$;
-CREATE FUNCTION hashagg_batches(query text) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-        IF line ~ 'Batches: ' THEN
-            RETURN substring(line FROM 'Batches: (\d+)')::int;
+        IF line ~ pattern THEN
+            RETURN substring(line FROM pattern)::int;
         END IF;
     END LOOP;
     RETURN NULL;
@@ -67,8 +57,8 @@ SET enable_sort = off;
 SELECT count(*) AS groups,
        count(*) FILTER (WHERE (bloom_info(f)).nbits = (bloom_params(100)).nbits) AS sized_for_100
   FROM (SELECT g % 2000 AS grp, bloom_agg(g) AS f FROM generate_series(1, 200000) g GROUP BY 1) s;
-SELECT hashagg_memory_kb('SELECT g % 2000, bloom_agg(g) FROM generate_series(1, 200000) g GROUP BY 1')
-       < 20000 AS under_20_mb;
+SELECT explain_number('SELECT g % 2000, bloom_agg(g) FROM generate_series(1, 200000) g GROUP BY 1',
+                      'Batches: 1 +Memory Usage: (\d+)kB') < 20000 AS under_20_mb;
 RESET work_mem;
 RESET enable_sort;
 
@@ -81,8 +71,8 @@ CREATE TABLE auto_spill_ref AS
   SELECT grp, bloom_agg(v) AS a, bloom_agg(v, 100, 0.01) AS h FROM auto_spill GROUP BY grp;
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
-SELECT hashagg_batches('SELECT grp, bloom_agg(v), bloom_agg(v, 100, 0.01) FROM auto_spill GROUP BY grp')
-       > 1 AS spilled;
+SELECT explain_number('SELECT grp, bloom_agg(v), bloom_agg(v, 100, 0.01) FROM auto_spill GROUP BY grp',
+                      'Batches: (\d+)') > 1 AS spilled;
 SELECT count(*) AS groups_equal
   FROM (SELECT grp, bloom_agg(v) AS a, bloom_agg(v, 100, 0.01) AS h FROM auto_spill GROUP BY grp) s
   JOIN auto_spill_ref r USING (grp)
@@ -273,4 +263,4 @@ SELECT bloom_try($$SELECT 'v1 explicit m=1 k=0 scheme=1 seed=0 n=1 elem=a.b hash
 
 DROP AGGREGATE partial_bloom(anyelement);
 DROP TABLE auto_f, auto_big, auto_serial, auto_serial_groups, auto_serial_fpp, auto_wide, auto_wide_serial, auto_parts;
-DROP FUNCTION hashagg_memory_kb(text), hashagg_batches(text);
+DROP FUNCTION explain_number(text, text);
