@@ -56,8 +56,6 @@ PG_FUNCTION_INFO_V1(bloom_agg_finalize);
 #define AUTO_MIN_CAPACITY 64
 #define AUTO_PENDING 256
 #define AUTO_DEFAULT_LIMIT (1 << 25)
-/* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
-#define HASHES_PER_CHECK 65536
 
 static int agg_explicit_limit = AUTO_DEFAULT_LIMIT;
 
@@ -108,10 +106,10 @@ explicit_limit(void)
 static void
 add_hashes(bf_view *view, const uint64 *hashes, size_t n)
 {
-	for (size_t i = 0; i < n; i += HASHES_PER_CHECK)
+	for (size_t i = 0; i < n; i += BLOOM_HASHES_PER_CHECK)
 	{
 		CHECK_FOR_INTERRUPTS();
-		bf_add_hashes(view, hashes + i, Min((size_t) HASHES_PER_CHECK, n - i));
+		bf_add_hashes(view, hashes + i, Min((size_t) BLOOM_HASHES_PER_CHECK, n - i));
 	}
 }
 
@@ -254,10 +252,10 @@ auto_add_set(BloomAuto *st, const bf_view *v)
 			auto_widen(st);
 		return;
 	}
-	chunk = palloc(HASHES_PER_CHECK * sizeof(uint64));
-	for (size_t i = 0; i < n; i += HASHES_PER_CHECK)
+	chunk = palloc(BLOOM_HASHES_PER_CHECK * sizeof(uint64));
+	for (size_t i = 0; i < n; i += BLOOM_HASHES_PER_CHECK)
 	{
-		size_t len = Min((size_t) HASHES_PER_CHECK, n - i);
+		size_t len = Min((size_t) BLOOM_HASHES_PER_CHECK, n - i);
 
 		CHECK_FOR_INTERRUPTS();
 		for (size_t j = 0; j < len; j++)

@@ -15,9 +15,6 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-/* Hashes handled between two CHECK_FOR_INTERRUPTS(). */
-#define HASHES_PER_CHECK 65536
-
 uint64 *
 bloom_explicit_hashes(const bf_view *v, size_t extra)
 {
@@ -93,7 +90,7 @@ add_all(BloomFilter *f, const bf_view *e)
 {
 	for (uint64 i = 0; i < e->p.nbits; i++)
 	{
-		if (i % HASHES_PER_CHECK == 0)
+		if (i % BLOOM_HASHES_PER_CHECK == 0)
 			CHECK_FOR_INTERRUPTS();
 		bloom_set_hash(f, bf_explicit_get(e, i));
 	}

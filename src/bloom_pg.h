@@ -197,6 +197,9 @@ extern double bloom_current_fpp(const bf_view *v, uint64 occupied);
 
 /* ---- explicit filters (bloom_explicit.c) ---- */
 
+/* Hashes handled between two CHECK_FOR_INTERRUPTS() in loops over a set. */
+#define BLOOM_HASHES_PER_CHECK 65536
+
 /* The hashes of an explicit filter in a new array with room for extra more. */
 extern uint64 *bloom_explicit_hashes(const bf_view *v, size_t extra);
 
