@@ -330,18 +330,25 @@ auto_of_datum(Datum d)
 	return eoh->eoh_methods == &auto_methods ? (BloomAuto *) eoh : NULL;
 }
 
+/* Raise 22023 unless v is a partial state of bloom_agg(value). */
+static void
+require_auto_state(const bf_view *v)
+{
+	if (!is_auto_state(v))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("bloom value is not a partial state of bloom_agg(value)"),
+		                errdetail("A partial state is an explicit filter of seed 0, or a classic "
+		                          "filter of " UINT64_FORMAT " bits and seed 0 (7 hashes at 1 %%).",
+		                          AUTO_WIDE_BITS)));
+}
+
 /* A new state in parent holding what the flat partial state f holds. */
 static BloomAuto *
 auto_from_flat(const BloomFilter *f, MemoryContext parent)
 {
 	BloomAuto *st;
 
-	if (!is_auto_state(&f->view))
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("bloom value is not a partial state of bloom_agg(value)"),
-		                errdetail("A partial state is an explicit filter of seed 0, or a classic "
-		                          "filter of " UINT64_FORMAT " bits and seed 0 (7 hashes at 1 %%).",
-		                          AUTO_WIDE_BITS)));
+	require_auto_state(&f->view);
 	st = auto_new(parent, f->view.elem, f->view.elemlen, f->view.target_ppb);
 	auto_add_flat(st, f);
 	return st;
@@ -461,8 +468,7 @@ bloom_agg_auto_combine(PG_FUNCTION_ARGS)
 	BloomFilter other;
 
 	bloom_get_datum(PG_GETARG_DATUM(1), &other);
-	if (!is_auto_state(&other.view))
-		auto_from_flat(&other, CurrentMemoryContext); /* raises the error */
+	require_auto_state(&other.view);
 	auto_add_flat(st, &other);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
