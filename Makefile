@@ -57,7 +57,7 @@ unitcheck: $(UNIT_BINS)
 EXTRA_CLEAN = $(UNIT_BINS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes
-$(OBJS): core/bf_core.h core/bf_internal.h src/bloom_pg.h
+$(OBJS): core/bf_core.h core/bf_internal.h src/bloom_pg.h src/bloom_compat.h
 
 # ---- libFuzzer targets of the core's parsers (clang) ----
 # `make fuzzcheck FUZZ_SECONDS=60` runs each target on a scratch copy of its

@@ -32,11 +32,7 @@ _PG_init(void)
 {
 	bf_set_tick(bloom_tick);
 	bloom_auto_define_guc();
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
-#else
-	EmitWarningsOnPlaceholders("bloomfilter");
-#endif
 }
 
 PG_FUNCTION_INFO_V1(bloom_empty);

@@ -11,6 +11,8 @@
 
 #include "postgres.h"
 
+#include "bloom_compat.h"
+
 #include "fmgr.h"
 
 #include "../core/bf_core.h"
@@ -32,11 +34,11 @@ typedef enum BloomSource
 } BloomSource;
 
 /* Raise the error described by err (54000 for BF_ERR_TOO_LARGE). */
-extern void bloom_report(const bf_error *err, BloomSource source) pg_attribute_noreturn();
+pg_noreturn extern void bloom_report(const bf_error *err, BloomSource source);
 
 /* The same, naming the SQL type in input errors. */
-extern void bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
-    pg_attribute_noreturn();
+pg_noreturn extern void bloom_report_as(const bf_error *err, BloomSource source,
+                                        const char *typname);
 
 /*
  * The layout named by argument argno, if the call has it ("classic",

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# tools/chroot.sh: PostgreSQL versions other than the host's, each in a
+# minimal Debian chroot that is built once and cached.
+#
+#   bash tools/chroot.sh prepare N       build the chroot of PostgreSQL N, or
+#                                        reuse the cached one
+#   bash tools/chroot.sh run N CMD ...   prepare, copy this working tree into
+#                                        the chroot (/build/bloomfilter) and
+#                                        run CMD there as root
+#
+# N is 17 (Debian trixie) or 18 (Debian forky).  Run as root on Debian;
+# debootstrap must be installed (tools/run.sh installs it).  The chroots live
+# in $BLOOM_CHROOT_CACHE (default /var/cache/bloomfilter/chroots), one folder
+# per version; a chroot is rebuilt when its recipe (suite and package list)
+# changes.  /proc, /dev, /dev/pts and /dev/shm are mounted into the chroot
+# only while it is in use.  On every exit path -- success, failure, Ctrl-C,
+# TERM -- the processes still running inside (a server a test left behind)
+# are stopped and the mounts are removed.
+set -euo pipefail
+
+cache=${BLOOM_CHROOT_CACHE:-/var/cache/bloomfilter/chroots}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() {
+	echo "usage: $0 prepare N | run N CMD ..." >&2
+	exit 2
+}
+
+[ $# -ge 2 ] || usage
+action=$1
+version=$2
+shift 2
+
+case "$version" in
+17) suite=trixie ;;
+18) suite=forky ;;
+*)
+	echo "chroot: no Debian suite reachable here carries PostgreSQL $version (17: trixie, 18: forky)" >&2
+	exit 2
+	;;
+esac
+
+dir=$cache/pg$version-$suite
+packages=(postgresql-"$version" postgresql-server-dev-"$version" postgresql-contrib make gcc libc6-dev
+	wamerican-huge)
+recipe="suite=$suite packages=${packages[*]}"
+
+# The first plain (non-security) Debian mirror the host's apt uses.
+debian_mirror() {
+	local m=""
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		m=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+			/etc/apt/sources.list.d/debian.sources)
+	fi
+	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
+		m=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# The mount points below $1, deepest first.
+mounts_below() {
+	awk -v root="$1" '$2 == root || index($2, root "/") == 1 { print $2 }' /proc/mounts | sort -r
+}
+
+# Stop every process whose root directory is $1, then unmount what is
+# mounted below it.  Safe to call more than once.
+release() {
+	local root=$1 pid pids=() m i
+	[ -d "$root" ] || return 0
+	for pid in /proc/[0-9]*; do
+		[ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && pids+=("${pid#/proc/}")
+	done
+	if [ ${#pids[@]} -gt 0 ]; then
+		kill -TERM "${pids[@]}" 2>/dev/null || true
+		for i in $(seq 1 50); do
+			kill -0 "${pids[@]}" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "${pids[@]}" 2>/dev/null || true
+	fi
+	for m in $(mounts_below "$root"); do
+		umount "$m" 2>/dev/null || umount -l "$m"
+	done
+}
+
+# Remove a chroot folder; refuses while anything is still mounted below it,
+# so that a bind-mounted /dev is never deleted through.
+remove_tree() {
+	local root=$1
+	release "$root"
+	if [ -n "$(mounts_below "$root")" ]; then
+		echo "chroot: $root still has mounts; not removing it" >&2
+		return 1
+	fi
+	rm -rf --one-file-system "$root"
+}
+
+mount_into() {
+	local root=$1
+	mount -t proc proc "$root/proc"
+	mount --bind /dev "$root/dev"
+	mount --bind /dev/pts "$root/dev/pts"
+	mkdir -p "$root/dev/shm"
+	mount --bind /dev/shm "$root/dev/shm"
+}
+
+# in_chroot ROOT CMD ...: CMD as root inside ROOT with a clean environment.
+in_chroot() {
+	local root=$1
+	shift
+	chroot "$root" /usr/bin/env -i \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" DEBIAN_FRONTEND=noninteractive \
+		CI="${CI:-}" FUZZ_SECONDS="${FUZZ_SECONDS:-}" LOAD_SECONDS="${LOAD_SECONDS:-}" \
+		"$@" 9>&-
+}
+
+build_chroot() {
+	local new=$dir.new mirror
+	mirror=$(debian_mirror)
+	remove_tree "$new"
+	echo "== chroot: debootstrap $suite (PostgreSQL $version) from $mirror into $new"
+	# The sid script serves every suite from bookworm on (forky has none of
+	# its own in bookworm's debootstrap).
+	if ! debootstrap --variant=minbase "$suite" "$new" "$mirror" \
+		/usr/share/debootstrap/scripts/sid >"$cache/debootstrap-$version.log" 2>&1 9>&-; then
+		tail -n 30 "$cache/debootstrap-$version.log" >&2
+		echo "chroot: debootstrap of $suite failed (log: $cache/debootstrap-$version.log)" >&2
+		return 1
+	fi
+	# No service starts inside the chroot, and no default cluster is made:
+	# the tests make their own with pg_virtualenv.
+	printf '#!/bin/sh\nexit 101\n' >"$new/usr/sbin/policy-rc.d"
+	chmod 755 "$new/usr/sbin/policy-rc.d"
+	mkdir -p "$new/etc/postgresql-common"
+	echo "create_main_cluster = false" >"$new/etc/postgresql-common/createcluster.conf"
+	# A testing suite's Release file may be past its Valid-Until date.
+	echo 'Acquire::Check-Valid-Until "false";' >"$new/etc/apt/apt.conf.d/99bloomfilter"
+	cp /etc/resolv.conf "$new/etc/resolv.conf" 2>/dev/null || true
+	echo "== chroot: installing ${packages[*]}"
+	in_use=$new
+	mount_into "$new"
+	in_chroot "$new" apt-get update -qq
+	in_chroot "$new" apt-get install -y -qq --no-install-recommends \
+		-o Dpkg::Options::=--force-confold "${packages[@]}" >/dev/null
+	in_chroot "$new" apt-get clean
+	release "$new"
+	in_use=
+	echo "$recipe" >"$new/.bloomfilter-recipe"
+	remove_tree "$dir"
+	mv "$new" "$dir"
+}
+
+prepare() {
+	mkdir -p "$cache"
+	# Held until this script ends; what runs inside does not inherit it.
+	exec 9>"$cache/.lock-$version"
+	flock 9
+	if [ -f "$dir/.bloomfilter-recipe" ] && [ "$(cat "$dir/.bloomfilter-recipe")" = "$recipe" ]; then
+		echo "== chroot: reusing $dir ($(in_chroot "$dir" /usr/lib/postgresql/"$version"/bin/pg_config --version))"
+	else
+		build_chroot
+		echo "== chroot: ready: $dir ($(in_chroot "$dir" /usr/lib/postgresql/"$version"/bin/pg_config --version))"
+	fi
+}
+
+# Copy the working tree as git sees it (tracked files and untracked ones it
+# does not ignore; no build products) to $1.
+copy_tree() {
+	local dest=$1
+	rm -rf --one-file-system "$dest"
+	mkdir -p "$dest"
+	if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$top" && git ls-files -z -co --exclude-standard |
+			xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+			tar --null -T - -cf -) | tar -C "$dest" -xf -
+	else
+		tar -C "$top" --exclude=.git -cf - . | tar -C "$dest" -xf -
+	fi
+	chmod -R a+rX "$dest"
+}
+
+# The chroot whose mounts and processes must go when this script ends.
+in_use=
+trap '[ -z "$in_use" ] || release "$in_use"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+case "$action" in
+prepare)
+	[ $# -eq 0 ] || usage
+	prepare
+	;;
+run)
+	[ $# -ge 1 ] || usage
+	prepare
+	release "$dir" # what a killed earlier run left running or mounted
+	copy_tree "$dir/build/bloomfilter"
+	in_use=$dir
+	mount_into "$dir"
+	# In the background, so that a signal to this script is handled at once
+	# (the EXIT trap then stops what runs inside) instead of after CMD ends.
+	in_chroot "$dir" /bin/bash -c 'cd /build/bloomfilter && exec "$@"' bash "$@" &
+	wait $!
+	;;
+*) usage ;;
+esac

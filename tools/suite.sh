@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# tools/suite.sh demo|test N: build and install the extension against
+# PostgreSQL N installed on this machine (the host, or a chroot made by
+# tools/chroot.sh), then
+#   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
+#   test  run everything that depends on the server version: the core's C
+#         unit tests (three builds, one under ASan+UBSan, with this machine's
+#         compiler), the pg_regress suite (make installcheck), a
+#         pg_dump/pg_restore round trip, cancellation of work on a 500 MB
+#         filter, postgres_fdw pushdown and a pgbench load test, each on a
+#         throwaway cluster (pg_virtualenv; servers run as postgres).
+# The test ends with a line "pgN: N passed, N failed".  tools/run.sh calls
+# this; it installs nothing itself.
+set -euo pipefail
+
+mode=${1:-}
+version=${2:-}
+case "$mode" in
+demo | test) ;;
+*)
+	echo "usage: $0 demo|test N" >&2
+	exit 2
+	;;
+esac
+[[ "$version" =~ ^[0-9]+$ ]] || {
+	echo "usage: $0 demo|test N" >&2
+	exit 2
+}
+cd "$(dirname "$0")/.."
+
+PG_CONFIG=/usr/lib/postgresql/$version/bin/pg_config
+if [ ! -x "$PG_CONFIG" ]; then
+	echo "PostgreSQL $version is not installed here ($PG_CONFIG)" >&2
+	exit 1
+fi
+
+# ---- build and install (-Werror on our files, see the Makefile) ----
+echo "== building with $("$PG_CONFIG" --version), $(${CC:-cc} --version | head -n 1)"
+make -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
+if ! make -s PG_CONFIG="$PG_CONFIG" || ! make -s PG_CONFIG="$PG_CONFIG" install >/dev/null; then
+	echo "pg$version: build failed"
+	[ "$mode" = demo ] && exit 1
+	echo "pg$version: 0 passed, 1 failed"
+	exit 1
+fi
+
+# pg_virtualenv -t: a throwaway cluster in a temporary folder; as root it runs
+# the server as the postgres user.  The repository must be readable by it.
+chmod -R a+rX . 2>/dev/null || true
+
+if [ "$mode" = demo ]; then
+	exec pg_virtualenv -v "$version" -t psql -X -q -v ON_ERROR_STOP=1 -f demo/bloom_join.sql
+fi
+
+passed=0
+failed=0
+
+echo "== C unit tests of the core"
+unit_log=$(mktemp)
+make -s PG_CONFIG="$PG_CONFIG" unitcheck 2>&1 | tee "$unit_log" || true
+while read -r p f; do
+	passed=$((passed + p))
+	failed=$((failed + f))
+done < <(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$unit_log")
+if ! grep -q '^unit: ' "$unit_log"; then
+	echo "unit tests did not run"
+	failed=$((failed + 1))
+fi
+rm -f "$unit_log"
+
+echo "== pg_regress (make installcheck) on a throwaway cluster"
+regress_log=$(mktemp)
+rm -rf results regression.diffs regression.out
+pg_virtualenv -v "$version" -t make -s PG_CONFIG="$PG_CONFIG" installcheck >"$regress_log" 2>&1 || true
+cat "$regress_log"
+# Up to 15: "test name ... ok"; from 16 on, TAP: "ok 1 - name", "not ok 2 - name".
+ok=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$regress_log" || true)
+bad=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$regress_log" || true)
+passed=$((passed + ok))
+failed=$((failed + bad))
+if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
+	echo "pg_regress ran no test"
+	failed=$((failed + 1))
+fi
+if [ -f regression.diffs ]; then
+	echo "== regression.diffs"
+	cat regression.diffs
+fi
+rm -f "$regress_log"
+
+# cluster_test TITLE NAME SCRIPT [ARGS]: run SCRIPT on a throwaway cluster;
+# it passes if it prints a line "NAME: ok".
+cluster_test() {
+	local title=$1 name=$2 log
+	shift 2
+	echo "== $title, on a throwaway cluster"
+	log=$(mktemp)
+	if pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" &&
+		grep -q "^$name: ok" "$log"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+}
+cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_restore.sh
+cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
+	tests/interrupts/cancel_500mb.sh
+cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
+cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
+	"${LOAD_SECONDS:-60}"
+
+echo "pg$version: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
