@@ -164,7 +164,9 @@ else
 	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c)"
 	failed=$((failed + 1))
 fi
-summary+=("core: $passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")")
+core_line="core: $passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || core_line+=", $skipped skipped"
+summary+=("$core_line")
 
 # ---- the suite, per server version ----
 for v in $versions; do
