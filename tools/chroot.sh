@@ -201,8 +201,13 @@ run)
 	in_use=$dir
 	mount_into "$dir"
 	# In the background, so that a signal to this script is handled at once
-	# (the EXIT trap then stops what runs inside) instead of after CMD ends.
-	in_chroot "$dir" /bin/bash -c 'cd /build/bloomfilter && exec "$@"' bash "$@" &
+	# (the EXIT trap then stops what runs inside) instead of after CMD ends;
+	# in a subshell that closes the lock first, so that if this script is
+	# killed outright the next run can take the lock and clean up.
+	(
+		exec 9>&-
+		in_chroot "$dir" /bin/bash -c 'cd /build/bloomfilter && exec "$@"' bash "$@"
+	) &
 	wait $!
 	;;
 *) usage ;;
