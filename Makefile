@@ -7,8 +7,11 @@ DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql 
 	bloomfilter--1.2--1.3.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
-CORE_OBJS = core/bf_format.o core/bf_filter.o core/bf_counting.o core/bf_sizing.o core/bf_text.o \
-	core/bf_explicit.o
+CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
+	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
+	core/bf_text.o
+CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
+	core/bf_layouts.h
 OBJS = bloomfilter.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
 	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
 	src/bloom_explicit.o src/bloom_auto.o \
@@ -22,11 +25,23 @@ REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter
 SHLIB_LINK = -lm
 
+PG_CONFIG ?= pg_config
+
+# The core states its preconditions with assert().  They are compiled in for
+# the unit tests and the fuzzers, for `make ASSERTS=1` (what the test suite
+# builds, tools/suite.sh) and against a server configured with
+# --enable-cassert; otherwise out, as PostgreSQL's Assert() is, so that a
+# broken precondition never aborts a production backend.
+ifneq ($(ASSERTS),1)
+ifeq ($(findstring --enable-cassert,$(shell $(PG_CONFIG) --configure)),)
+PG_CPPFLAGS += -DNDEBUG
+endif
+endif
+
 # No LLVM bitcode: the JIT gains nothing inlining these functions, and this
 # keeps the build free of a clang version that must match the server's.
 override with_llvm = no
 
-PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
@@ -34,15 +49,15 @@ include $(PGXS)
 UNIT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Wpedantic -Wno-long-long -Icore
 UNIT_SRCS = tests/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-tests/unit/test_core: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+tests/unit/test_core: $(UNIT_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) -lm
 
 # the same tests with the portable 64x64 multiply, which must agree
-tests/unit/test_core_portable: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+tests/unit/test_core_portable: $(UNIT_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -DBF_PORTABLE_MULHI -o $@ $(UNIT_SRCS) -lm
 
 # and under AddressSanitizer + UndefinedBehaviorSanitizer, stopping at the first report
-tests/unit/test_core_sanitized: $(UNIT_SRCS) core/bf_core.h core/bf_internal.h
+tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
 
@@ -57,7 +72,7 @@ unitcheck: $(UNIT_BINS)
 EXTRA_CLEAN = $(UNIT_BINS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes
-$(OBJS): core/bf_core.h core/bf_internal.h src/bloom_pg.h src/bloom_compat.h
+$(OBJS): $(CORE_HEADERS) src/bloom_pg.h src/bloom_compat.h
 
 # ---- libFuzzer targets of the core's parsers (clang) ----
 # `make fuzzcheck FUZZ_SECONDS=60` runs each target on a scratch copy of its
@@ -68,7 +83,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icore
 FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary
 
-fuzz/fuzz_%: fuzz/fuzz_%.c $(CORE_OBJS:.o=.c) core/bf_core.h core/bf_internal.h
+fuzz/fuzz_%: fuzz/fuzz_%.c $(CORE_OBJS:.o=.c) $(CORE_HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_OBJS:.o=.c) -lm
 
 .PHONY: fuzzcheck

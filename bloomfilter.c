@@ -49,12 +49,12 @@ PG_FUNCTION_INFO_V1(bloom_cardinality);
 static Datum
 empty_sized(int64 n, double fpp, uint8 layout)
 {
-	bf_params p = {layout, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_params p = {layout, BF_SCHEME_DOUBLE_HASHING, 0, 0, 0};
 	bf_error err;
 	int k;
 	BloomFilter f;
 
-	if (!bf_size_for_layout(layout, (double) n, fpp, &p.nbits, &k, &err))
+	if (!bf_size_for_layout(layout, (double) n, fpp, &p.ncells, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	p.nhashes = (uint16) k;
 	bloom_new(&p, 0, NULL, 0, 0, &f);
@@ -109,7 +109,7 @@ bloom_empty_mk(PG_FUNCTION_ARGS)
 	int64 nbits = PG_GETARG_INT64(0);
 	int32 nhashes = PG_GETARG_INT32(1);
 	int64 seed = PG_GETARG_INT64(2);
-	bf_params p = {bloom_layout_arg(fcinfo, 3), BF_SCHEME_PGHASH_EDH, 0, (uint64) seed, 0};
+	bf_params p = {bloom_layout_arg(fcinfo, 3), BF_SCHEME_DOUBLE_HASHING, 0, (uint64) seed, 0};
 	BloomFilter f;
 
 	if (nbits < 1)
@@ -118,7 +118,7 @@ bloom_empty_mk(PG_FUNCTION_ARGS)
 	if (nhashes < 1 || nhashes > BF_MAX_HASHES)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
-	p.nbits = (uint64) nbits;
+	p.ncells = (uint64) nbits;
 	p.nhashes = (uint16) nhashes;
 	bloom_new(&p, 0, NULL, 0, 0, &f);
 	PG_RETURN_POINTER(f.raw);
@@ -135,8 +135,7 @@ bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
 		                 hasher->elemlen, 0, f);
 	h = bloom_hash_value(hasher, value, f->view.p.seed);
 	bloom_set_hash(f, h);
-	f->view.nadded = bloom_add_counts(f->view.nadded, 1);
-	bf_set_nadded((uint8_t *) VARDATA(f->raw), f->view.nadded);
+	bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
 }
 
 /*
@@ -230,7 +229,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	occupied = bloom_count_occupied(v);
 
 	values[0] = CStringGetTextDatum(bf_layout_name(v->p.layout));
-	values[1] = Int64GetDatum((int64) v->p.nbits);
+	values[1] = Int64GetDatum((int64) v->p.ncells);
 	values[2] = Int32GetDatum(v->p.nhashes);
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
@@ -239,7 +238,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		nulls[6] = true;
 	else
-		values[6] = Float8GetDatum((double) occupied / (double) v->p.nbits);
+		values[6] = Float8GetDatum((double) occupied / (double) v->p.ncells);
 	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
 	values[8] = Float8GetDatum(bloom_current_fpp(v, occupied));
 	if (v->elemlen > 0)

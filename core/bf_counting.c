@@ -13,59 +13,60 @@
  * a little false-positive rate and never a false negative.
  *
  * Counter i is the low nibble of byte i / 2 for even i, the high nibble for
- * odd i.  Positions come from bf_positions(), as for the classic layout, so
+ * odd i (bf_format.h).  Positions are the classic layout's (bf_hash.h), so
  * a counting filter and the classic filter made from it agree on every value.
  */
-#include "bf_core.h"
+#include "bf_hash.h"
+#include "bf_layouts.h"
+#include "bf_util.h"
 
-static inline unsigned
-get_counter(const uint8_t *data, uint64_t i)
+unsigned
+bf_counting_get(const uint8_t *data, uint64_t i)
 {
 	return (data[i >> 1] >> ((i & 1) * 4)) & 0x0F;
 }
 
-static inline void
-put_counter(uint8_t *data, uint64_t i, unsigned value)
+void
+bf_counting_put(uint8_t *data, uint64_t i, unsigned value)
 {
 	unsigned shift = (unsigned) (i & 1) * 4;
 
+	assert(value <= BF_COUNTER_MAX);
 	data[i >> 1] = (uint8_t) ((data[i >> 1] & ~(0x0F << shift)) | ((value & 0x0F) << shift));
 }
 
+/* Increment the value's k counters (a counter stops at BF_COUNTER_MAX); returns how many left 0. */
 unsigned
-bf_counter(const bf_view *view, uint64_t i)
-{
-	return get_counter(view->bits, i);
-}
-
-void
-bf_set_counter(bf_view *view, uint64_t i, unsigned value)
-{
-	put_counter(view->bits, i, value);
-}
-
-void
-bf_counting_add_hash(bf_view *view, uint64_t h)
+bf_counting_add(bf_view *view, uint64_t h)
 {
 	uint64_t pos[BF_MAX_HASHES];
+	unsigned became_set = 0;
 
-	bf_positions(&view->p, h, pos);
+	assert(view->p.layout == BF_LAYOUT_COUNTING4);
+	bf_hash_positions(&view->p, h, pos);
 	for (unsigned i = 0; i < view->p.nhashes; i++)
 	{
-		unsigned c = get_counter(view->bits, pos[i]);
+		unsigned c = bf_counting_get(view->data, pos[i]);
 
 		if (c < BF_COUNTER_MAX)
-			put_counter(view->bits, pos[i], c + 1);
+			bf_counting_put(view->data, pos[i], c + 1);
+		became_set += c == 0;
 	}
+	return became_set;
 }
 
+/*
+ * Decrement the value's k counters, except saturated ones; false, changing
+ * nothing, if a counter is too low: the value was never added.
+ */
 bool
-bf_counting_remove_hash(bf_view *view, uint64_t h)
+bf_counting_remove(bf_view *view, uint64_t h)
 {
 	uint64_t pos[BF_MAX_HASHES];
 	unsigned k = view->p.nhashes;
 
-	bf_positions(&view->p, h, pos);
+	assert(view->p.layout == BF_LAYOUT_COUNTING4);
+	bf_hash_positions(&view->p, h, pos);
 
 	/*
 	 * Check first, change after: a position may occur more than once among
@@ -73,7 +74,7 @@ bf_counting_remove_hash(bf_view *view, uint64_t h)
 	 */
 	for (unsigned i = 0; i < k; i++)
 	{
-		unsigned c = get_counter(view->bits, pos[i]);
+		unsigned c = bf_counting_get(view->data, pos[i]);
 		unsigned times = 0;
 
 		if (c == BF_COUNTER_MAX)
@@ -85,24 +86,25 @@ bf_counting_remove_hash(bf_view *view, uint64_t h)
 	}
 	for (unsigned i = 0; i < k; i++)
 	{
-		unsigned c = get_counter(view->bits, pos[i]);
+		unsigned c = bf_counting_get(view->data, pos[i]);
 
 		if (c != BF_COUNTER_MAX)
-			put_counter(view->bits, pos[i], c - 1);
+			bf_counting_put(view->data, pos[i], c - 1);
 	}
 	return true;
 }
 
+/* The smallest of the value's counters. */
 unsigned
 bf_counting_min(const bf_view *view, uint64_t h)
 {
-	uint64_t pos[BF_MAX_HASHES];
+	bf_hash_state s = bf_hash_start(h);
 	unsigned min = BF_COUNTER_MAX;
 
-	bf_positions(&view->p, h, pos);
+	assert(view->p.layout == BF_LAYOUT_COUNTING4);
 	for (unsigned i = 0; i < view->p.nhashes && min > 0; i++)
 	{
-		unsigned c = get_counter(view->bits, pos[i]);
+		unsigned c = bf_counting_get(view->data, bf_hash_next(&s, view->p.ncells));
 
 		if (c < min)
 			min = c;
@@ -110,33 +112,48 @@ bf_counting_min(const bf_view *view, uint64_t h)
 	return min;
 }
 
+uint64_t
+bf_counting_occupied(const bf_view *view, size_t from, size_t to)
+{
+	uint64_t count = 0;
+
+	assert(view->p.layout == BF_LAYOUT_COUNTING4 && from <= to && to <= view->nbytes);
+	for (size_t i = from; i < to; i++)
+		count +=
+		    (uint64_t) ((view->data[i] & 0x0F) != 0) + (uint64_t) ((view->data[i] & 0xF0) != 0);
+	return count;
+}
+
 void
 bf_counting_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
+	assert(dst->p.layout == BF_LAYOUT_COUNTING4 && src->p.layout == BF_LAYOUT_COUNTING4);
 	for (size_t i = from; i < to; i++)
 	{
-		unsigned lo = (dst->bits[i] & 0x0F) + (src->bits[i] & 0x0F);
-		unsigned hi = (dst->bits[i] >> 4) + (src->bits[i] >> 4);
+		unsigned lo = (dst->data[i] & 0x0F) + (src->data[i] & 0x0F);
+		unsigned hi = (dst->data[i] >> 4) + (src->data[i] >> 4);
 
 		if (lo > BF_COUNTER_MAX)
 			lo = BF_COUNTER_MAX;
 		if (hi > BF_COUNTER_MAX)
 			hi = BF_COUNTER_MAX;
-		dst->bits[i] = (uint8_t) (lo | (hi << 4));
+		dst->data[i] = (uint8_t) (lo | (hi << 4));
 	}
 }
 
 void
 bf_counting_to_bits(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
+	assert(src->p.layout == BF_LAYOUT_COUNTING4 && bf_layout_is_bits(dst->p.layout));
+	assert(dst->p.ncells == src->p.ncells);
 	for (size_t i = from; i < to; i++)
 	{
 		uint64_t c = (uint64_t) i * 2;
 
-		if (src->bits[i] & 0x0F)
-			dst->bits[c >> 3] |= (uint8_t) (1u << (c & 7));
-		if (src->bits[i] & 0xF0)
-			dst->bits[(c + 1) >> 3] |= (uint8_t) (1u << ((c + 1) & 7));
+		if (src->data[i] & 0x0F)
+			dst->data[c >> 3] |= (uint8_t) (1u << (c & 7));
+		if (src->data[i] & 0xF0)
+			dst->data[(c + 1) >> 3] |= (uint8_t) (1u << ((c + 1) & 7));
 	}
 }
 
@@ -150,10 +167,11 @@ subtract_counter(unsigned d, unsigned s)
 bool
 bf_counting_can_subtract(const bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
+	assert(dst->p.layout == BF_LAYOUT_COUNTING4 && src->p.layout == BF_LAYOUT_COUNTING4);
 	for (size_t i = from; i < to; i++)
 	{
-		unsigned dlo = dst->bits[i] & 0x0F, dhi = dst->bits[i] >> 4;
-		unsigned slo = src->bits[i] & 0x0F, shi = src->bits[i] >> 4;
+		unsigned dlo = dst->data[i] & 0x0F, dhi = dst->data[i] >> 4;
+		unsigned slo = src->data[i] & 0x0F, shi = src->data[i] >> 4;
 
 		if ((dlo != BF_COUNTER_MAX && dlo < slo) || (dhi != BF_COUNTER_MAX && dhi < shi))
 			return false;
@@ -164,11 +182,25 @@ bf_counting_can_subtract(const bf_view *dst, const bf_view *src, size_t from, si
 void
 bf_counting_subtract_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
+	assert(bf_counting_can_subtract(dst, src, from, to));
 	for (size_t i = from; i < to; i++)
 	{
-		unsigned lo = subtract_counter(dst->bits[i] & 0x0F, src->bits[i] & 0x0F);
-		unsigned hi = subtract_counter(dst->bits[i] >> 4, src->bits[i] >> 4);
+		unsigned lo = subtract_counter(dst->data[i] & 0x0F, src->data[i] & 0x0F);
+		unsigned hi = subtract_counter(dst->data[i] >> 4, src->data[i] >> 4);
 
-		dst->bits[i] = (uint8_t) (lo | (hi << 4));
+		dst->data[i] = (uint8_t) (lo | (hi << 4));
 	}
+}
+
+/* No counter at or beyond m; an empty element key only with no values and no counters. */
+bool
+bf_counting_check(const bf_view *view, uint64_t occupied, bf_error *err)
+{
+	assert(view->p.layout == BF_LAYOUT_COUNTING4 && view->nbytes >= 1);
+	if (view->p.ncells % 2 != 0 && (view->data[view->nbytes - 1] >> 4) != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "counters beyond m = %llu are set",
+		               (unsigned long long) view->p.ncells);
+	if (view->elemlen == 0 && (view->nadded != 0 || occupied != 0))
+		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
+	return true;
 }

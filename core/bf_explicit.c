@@ -1,85 +1,67 @@
 /*
  * bf_explicit.c
- *	  The explicit layout (the exact set of the values' 64-bit hashes), the
- *	  sorting that builds it, and the folding of classic filters.
+ *	  The explicit layout: the exact set of the values' 64-bit hashes.
  *
  * bloom_agg(value) without sizing hints cannot size a filter before it has
- * seen the values, so it collects their hashes first.  8 bytes a value is
- * more than the 1.2 bytes a filter needs at 1 %, but it is exact, and it is
- * what lets the final filter be the smallest that meets the rate for the
- * distinct count actually found.  The PostgreSQL layer appends hashes to an
- * unsorted tail and, now and then, sorts the tail and merges it into a
- * sorted, duplicate-free head (bf_hashes_sort_unique, bf_hashes_merge): the
- * work per value stays constant however many values come, and duplicates
- * cost no memory for long.
+ * seen the values, so it collects their hashes first (bf_hashset.c).  8
+ * bytes a value is more than the 1.2 bytes a filter needs at 1 %, but it is
+ * exact, and it is what lets the final filter be the smallest that meets
+ * the rate for the distinct count actually found.
  *
- * The serialized data are the hashes in increasing order, 8 bytes each,
- * little-endian, so that membership is a binary search and two explicit
+ * The data are the hashes in increasing order, 8 bytes each, little-endian
+ * (bf_format.h), so that membership is a binary search and two explicit
  * filters of the same set are byte-for-byte equal.
  */
-#include "bf_core.h"
-#include "bf_internal.h"
+#include "bf_layouts.h"
+#include "bf_util.h"
 
 #include <string.h>
 
-/* Below this many entries, an insertion sort beats the radix passes. */
-#define SMALL_SORT 48
-/* Entries handled between two ticks in the long loops. */
-#define TICK_MASK ((size_t) (1u << 20) - 1)
-
-static inline uint64_t
-load64(const uint8_t *p)
-{
-	return (uint64_t) p[0] | (uint64_t) p[1] << 8 | (uint64_t) p[2] << 16 | (uint64_t) p[3] << 24 |
-	       (uint64_t) p[4] << 32 | (uint64_t) p[5] << 40 | (uint64_t) p[6] << 48 |
-	       (uint64_t) p[7] << 56;
-}
-
-static inline void
-store64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++, v >>= 8)
-		p[i] = (uint8_t) v;
-}
+#define HASH_BYTES 8
 
 uint64_t
 bf_explicit_get(const bf_view *view, uint64_t i)
 {
-	return load64(view->bits + 8 * i);
+	assert(view->p.layout == BF_LAYOUT_EXPLICIT && i < view->p.ncells);
+	return bf_load_le(view->data + HASH_BYTES * i, HASH_BYTES);
 }
 
 void
-bf_explicit_put(uint8_t *data, const uint64_t *hashes, size_t n)
+bf_explicit_write(uint8_t *data, const uint64_t *hashes, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 	{
-		if ((i & TICK_MASK) == TICK_MASK)
+		if ((i & BF_TICK_MASK) == BF_TICK_MASK)
 			bf_tick();
-		store64(data + 8 * i, hashes[i]);
+		assert(i == 0 || hashes[i - 1] < hashes[i]);
+		bf_store_le(data + HASH_BYTES * i, hashes[i], HASH_BYTES);
 	}
 }
 
 void
 bf_explicit_read(const bf_view *view, uint64_t *hashes)
 {
-	for (size_t i = 0; i < view->p.nbits; i++)
+	assert(view->p.layout == BF_LAYOUT_EXPLICIT);
+	for (size_t i = 0; i < view->p.ncells; i++)
 	{
-		if ((i & TICK_MASK) == TICK_MASK)
+		if ((i & BF_TICK_MASK) == BF_TICK_MASK)
 			bf_tick();
-		hashes[i] = load64(view->bits + 8 * i);
+		hashes[i] = bf_load_le(view->data + HASH_BYTES * i, HASH_BYTES);
 	}
 }
 
+/* How many hashes are below h (binary search). */
 uint64_t
 bf_explicit_rank(const bf_view *view, uint64_t h)
 {
-	uint64_t lo = 0, hi = view->p.nbits; /* hashes below lo are < h, from hi on >= h */
+	uint64_t lo = 0, hi = view->p.ncells; /* hashes below lo are < h, from hi on >= h */
 
+	assert(view->p.layout == BF_LAYOUT_EXPLICIT);
 	while (lo < hi)
 	{
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (load64(view->bits + 8 * mid) < h)
+		if (bf_load_le(view->data + HASH_BYTES * mid, HASH_BYTES) < h)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -92,177 +74,46 @@ bf_explicit_contains(const bf_view *view, uint64_t h)
 {
 	uint64_t rank = bf_explicit_rank(view, h);
 
-	return rank < view->p.nbits && load64(view->bits + 8 * rank) == h;
-}
-
-static void
-insertion_sort(uint64_t *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-	{
-		uint64_t v = a[i];
-		size_t j = i;
-
-		for (; j > 0 && a[j - 1] > v; j--)
-			a[j] = a[j - 1];
-		a[j] = v;
-	}
+	return rank < view->p.ncells && bf_explicit_get(view, rank) == h;
 }
 
 /*
- * Least-significant-digit radix sort, 8 passes of 8 bits, the histograms of
- * all passes counted in one read; a pass whose digit is the same in every
- * entry is skipped.
+ * Write into dst, a new explicit filter of m(src) + 1 hashes, src's hashes
+ * with h (not among them) in its place.
  */
-static void
-radix_sort(uint64_t *a, size_t n, uint64_t *tmp)
-{
-	size_t count[8][256];
-	uint64_t *src = a, *dst = tmp;
-
-	memset(count, 0, sizeof(count));
-	for (size_t i = 0; i < n; i++)
-	{
-		uint64_t v = a[i];
-
-		if ((i & TICK_MASK) == TICK_MASK)
-			bf_tick();
-		for (int d = 0; d < 8; d++)
-			count[d][(v >> (8 * d)) & 0xFF]++;
-	}
-	for (int d = 0; d < 8; d++)
-	{
-		size_t offset[256], sum = 0;
-		int shift = 8 * d;
-
-		if (count[d][(src[0] >> shift) & 0xFF] == n)
-			continue; /* one digit everywhere: the order stays */
-		for (int b = 0; b < 256; b++)
-		{
-			offset[b] = sum;
-			sum += count[d][b];
-		}
-		for (size_t i = 0; i < n; i++)
-		{
-			uint64_t v = src[i];
-
-			if ((i & TICK_MASK) == TICK_MASK)
-				bf_tick();
-			dst[offset[(v >> shift) & 0xFF]++] = v;
-		}
-		{
-			uint64_t *t = src;
-
-			src = dst;
-			dst = t;
-		}
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(uint64_t));
-}
-
-size_t
-bf_hashes_sort_unique(uint64_t *a, size_t n, uint64_t *tmp)
-{
-	size_t w;
-
-	if (n < 2)
-		return n;
-	if (n < SMALL_SORT)
-		insertion_sort(a, n);
-	else
-		radix_sort(a, n, tmp);
-	w = 1;
-	for (size_t i = 1; i < n; i++)
-		if (a[i] != a[w - 1])
-			a[w++] = a[i];
-	return w;
-}
-
-size_t
-bf_hashes_merge(uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-	/*
-	 * From the top down: the write position never falls below the next
-	 * entry of a still to read (it stays above it by the entries of b not
-	 * yet merged, plus the duplicates dropped), so nothing unread is
-	 * overwritten.  Duplicates leave a gap at the bottom, closed at the end.
-	 */
-	size_t i = na, j = nb, w = na + nb, n;
-
-	while (j > 0)
-	{
-		uint64_t v;
-
-		if (i > 0 && a[i - 1] >= b[j - 1])
-		{
-			v = a[--i];
-			if (v == b[j - 1])
-				j--;
-		}
-		else
-			v = b[--j];
-		a[--w] = v;
-	}
-	/* the rest of a is below; move it up only if duplicates opened a gap */
-	if (w > i)
-		memmove(a + (w - i), a, i * sizeof(uint64_t));
-	w -= i;
-	n = na + nb - w;
-	if (w > 0)
-		memmove(a, a + w, n * sizeof(uint64_t));
-	return n;
-}
-
-size_t
-bf_hashes_retain(uint64_t *a, size_t na, const bf_view *filter)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < na; i++)
-	{
-		if ((i & TICK_MASK) == TICK_MASK)
-			bf_tick();
-		if (bf_contains_hash(filter, a[i]))
-			a[w++] = a[i];
-	}
-	return w;
-}
-
 void
-bf_fold_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+bf_explicit_copy_with(const bf_view *src, uint64_t h, bf_view *dst)
 {
-	uint64_t f = src->p.nbits / dst->p.nbits;
-	size_t i = from;
+	uint64_t rank = bf_explicit_rank(src, h);
 
-	while (i < to)
+	assert(dst->p.layout == BF_LAYOUT_EXPLICIT && dst->p.ncells == src->p.ncells + 1);
+	assert(!bf_explicit_contains(src, h));
+	memcpy(dst->data, src->data, rank * HASH_BYTES);
+	bf_store_le(dst->data + rank * HASH_BYTES, h, HASH_BYTES);
+	memcpy(dst->data + (rank + 1) * HASH_BYTES, src->data + rank * HASH_BYTES,
+	       (src->p.ncells - rank) * HASH_BYTES);
+}
+
+/* Hashes strictly increasing, no more than the values added, the key set exactly when values were. */
+bool
+bf_explicit_check(const bf_view *view, bf_error *err)
+{
+	assert(view->p.layout == BF_LAYOUT_EXPLICIT);
+	if (view->nadded < view->p.ncells)
+		return bf_fail(err, BF_ERR_FORMAT, "%llu hashes are held, more than the %llu values added",
+		               (unsigned long long) view->p.ncells, (unsigned long long) view->nadded);
+	if (view->nadded == 0 && view->elemlen != 0)
+		return bf_fail(err, BF_ERR_FORMAT, "element key is set but no values were added");
+	if (view->nadded != 0 && view->elemlen == 0)
+		return bf_fail(err, BF_ERR_FORMAT, "values were added but the element key is empty");
+	for (uint64_t i = 1; i < view->p.ncells; i++)
 	{
-		unsigned byte;
-
-		/* a large filter being folded is mostly zero: skip 8 zero bytes at a time */
-		if ((i & 7) == 0 && to - i >= 8)
-		{
-			uint64_t word;
-
-			memcpy(&word, src->bits + i, 8);
-			if (word == 0)
-			{
-				i += 8;
-				continue;
-			}
-		}
-		if ((i & TICK_MASK) == TICK_MASK)
+		if ((i & BF_TICK_MASK) == 0)
 			bf_tick();
-		byte = src->bits[i];
-		for (unsigned b = 0; byte != 0; b++, byte >>= 1)
-		{
-			if (byte & 1)
-			{
-				uint64_t q = ((uint64_t) i * 8 + b) / f;
-
-				dst->bits[q >> 3] |= (uint8_t) (1u << (q & 7));
-			}
-		}
-		i++;
+		if (bf_explicit_get(view, i - 1) >= bf_explicit_get(view, i))
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "hashes are not in strictly increasing order (at hash %llu)",
+			               (unsigned long long) i);
 	}
+	return true;
 }

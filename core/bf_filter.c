@@ -1,279 +1,238 @@
 /*
  * bf_filter.c
- *	  Bit positions of a value, and the operations on the bit array.
+ *	  The dispatch: the core's operations on a filter of any layout
+ *	  (bf_core.h), each sent to the file of the filter's layout.
  *
- * Hash scheme 1.  The SQL layer hashes a value once, with the extended
- * (64-bit, seeded) hash function of its type's default hash operator family,
- * so that every value "=" to another hashes alike.  From that one 64-bit hash
- * h we derive the k positions by double hashing (Kirsch & Mitzenmacher, "Less
- * Hashing, Same Performance: Building a Better Bloom Filter", 2006): two
- * hashes give the false-positive rate of k independent ones.
- *
- *	  x = fmix64(h), y = fmix64(h ^ C)
- *	  for i in 0 .. k-1:  pos[i] = reduce(x, m);  x += y  (mod 2^64)
- *
- * fmix64 is MurmurHash3's 64-bit finalizer, so that x and y are well mixed
- * whatever the type's own hash function is.  reduce(x, m) = floor(x * m /
- * 2^64) (Lemire's "fastrange") maps a 64-bit number to [0, m) without a
- * division; it reads the high bits, so the positions are u + i*v (mod 1)
- * scaled to m, with u and v uniform in [0, 1): the continuous form of double
- * hashing, which avoids the weak cases of "mod m" arithmetic (a step that
- * shares a factor with m).
- *
- * The blocked512 layout picks the block with x, block = reduce(x, m / 512),
- * and the k bits inside it from y, 9 bits at a time from the top (7 per
- * 64-bit word; every 7 positions the word is refilled with
- * w' = fmix64(w + C2)), so that the positions inside the block are
- * independent, as the sizing formula assumes.
- *
- * The computation uses only 64-bit integer arithmetic and a portable 64x64
- * multiply, so every platform derives the same positions.
+ * The layouts are leaves: bf_classic.c, bf_blocked.c (with what both bit
+ * layouts share, bf_bits.c), bf_counting.c and bf_explicit.c call none of
+ * each other and nothing above them.  This file is the only one that knows
+ * all four; callers outside the core use only it, the format's API
+ * (bf_format.c), the sizing math and the text form.
  */
 #include "bf_core.h"
+#include "bf_bits.h"
+#include "bf_hash.h"
+#include "bf_layouts.h"
+#include "bf_util.h"
 
-#include <string.h>
-
-#define BF_SECOND_HASH_SALT UINT64_C(0x9E3779B97F4A7C15)
-#define BF_BLOCK_REFILL_SALT UINT64_C(0xC2B2AE3D27D4EB4F)
-
-static inline uint64_t
-fmix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	k ^= k >> 33;
-	k *= UINT64_C(0xc4ceb9fe1a85ec53);
-	k ^= k >> 33;
-	return k;
-}
-
-/* floor(x * m / 2^64): the high 64 bits of the 128-bit product. */
-static inline uint64_t
-reduce(uint64_t x, uint64_t m)
-{
-#if defined(__SIZEOF_INT128__) && !defined(BF_PORTABLE_MULHI)
-	__extension__ typedef unsigned __int128 u128;
-
-	return (uint64_t) (((u128) x * m) >> 64);
-#else
-	uint64_t x_lo = x & 0xFFFFFFFFu, x_hi = x >> 32;
-	uint64_t m_lo = m & 0xFFFFFFFFu, m_hi = m >> 32;
-	uint64_t lo_lo = x_lo * m_lo;
-	uint64_t hi_lo = x_hi * m_lo;
-	uint64_t lo_hi = x_lo * m_hi;
-	uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
-
-	return x_hi * m_hi + (hi_lo >> 32) + (cross >> 32);
-#endif
-}
-
-/* The k positions of a value in a blocked512 filter (see above). */
-static inline void
-blocked_positions(const bf_params *p, uint64_t x, uint64_t y, uint64_t *pos)
-{
-	uint64_t base = reduce(x, p->nbits / BF_BLOCK_BITS) * BF_BLOCK_BITS;
-	uint64_t word = y, w = y;
-
-	for (unsigned i = 0; i < p->nhashes; i++)
-	{
-		if (i > 0 && i % 7 == 0)
-		{
-			word = fmix64(word + BF_BLOCK_REFILL_SALT);
-			w = word;
-		}
-		pos[i] = base + (w >> 55);
-		w <<= 9;
-	}
-}
-
-/* bf_positions(), inlined into the loops of this file */
-static inline void
-positions(const bf_params *p, uint64_t h, uint64_t *pos)
-{
-	uint64_t x = fmix64(h);
-	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
-
-	if (p->layout == BF_LAYOUT_BLOCKED512)
-	{
-		blocked_positions(p, x, y, pos);
-		return;
-	}
-	for (unsigned i = 0; i < p->nhashes; i++)
-	{
-		pos[i] = reduce(x, p->nbits);
-		x += y;
-	}
-}
-
-void
-bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
-{
-	positions(p, h, pos);
-}
-
-/*
- * The bit operations, inlined into the loops below: the exported versions
- * cannot be, in a shared library, since they could be interposed.
- */
+/* The view's layout is one this build knows (bf_check_header() saw to it). */
 static inline bool
-test_bit(const uint8_t *bits, uint64_t pos)
+known_layout(const bf_view *view)
 {
-	return (bits[pos >> 3] >> (pos & 7)) & 1;
+	return view->p.layout == BF_LAYOUT_CLASSIC || view->p.layout == BF_LAYOUT_BLOCKED512 ||
+	       view->p.layout == BF_LAYOUT_COUNTING4 || view->p.layout == BF_LAYOUT_EXPLICIT;
 }
 
-static inline void
-set_bit(uint8_t *bits, uint64_t pos)
+/* a and b have the same shape, and [from, to) lies inside their data. */
+static inline bool
+same_shape_range(const bf_view *a, const bf_view *b, size_t from, size_t to)
 {
-	bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
-}
-
-void
-bf_set_bit(bf_view *view, uint64_t pos)
-{
-	set_bit(view->bits, pos);
+	return bf_params_equal(&a->p, &b->p) && from <= to && to <= a->nbytes;
 }
 
 bool
-bf_test_bit(const bf_view *view, uint64_t pos)
+bf_check_data(const bf_view *view, uint64_t occupied, bf_error *err)
 {
-	return test_bit(view->bits, pos);
-}
-
-unsigned
-bf_add_hash(bf_view *view, uint64_t h)
-{
-	uint64_t pos[BF_MAX_HASHES];
-	unsigned changed = 0;
-
-	if (view->p.layout == BF_LAYOUT_EXPLICIT)
-		return 0;
-	positions(&view->p, h, pos);
-	for (unsigned i = 0; i < view->p.nhashes; i++)
+	assert(known_layout(view));
+	switch (view->p.layout)
 	{
-		if (!test_bit(view->bits, pos[i]))
-		{
-			set_bit(view->bits, pos[i]);
-			changed++;
-		}
+		case BF_LAYOUT_EXPLICIT:
+			return bf_explicit_check(view, err);
+		case BF_LAYOUT_COUNTING4:
+			return bf_counting_check(view, occupied, err);
+		default:
+			return bf_bits_check(view, occupied, err);
 	}
-	return changed;
 }
 
-/*
- * Prefetch distance, in values: the positions of value i + BF_PREFETCH_AHEAD
- * are requested from memory while value i's bits are set, so that the cache
- * misses of a filter larger than the cache overlap instead of following one
- * another.
- */
-#define BF_PREFETCH_AHEAD 16
-#if defined(__GNUC__) || defined(__clang__)
-#define BF_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
-#else
-#define BF_PREFETCH_WRITE(p) ((void) (p))
-#endif
-
-void
-bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
+uint64_t
+bf_occupied(const bf_view *view, size_t from, size_t to)
 {
-	uint64_t ring[BF_PREFETCH_AHEAD][BF_MAX_HASHES];
-	unsigned k = view->p.nhashes;
-
-	if (view->p.layout == BF_LAYOUT_EXPLICIT)
-		return;
-	for (size_t i = 0; i < n + BF_PREFETCH_AHEAD; i++)
+	assert(known_layout(view) && from <= to && to <= view->nbytes);
+	switch (view->p.layout)
 	{
-		uint64_t *pos = ring[i % BF_PREFETCH_AHEAD];
-
-		if (i >= BF_PREFETCH_AHEAD)
-			for (unsigned j = 0; j < k; j++)
-				set_bit(view->bits, pos[j]); /* prefetched BF_PREFETCH_AHEAD values ago */
-		if (i < n)
-		{
-			positions(&view->p, hashes[i], pos);
-			for (unsigned j = 0; j < k; j++)
-				BF_PREFETCH_WRITE(view->bits + (pos[j] >> 3));
-		}
+		case BF_LAYOUT_EXPLICIT:
+			assert(from % 8 == 0 && to % 8 == 0);
+			return (uint64_t) (to / 8 - from / 8);
+		case BF_LAYOUT_COUNTING4:
+			return bf_counting_occupied(view, from, to);
+		default:
+			return bf_bits_count(view->data, from, to);
 	}
 }
 
 bool
 bf_contains_hash(const bf_view *view, uint64_t h)
 {
-	uint64_t x = fmix64(h);
-	uint64_t y = fmix64(h ^ BF_SECOND_HASH_SALT);
-
-	if (view->p.layout == BF_LAYOUT_COUNTING4)
-		return bf_counting_min(view, h) > 0;
-	if (view->p.layout == BF_LAYOUT_EXPLICIT)
-		return bf_explicit_contains(view, h);
-	if (view->p.layout == BF_LAYOUT_BLOCKED512)
+	assert(known_layout(view));
+	switch (view->p.layout)
 	{
-		/* one block, one cache line: test the bits as they come */
-		const uint8_t *block =
-		    view->bits + reduce(x, view->p.nbits / BF_BLOCK_BITS) * (BF_BLOCK_BITS / 8);
-		uint64_t word = y, w = y;
-
-		for (unsigned i = 0; i < view->p.nhashes; i++)
-		{
-			if (i > 0 && i % 7 == 0)
-			{
-				word = fmix64(word + BF_BLOCK_REFILL_SALT);
-				w = word;
-			}
-			if (!test_bit(block, w >> 55))
-				return false;
-			w <<= 9;
-		}
-		return true;
+		case BF_LAYOUT_CLASSIC:
+			return bf_classic_contains(view, h);
+		case BF_LAYOUT_BLOCKED512:
+			return bf_blocked_contains(view, h);
+		case BF_LAYOUT_COUNTING4:
+			return bf_counting_min(view, h) > 0;
+		default:
+			return bf_explicit_contains(view, h);
 	}
-
-	/* bf_positions() inlined, so that the first clear bit ends the probe */
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-	{
-		if (!test_bit(view->bits, reduce(x, view->p.nbits)))
-			return false;
-		x += y;
-	}
-	return true;
 }
 
-uint64_t
-bf_occupied(const bf_view *view, size_t from, size_t to)
+unsigned
+bf_add_hash(bf_view *view, uint64_t h)
 {
-	const uint8_t *b = view->bits;
-	uint64_t count = 0;
-	size_t i = from;
-
-	if (view->p.layout == BF_LAYOUT_EXPLICIT)
-		return (uint64_t) (to / 8 - from / 8);
-	if (view->p.layout == BF_LAYOUT_COUNTING4)
+	assert(known_layout(view));
+	switch (view->p.layout)
 	{
-		for (; i < to; i++)
-			count += (uint64_t) ((b[i] & 0x0F) != 0) + (uint64_t) ((b[i] & 0xF0) != 0);
-		return count;
+		case BF_LAYOUT_EXPLICIT:
+			return 0;
+		case BF_LAYOUT_COUNTING4:
+			return bf_counting_add(view, h);
+		default:
+			return bf_bits_add(&view->p, view->data, h);
 	}
-	for (; i + 8 <= to; i += 8)
-	{
-		uint64_t w;
+}
 
-		memcpy(&w, b + i, 8);
-		count += (uint64_t) __builtin_popcountll(w);
-	}
-	for (; i < to; i++)
-		count += (uint64_t) __builtin_popcount(b[i]);
-	return count;
+void
+bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
+{
+	assert(bf_layout_is_bits(view->p.layout));
+	bf_bits_add_many(&view->p, view->data, hashes, n);
+}
+
+void
+bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
+{
+	assert(p->layout != BF_LAYOUT_EXPLICIT);
+	bf_hash_positions(p, h, pos);
 }
 
 void
 bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
-	for (size_t i = from; i < to; i++)
-		dst->bits[i] |= src->bits[i];
+	assert(same_shape_range(dst, src, from, to));
+	if (dst->p.layout == BF_LAYOUT_COUNTING4)
+		bf_counting_union_bytes(dst, src, from, to);
+	else
+	{
+		assert(bf_layout_is_bits(dst->p.layout));
+		bf_bits_or(dst->data, src->data, from, to);
+	}
 }
 
 void
 bf_intersect_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {
-	for (size_t i = from; i < to; i++)
-		dst->bits[i] &= src->bits[i];
+	assert(same_shape_range(dst, src, from, to) && bf_layout_is_bits(dst->p.layout));
+	bf_bits_and(dst->data, src->data, from, to);
+}
+
+size_t
+bf_hashes_retain(uint64_t *a, size_t na, const bf_view *filter)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < na; i++)
+	{
+		if ((i & BF_TICK_MASK) == BF_TICK_MASK)
+			bf_tick();
+		assert(i == 0 || a[i - 1] <= a[i]);
+		if (bf_contains_hash(filter, a[i]))
+			a[w++] = a[i];
+	}
+	return w;
+}
+
+void
+bf_set_bit(bf_view *view, uint64_t pos)
+{
+	assert(bf_layout_is_bits(view->p.layout) && pos < view->p.ncells);
+	bf_bit_set(view->data, pos);
+}
+
+bool
+bf_test_bit(const bf_view *view, uint64_t pos)
+{
+	assert(bf_layout_is_bits(view->p.layout) && pos < view->p.ncells);
+	return bf_bit_test(view->data, pos);
+}
+
+void
+bf_fold_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	bf_classic_fold_bytes(dst, src, from, to);
+}
+
+unsigned
+bf_counter(const bf_view *view, uint64_t i)
+{
+	assert(view->p.layout == BF_LAYOUT_COUNTING4 && i < view->p.ncells);
+	return bf_counting_get(view->data, i);
+}
+
+void
+bf_set_counter(bf_view *view, uint64_t i, unsigned value)
+{
+	assert(view->p.layout == BF_LAYOUT_COUNTING4 && i < view->p.ncells);
+	bf_counting_put(view->data, i, value);
+}
+
+bool
+bf_remove_hash(bf_view *view, uint64_t h)
+{
+	return bf_counting_remove(view, h);
+}
+
+unsigned
+bf_count_hash(const bf_view *view, uint64_t h)
+{
+	return bf_counting_min(view, h);
+}
+
+bool
+bf_can_subtract_bytes(const bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	assert(same_shape_range(dst, src, from, to));
+	return bf_counting_can_subtract(dst, src, from, to);
+}
+
+void
+bf_subtract_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	assert(same_shape_range(dst, src, from, to));
+	bf_counting_subtract_bytes(dst, src, from, to);
+}
+
+void
+bf_counters_to_bits(bf_view *dst, const bf_view *src, size_t from, size_t to)
+{
+	assert(from <= to && to <= src->nbytes);
+	bf_counting_to_bits(dst, src, from, to);
+}
+
+uint64_t
+bf_explicit_hash(const bf_view *view, uint64_t i)
+{
+	return bf_explicit_get(view, i);
+}
+
+void
+bf_explicit_hashes(const bf_view *view, uint64_t *hashes)
+{
+	bf_explicit_read(view, hashes);
+}
+
+void
+bf_explicit_set_hashes(bf_view *view, const uint64_t *hashes)
+{
+	assert(view->p.layout == BF_LAYOUT_EXPLICIT);
+	bf_explicit_write(view->data, hashes, (size_t) view->p.ncells);
+}
+
+void
+bf_explicit_copy_inserting(const bf_view *src, uint64_t h, bf_view *dst)
+{
+	assert(src->p.seed == dst->p.seed &&
+	       bf_elem_equal(src->elem, src->elemlen, dst->elem, dst->elemlen));
+	bf_explicit_copy_with(src, h, dst);
 }

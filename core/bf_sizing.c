@@ -16,7 +16,7 @@
  * accurate for m in the billions.
  */
 #include "bf_core.h"
-#include "bf_internal.h"
+#include "bf_util.h"
 
 #include <math.h>
 
@@ -28,10 +28,10 @@
 #define Min(a, b) ((a) < (b) ? (a) : (b))
 
 double
-bf_fpp(double n, double nbits, double nhashes)
+bf_fpp(double n, double ncells, double nhashes)
 {
 	/* probability that one given bit is still 0 */
-	double zero = exp(nhashes * n * log1p(-1.0 / nbits));
+	double zero = exp(nhashes * n * log1p(-1.0 / ncells));
 
 	if (n <= 0)
 		return 0.0;
@@ -39,9 +39,9 @@ bf_fpp(double n, double nbits, double nhashes)
 }
 
 int
-bf_optimal_hashes(double n, double nbits)
+bf_optimal_hashes(double n, double ncells)
 {
-	double k_real = nbits / n * M_LN2;
+	double k_real = ncells / n * M_LN2;
 	double k_lo = floor(k_real);
 	double k_hi = k_lo + 1;
 
@@ -52,15 +52,15 @@ bf_optimal_hashes(double n, double nbits)
 	if (k_hi > BF_MAX_HASHES)
 		k_hi = BF_MAX_HASHES;
 	/* P(k) is unimodal in k, so the best integer is one of the neighbours */
-	return bf_fpp(n, nbits, k_hi) < bf_fpp(n, nbits, k_lo) ? (int) k_hi : (int) k_lo;
+	return bf_fpp(n, ncells, k_hi) < bf_fpp(n, ncells, k_lo) ? (int) k_hi : (int) k_lo;
 }
 
 /* The lowest rate m bits (in the layout) can give n values, over integer k. */
 static double
-best_fpp(uint8_t layout, double n, uint64_t nbits)
+best_fpp(uint8_t layout, double n, uint64_t ncells)
 {
-	return bf_layout_fpp(layout, n, (double) nbits,
-	                     bf_layout_optimal_hashes(layout, n, (double) nbits));
+	return bf_layout_fpp(layout, n, (double) ncells,
+	                     bf_layout_optimal_hashes(layout, n, (double) ncells));
 }
 
 /*
@@ -70,7 +70,7 @@ best_fpp(uint8_t layout, double n, uint64_t nbits)
  * met, then binary search.  Fails with BF_ERR_TOO_LARGE past BF_MAX_BITS.
  */
 static bool
-smallest_meeting(uint8_t layout, double n, double fpp, uint64_t lo, uint64_t unit, uint64_t *nbits,
+smallest_meeting(uint8_t layout, double n, double fpp, uint64_t lo, uint64_t unit, uint64_t *ncells,
                  bf_error *err)
 {
 	uint64_t max_units = BF_MAX_BITS / unit, hi;
@@ -101,7 +101,7 @@ smallest_meeting(uint8_t layout, double n, double fpp, uint64_t lo, uint64_t uni
 		}
 		lo = hi;
 	}
-	*nbits = lo * unit;
+	*ncells = lo * unit;
 	return true;
 
 too_large:
@@ -112,7 +112,7 @@ too_large:
 }
 
 bool
-bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
+bf_size_for(double n, double fpp, uint64_t *ncells, int *nhashes, bf_error *err)
 {
 	double m_real;
 
@@ -135,16 +135,16 @@ bf_size_for(double n, double fpp, uint64_t *nbits, int *nhashes, bf_error *err)
 	 * With k rounded to an integer the real-valued optimum can miss the
 	 * target by a hair: take the smallest m whose best integer k meets it.
 	 */
-	if (!smallest_meeting(BF_LAYOUT_CLASSIC, n, fpp, (uint64_t) m_real, 1, nbits, err))
+	if (!smallest_meeting(BF_LAYOUT_CLASSIC, n, fpp, (uint64_t) m_real, 1, ncells, err))
 		return false;
-	*nhashes = bf_optimal_hashes(n, (double) *nbits);
+	*nhashes = bf_optimal_hashes(n, (double) *ncells);
 	return true;
 }
 
 double
-bf_blocked_fpp(double n, double nbits, double nhashes)
+bf_blocked_fpp(double n, double ncells, double nhashes)
 {
-	double lambda = n * BF_BLOCK_BITS / nbits;
+	double lambda = n * BF_BLOCK_BITS / ncells;
 	double spread, lo, hi, sum = 0.0, weight = 0.0;
 
 	if (n <= 0)
@@ -172,25 +172,25 @@ bf_blocked_fpp(double n, double nbits, double nhashes)
 }
 
 double
-bf_layout_fpp(uint8_t layout, double n, double nbits, double nhashes)
+bf_layout_fpp(uint8_t layout, double n, double ncells, double nhashes)
 {
-	return layout == BF_LAYOUT_BLOCKED512 ? bf_blocked_fpp(n, nbits, nhashes)
-	                                      : bf_fpp(n, nbits, nhashes);
+	return layout == BF_LAYOUT_BLOCKED512 ? bf_blocked_fpp(n, ncells, nhashes)
+	                                      : bf_fpp(n, ncells, nhashes);
 }
 
 int
-bf_layout_optimal_hashes(uint8_t layout, double n, double nbits)
+bf_layout_optimal_hashes(uint8_t layout, double n, double ncells)
 {
-	int k0 = bf_optimal_hashes(n, nbits), best = k0;
+	int k0 = bf_optimal_hashes(n, ncells), best = k0;
 	double best_fpp;
 
 	if (layout != BF_LAYOUT_BLOCKED512)
 		return k0;
 	/* the blocked optimum sits near the classic one; search around it */
-	best_fpp = bf_blocked_fpp(n, nbits, k0);
+	best_fpp = bf_blocked_fpp(n, ncells, k0);
 	for (int k = Max(1, k0 - 4); k <= Min(BF_MAX_HASHES, k0 + 4); k++)
 	{
-		double f = bf_blocked_fpp(n, nbits, k);
+		double f = bf_blocked_fpp(n, ncells, k);
 
 		if (f < best_fpp)
 		{
@@ -202,7 +202,7 @@ bf_layout_optimal_hashes(uint8_t layout, double n, double nbits)
 }
 
 bool
-bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *nbits, int *nhashes,
+bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *ncells, int *nhashes,
                    bf_error *err)
 {
 	uint64_t classic_m;
@@ -211,29 +211,29 @@ bf_size_for_layout(uint8_t layout, double n, double fpp, uint64_t *nbits, int *n
 		return false;
 	if (layout != BF_LAYOUT_BLOCKED512)
 	{
-		*nbits = classic_m;
+		*ncells = classic_m;
 		return true;
 	}
 	/* in blocks, from the classic size up: blocks never need fewer bits */
 	if (!smallest_meeting(layout, n, fpp, (classic_m + BF_BLOCK_BITS - 1) / BF_BLOCK_BITS,
-	                      BF_BLOCK_BITS, nbits, err))
+	                      BF_BLOCK_BITS, ncells, err))
 		return false;
-	*nhashes = bf_layout_optimal_hashes(layout, n, (double) *nbits);
+	*nhashes = bf_layout_optimal_hashes(layout, n, (double) *ncells);
 	return true;
 }
 
 double
-bf_estimate_distinct(uint64_t nbits, int nhashes, uint64_t bits_set)
+bf_estimate_distinct(uint64_t ncells, int nhashes, uint64_t occupied)
 {
-	double m = (double) nbits;
+	double m = (double) ncells;
 
-	if (bits_set >= nbits)
+	if (occupied >= ncells)
 		return INFINITY;
-	return -(m / nhashes) * log1p(-(double) bits_set / m);
+	return -(m / nhashes) * log1p(-(double) occupied / m);
 }
 
 double
-bf_current_fpp(uint64_t nbits, int nhashes, uint64_t bits_set)
+bf_current_fpp(uint64_t ncells, int nhashes, uint64_t occupied)
 {
-	return pow((double) bits_set / (double) nbits, nhashes);
+	return pow((double) occupied / (double) ncells, nhashes);
 }

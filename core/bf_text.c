@@ -12,7 +12,7 @@
  * length: every number is range-checked before it is used to size anything.
  */
 #include "bf_core.h"
-#include "bf_internal.h"
+#include "bf_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,26 +20,11 @@
 /* Base64 quanta (3 bytes, 4 characters) between two ticks: 3 MB of data. */
 #define TICK_QUANTA (1u << 20)
 
-static bf_tick_fn tick_fn;
-
-void
-bf_set_tick(bf_tick_fn tick)
-{
-	tick_fn = tick;
-}
-
-void
-bf_tick(void)
-{
-	if (tick_fn != NULL)
-		tick_fn();
-}
-
 static inline void
 maybe_tick(size_t quantum)
 {
-	if (tick_fn != NULL && quantum % TICK_QUANTA == TICK_QUANTA - 1)
-		tick_fn();
+	if (quantum % TICK_QUANTA == TICK_QUANTA - 1)
+		bf_tick();
 }
 
 static const char b64_alphabet[] =
@@ -102,7 +87,7 @@ header_text(const bf_view *view, char *out, size_t outlen)
 {
 	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu ",
 	                   (unsigned) view->version, bf_layout_name(view->p.layout),
-	                   (unsigned long long) view->p.nbits, (unsigned) view->p.nhashes,
+	                   (unsigned long long) view->p.ncells, (unsigned) view->p.nhashes,
 	                   (unsigned) view->p.scheme, (unsigned long long) view->p.seed,
 	                   (unsigned long long) view->nadded);
 
@@ -138,7 +123,7 @@ void
 bf_text_write(const bf_view *view, char *out)
 {
 	char *p = out;
-	const uint8_t *b = view->bits;
+	const uint8_t *b = view->data;
 	size_t i;
 
 	p += header_text(view, p, 200);
@@ -306,7 +291,7 @@ take_elem(cursor *c, char *elem, size_t *elemlen, bf_error *err)
 
 /* Check (and, if out is not NULL, decode) "name=" and nbytes of canonical base64. */
 static bool
-take_bits(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *err)
+take_data(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *err)
 {
 	size_t need = b64_length(nbytes);
 	size_t full = nbytes / 3;
@@ -373,11 +358,11 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	cursor c = {text, text + len};
 	bf_params p;
 	uint8_t flags = 0;
-	uint64_t nbits = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0, bound = 0, est = 0;
+	uint64_t ncells = 0, nhashes = 0, scheme = 0, seed = 0, nadded = 0, bound = 0, est = 0;
 	uint64_t target = 0;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen = 0;
-	size_t ext;
+	bf_view view;
 
 	if (!take_literal(&c, "v"))
 		return bf_fail(err, BF_ERR_FORMAT, "a bloom value starts with \"v1 \"");
@@ -395,7 +380,7 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout (this build reads \"classic\", \"counting4\", "
 		               "\"blocked512\" and \"explicit\")");
-	if (!take_number(&c, "m", &nbits, err) || !take_number(&c, "k", &nhashes, err) ||
+	if (!take_number(&c, "m", &ncells, err) || !take_number(&c, "k", &nhashes, err) ||
 	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
 	    !take_number(&c, "n", &nadded, err))
 		return false;
@@ -424,34 +409,26 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	p.scheme = scheme > 255 ? 0 : (uint8_t) scheme;
 	p.nhashes = (uint16_t) nhashes;
 	p.seed = seed;
-	p.nbits = nbits;
+	p.ncells = ncells;
 	if (!bf_params_check(&p, elemlen, err))
 		return false;
-	if ((flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(p.layout))
-		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived",
-		               bf_layout_name(p.layout));
-	if ((flags & BF_FLAG_TARGET) && ((flags & BF_FLAG_DERIVED) || (p.layout != BF_LAYOUT_EXPLICIT &&
-	                                                               p.layout != BF_LAYOUT_CLASSIC)))
-		return bf_fail(err, BF_ERR_FORMAT,
-		               "only an explicit or classic filter that is not derived has a target");
-	if (bound > nbits)
+	if (!bf_flags_check(p.layout, flags, err))
+		return false;
+	if (bound > ncells)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
-		               (unsigned long long) bound, (unsigned long long) nbits);
+		               (unsigned long long) bound, (unsigned long long) ncells);
 	if (est > INT64_MAX)
 		return bf_fail(err, BF_ERR_PARAM, "estimated distinct count is out of range");
 	if (!bf_payload_size(&p, flags, elemlen, payload_len, err))
 		return false;
-	ext = ((flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0) +
-	      ((flags & BF_FLAG_TARGET) ? BF_TARGET_SIZE : 0);
 
 	if (buf == NULL)
-		return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits), NULL, err);
+		return take_data(&c, data_name(p.layout), bf_data_bytes(p.layout, ncells), NULL, err);
 
-	bf_init(buf, &p, flags, elem, elemlen, nadded);
+	bf_init(buf, &p, flags, elem, elemlen, nadded, &view);
 	if (flags & BF_FLAG_DERIVED)
-		bf_set_derived(buf, bound, est);
+		bf_view_set_derived(&view, bound, est);
 	if (flags & BF_FLAG_TARGET)
-		bf_set_target(buf, (uint32_t) target);
-	return take_bits(&c, data_name(p.layout), bf_data_bytes(p.layout, nbits),
-	                 buf + BF_HEADER_SIZE + ext + elemlen, err);
+		bf_view_set_target(&view, (uint32_t) target);
+	return take_data(&c, data_name(p.layout), view.nbytes, view.data, err);
 }

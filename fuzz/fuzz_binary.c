@@ -31,15 +31,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bf_check_header(buf, size, &view, &err))
 	{
 		occupied = bf_occupied(&view, 0, view.nbytes);
-		if (bf_check_bits(&view, occupied, &err))
+		if (bf_check_data(&view, occupied, &err))
 		{
 			for (uint64_t h = 0; h < 16; h++)
 			{
 				(void) bf_contains_hash(&view, h * UINT64_C(0x9E3779B97F4A7C15));
 				if (view.p.layout == BF_LAYOUT_COUNTING4)
-					(void) bf_counting_min(&view, h);
+					(void) bf_count_hash(&view, h);
 			}
-			(void) bf_estimate_distinct(view.p.nbits, view.p.nhashes, occupied);
+			(void) bf_estimate_distinct(view.p.ncells, view.p.nhashes, occupied);
 			if (bf_text_length(&view) < (64u << 20))
 			{
 				text = malloc(bf_text_length(&view) + 1);
@@ -48,14 +48,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			/* an accepted set of hashes is sorted and distinct: merging or
 			 * sorting it again must give it back unchanged */
-			if (view.p.layout == BF_LAYOUT_EXPLICIT && view.p.nbits <= 4096)
+			if (view.p.layout == BF_LAYOUT_EXPLICIT && view.p.ncells <= 4096)
 			{
-				size_t n = (size_t) view.p.nbits;
+				size_t n = (size_t) view.p.ncells;
 				uint64_t *a = malloc((2 * n + 1) * sizeof(uint64_t));
 				uint64_t *b = malloc((n + 1) * sizeof(uint64_t));
 				uint64_t *tmp = malloc((n + 1) * sizeof(uint64_t));
 
-				bf_explicit_read(&view, a);
+				bf_explicit_hashes(&view, a);
 				memcpy(b, a, n * sizeof(uint64_t));
 				if (bf_hashes_sort_unique(b, n, tmp) != n ||
 				    memcmp(a, b, n * sizeof(uint64_t)) != 0 || bf_hashes_merge(a, n, b, n) != n ||
@@ -67,7 +67,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			/* adding to an accepted value stays inside it */
 			if (view.p.layout == BF_LAYOUT_COUNTING4)
-				bf_counting_add_hash(&view, 12345);
+				bf_add_hash(&view, 12345);
 			else
 				(void) bf_add_hash(&view, 12345);
 		}

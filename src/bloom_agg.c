@@ -44,7 +44,7 @@ agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf
 		bf_error err;
 
 		cache->sized = false;
-		if (!bf_size_for_layout(layout, (double) expected_n, fpp, &cache->sized_nbits,
+		if (!bf_size_for_layout(layout, (double) expected_n, fpp, &cache->sized_ncells,
 		                        &cache->sized_nhashes, &err))
 			bloom_report(&err, BLOOM_FROM_ARGUMENT);
 		cache->sized_n = expected_n;
@@ -53,10 +53,10 @@ agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf
 		cache->sized = true;
 	}
 	p->layout = layout;
-	p->scheme = BF_SCHEME_PGHASH_EDH;
+	p->scheme = BF_SCHEME_DOUBLE_HASHING;
 	p->nhashes = (uint16) cache->sized_nhashes;
 	p->seed = 0;
-	p->nbits = cache->sized_nbits;
+	p->ncells = cache->sized_ncells;
 }
 
 /*
@@ -85,14 +85,16 @@ static void agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocat
 
 static const ExpandedObjectMethods agg_methods = {agg_flat_size, agg_flatten};
 
-/* Write the pending hashes to the bits, and the count to the header. */
+/* Write the pending hashes to the bits, and count their values. */
 static void
 agg_flush(BloomAggState *st)
 {
 	if (st->npending > 0)
+	{
 		bf_add_hashes(&st->f.view, st->pending, (size_t) st->npending);
+		bf_view_set_nadded(&st->f.view, bloom_add_counts(st->f.view.nadded, st->npending));
+	}
 	st->npending = 0;
-	bf_set_nadded((uint8_t *) VARDATA(st->f.raw), st->f.view.nadded);
 }
 
 static Size
@@ -210,15 +212,13 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 	f = &st->f;
 	/* the element key is compared once per state and hasher, not per row */
 	if (st->hasher != hasher && bf_layout_is_bits(f->view.p.layout) &&
-	    !(f->view.flags & BF_FLAG_DERIVED) && f->view.elemlen == hasher->elemlen &&
-	    memcmp(f->view.elem, hasher->elem, hasher->elemlen) == 0)
+	    !(f->view.flags & BF_FLAG_DERIVED) &&
+	    bf_elem_equal(f->view.elem, f->view.elemlen, hasher->elem, hasher->elemlen))
 		st->hasher = hasher;
 	if (st->hasher == hasher)
 	{
 		/* the usual case: the hash waits for its batch */
 		st->pending[st->npending++] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed);
-		if (f->view.nadded < (uint64) PG_INT64_MAX)
-			f->view.nadded++;
 		if (st->npending == AGG_PENDING)
 			agg_flush(st);
 	}

@@ -149,7 +149,7 @@ auto_new(MemoryContext parent, const char *elem, size_t elemlen, uint32 target_p
 static void
 auto_widen(BloomAuto *st)
 {
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, wide_hashes(st->target_ppb), 0,
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_DOUBLE_HASHING, wide_hashes(st->target_ppb), 0,
 	               AUTO_WIDE_BITS};
 	MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
@@ -232,7 +232,7 @@ auto_add_hash(BloomAuto *st, uint64 h)
 static void
 auto_add_set(BloomAuto *st, const bf_view *v)
 {
-	size_t n = (size_t) v->p.nbits;
+	size_t n = (size_t) v->p.ncells;
 	size_t max_capacity = explicit_limit() + explicit_limit() / 4 + 1;
 	uint64 *chunk;
 
@@ -245,7 +245,7 @@ auto_add_set(BloomAuto *st, const bf_view *v)
 			st->hashes = repalloc_huge(st->hashes, st->capacity * sizeof(uint64));
 		}
 		chunk = MemoryContextAllocHuge(st->hdr.eoh_context, Max(n, 1) * sizeof(uint64));
-		bf_explicit_read(v, chunk);
+		bf_explicit_hashes(v, chunk);
 		st->nsorted = st->nused = bf_hashes_merge(st->hashes, st->nsorted, chunk, n);
 		pfree(chunk);
 		if (st->nsorted > explicit_limit())
@@ -259,7 +259,7 @@ auto_add_set(BloomAuto *st, const bf_view *v)
 
 		CHECK_FOR_INTERRUPTS();
 		for (size_t j = 0; j < len; j++)
-			chunk[j] = bf_explicit_get(v, i + j);
+			chunk[j] = bf_explicit_hash(v, i + j);
 		if (st->hashes == NULL)
 			bf_add_hashes(&st->wide.view, chunk, len);
 		else
@@ -276,7 +276,7 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 	const bf_view *v = &f->view;
 
 	if (v->elemlen != 0 && st->elemlen != 0 &&
-	    (v->elemlen != st->elemlen || memcmp(v->elem, st->elem, v->elemlen) != 0))
+	    !bf_elem_equal(v->elem, v->elemlen, st->elem, st->elemlen))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("cannot combine bloom filters that differ in element family: %.*s "
 		                       "and %.*s",
@@ -310,11 +310,11 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 static bool
 is_auto_state(const bf_view *v)
 {
-	if (v->p.seed != 0 || v->p.scheme != BF_SCHEME_PGHASH_EDH)
+	if (v->p.seed != 0 || v->p.scheme != BF_SCHEME_DOUBLE_HASHING)
 		return false;
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return true;
-	return v->p.layout == BF_LAYOUT_CLASSIC && v->p.nbits == AUTO_WIDE_BITS &&
+	return v->p.layout == BF_LAYOUT_CLASSIC && v->p.ncells == AUTO_WIDE_BITS &&
 	       v->p.nhashes == wide_hashes(v->target_ppb) && !(v->flags & BF_FLAG_DERIVED);
 }
 
@@ -430,7 +430,7 @@ auto_trans(FunctionCallInfo fcinfo, int fpp_argno)
 	}
 	if (st->hasher != hasher)
 	{
-		if (st->elemlen != hasher->elemlen || memcmp(st->elem, hasher->elem, st->elemlen) != 0)
+		if (!bf_elem_equal(st->elem, st->elemlen, hasher->elem, hasher->elemlen))
 			ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
 			                errmsg("bloom_agg state holds values of %.*s, not %s",
 			                       (int) st->elemlen, st->elem, hasher->elem)));
@@ -477,12 +477,12 @@ bloom_agg_auto_combine(PG_FUNCTION_ARGS)
 static Datum
 auto_sized(BloomAuto *st)
 {
-	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
+	bf_params p = {BF_LAYOUT_CLASSIC, BF_SCHEME_DOUBLE_HASHING, 0, 0, 0};
 	bf_error err;
 	int k;
 	BloomFilter f;
 
-	if (!bf_size_for((double) Max(st->nsorted, 1), target_fpp(st->target_ppb), &p.nbits, &k, &err))
+	if (!bf_size_for((double) Max(st->nsorted, 1), target_fpp(st->target_ppb), &p.ncells, &k, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 	p.nhashes = (uint16) k;
 	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &f);
@@ -503,7 +503,7 @@ static Datum
 auto_folded(BloomAuto *st)
 {
 	const bf_view *w = &st->wide.view;
-	double n = bf_estimate_distinct(w->p.nbits, w->p.nhashes, bloom_count_occupied(w));
+	double n = bf_estimate_distinct(w->p.ncells, w->p.nhashes, bloom_count_occupied(w));
 	uint64 best = 1;
 	bf_params p = w->p;
 	BloomFilter out;
@@ -527,7 +527,7 @@ auto_folded(BloomAuto *st)
 			if (fold_meets(st, c, n))
 				best = Max(best, c);
 		}
-	p.nbits = AUTO_WIDE_BITS / best;
+	p.ncells = AUTO_WIDE_BITS / best;
 	bloom_new(&p, 0, st->elem, st->elemlen, st->nadded, &out); /* finished: no target */
 	bloom_bytes_op(&out.view, w, bf_fold_bytes);
 	return PointerGetDatum(out.raw);
@@ -564,16 +564,30 @@ bloom_agg_finalize(PG_FUNCTION_ARGS)
 	return auto_folded(st);
 }
 
+/* The shape and flags of the explicit filter a compacted set of hashes flattens to. */
+static uint8
+explicit_shape(const BloomAuto *st, bf_params *p)
+{
+	*p = (bf_params){BF_LAYOUT_EXPLICIT, BF_SCHEME_DOUBLE_HASHING, 0, 0, st->nsorted};
+	return st->target_ppb ? BF_FLAG_TARGET : 0;
+}
+
 static Size
 auto_flat_size(ExpandedObjectHeader *eohptr)
 {
 	BloomAuto *st = (BloomAuto *) eohptr;
+	bf_params p;
+	uint8 flags;
+	size_t len;
+	bf_error err;
 
 	auto_compact(st);
 	if (st->hashes == NULL)
 		return VARSIZE(st->wide.raw);
-	return VARHDRSZ + BF_HEADER_SIZE + (st->target_ppb ? BF_TARGET_SIZE : 0) + st->elemlen +
-	       st->nsorted * sizeof(uint64);
+	flags = explicit_shape(st, &p);
+	if (!bf_payload_size(&p, flags, st->elemlen, &len, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	return VARHDRSZ + len;
 }
 
 static void
@@ -581,21 +595,22 @@ auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
 	BloomAuto *st = (BloomAuto *) eohptr;
 	struct varlena *raw = (struct varlena *) result;
-	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, 0, 0};
-	uint8 *data;
+	bf_params p;
+	uint8 flags;
+	bf_view view;
 
 	auto_compact(st); /* done by auto_flat_size already: nothing changes size here */
-	p.nbits = st->nsorted;
 	if (st->hashes == NULL)
 	{
+		bf_view_set_nadded(&st->wide.view, st->nadded);
 		memcpy(raw, st->wide.raw, allocated_size);
-		bf_set_nadded((uint8_t *) VARDATA(raw), st->nadded);
 		return;
 	}
+	flags = explicit_shape(st, &p);
 	SET_VARSIZE(raw, allocated_size);
-	data = bf_init_header((uint8_t *) VARDATA(raw), &p, st->target_ppb ? BF_FLAG_TARGET : 0,
-	                      st->elem, st->elemlen, st->nadded);
+	bf_init_header((uint8_t *) VARDATA(raw), &p, flags, st->elem, st->elemlen, st->nadded, &view);
+	Assert(view.data + view.nbytes == (uint8 *) raw + allocated_size);
 	if (st->target_ppb)
-		bf_set_target((uint8_t *) VARDATA(raw), st->target_ppb);
-	bf_explicit_put(data, st->hashes, st->nsorted);
+		bf_view_set_target(&view, st->target_ppb);
+	bf_explicit_set_hashes(&view, st->hashes);
 }

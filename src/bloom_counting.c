@@ -41,17 +41,13 @@ bloom_remove(PG_FUNCTION_ARGS)
 	bloom_get_arg(fcinfo, 0, true, &f);
 	bloom_check_elem(&f.view, hasher);
 	if (f.view.elemlen == 0 ||
-	    !bf_counting_remove_hash(&f.view,
-	                             bloom_hash_value(hasher, PG_GETARG_DATUM(1), f.view.p.seed)))
+	    !bf_remove_hash(&f.view, bloom_hash_value(hasher, PG_GETARG_DATUM(1), f.view.p.seed)))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("value is not in the counting bloom filter"),
 		                errdetail("One of its counters is already zero: it was never added, or was "
 		                          "removed as often as it was added.")));
 	if (f.view.nadded > 0)
-	{
-		f.view.nadded--;
-		bf_set_nadded((uint8_t *) VARDATA(f.raw), f.view.nadded);
-	}
+		bf_view_set_nadded(&f.view, f.view.nadded - 1);
 	PG_RETURN_POINTER(f.raw);
 }
 
@@ -76,17 +72,15 @@ bloom_subtract(PG_FUNCTION_ARGS)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (a.view.elemlen == 0 ||
-		    !bf_counting_can_subtract(&a.view, &b.view, from,
-		                              Min(from + 1024 * 1024, b.view.nbytes)))
+		    !bf_can_subtract_bytes(&a.view, &b.view, from, Min(from + 1024 * 1024, b.view.nbytes)))
 			ereport(ERROR,
 			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			         errmsg("cannot subtract a counting bloom filter holding values the other "
 			                "does not hold"),
 			         errdetail("A counter of the second filter exceeds the first's.")));
 	}
-	bloom_bytes_op(&a.view, &b.view, bf_counting_subtract_bytes);
-	a.view.nadded = a.view.nadded > b.view.nadded ? a.view.nadded - b.view.nadded : 0;
-	bf_set_nadded((uint8_t *) VARDATA(a.raw), a.view.nadded);
+	bloom_bytes_op(&a.view, &b.view, bf_subtract_bytes);
+	bf_view_set_nadded(&a.view, a.view.nadded > b.view.nadded ? a.view.nadded - b.view.nadded : 0);
 	PG_RETURN_POINTER(a.raw);
 }
 
@@ -106,7 +100,7 @@ bloom_count(PG_FUNCTION_ARGS)
 	if (f.view.elemlen == 0)
 		PG_RETURN_INT32(0);
 	bloom_check_elem(&f.view, hasher);
-	PG_RETURN_INT32((int32) bf_counting_min(
+	PG_RETURN_INT32((int32) bf_count_hash(
 	    &f.view, bloom_hash_value(hasher, PG_GETARG_DATUM(1), f.view.p.seed)));
 }
 
@@ -136,6 +130,6 @@ counting_bloom_to_bloom(PG_FUNCTION_ARGS)
 	}
 	nadded = Max(src.view.nadded, (occupied + p.nhashes - 1) / p.nhashes);
 	bloom_new(&p, 0, src.view.elem, src.view.elemlen, nadded, &dst);
-	bloom_bytes_op(&dst.view, &src.view, bf_counting_to_bits);
+	bloom_bytes_op(&dst.view, &src.view, bf_counters_to_bits);
 	PG_RETURN_POINTER(dst.raw);
 }

@@ -186,24 +186,22 @@ bloom_new_target(const bf_params *p, uint8 flags, uint32 target_ppb, const char 
                  size_t elemlen, uint64_t nadded, BloomFilter *out)
 {
 	bf_error err;
-	struct varlena *raw;
-	size_t len, nbytes;
-	uint8_t *data;
+	size_t len;
 
-	if (!bf_params_check(p, elemlen, &err) || !bf_payload_size(p, flags, elemlen, &len, &err))
+	Assert((target_ppb != 0) == ((flags & BF_FLAG_TARGET) != 0));
+	if (!bf_params_check(p, elemlen, &err) || !bf_flags_check(p->layout, flags, &err) ||
+	    !bf_payload_size(p, flags, elemlen, &len, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-	raw = bloom_alloc(len);
-	data = bf_init_header((uint8_t *) VARDATA(raw), p, flags, elem, elemlen, nadded);
+	out->raw = bloom_alloc(len);
+	bf_init_header((uint8_t *) VARDATA(out->raw), p, flags, elem, elemlen, nadded, &out->view);
 	/* zero the data in chunks: a filter may be a gigabyte */
-	nbytes = bf_data_bytes(p->layout, p->nbits);
-	for (size_t from = 0; from < nbytes; from += BLOOM_CHUNK)
+	for (size_t from = 0; from < out->view.nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
-		memset(data + from, 0, Min((size_t) BLOOM_CHUNK, nbytes - from));
+		memset(out->view.data + from, 0, Min((size_t) BLOOM_CHUNK, out->view.nbytes - from));
 	}
 	if (flags & BF_FLAG_TARGET)
-		bf_set_target((uint8_t *) VARDATA(raw), target_ppb);
-	check_header(raw, out);
+		bf_view_set_target(&out->view, target_ppb);
 }
 
 void
@@ -219,14 +217,11 @@ bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 	const bf_view *v = &src->view;
 	BloomFilter copy;
 
-	bloom_new_target(&v->p, flags, v->target_ppb, v->elem, v->elemlen, v->nadded, &copy);
-	memcpy(copy.view.bits, v->bits, v->nbytes);
+	bloom_new_target(&v->p, flags, (flags & BF_FLAG_TARGET) ? v->target_ppb : 0, v->elem,
+	                 v->elemlen, v->nadded, &copy);
+	memcpy(copy.view.data, v->data, v->nbytes);
 	if (flags & BF_FLAG_DERIVED)
-	{
-		bf_set_derived((uint8_t *) VARDATA(copy.raw), v->bound, v->est_distinct);
-		copy.view.bound = v->bound;
-		copy.view.est_distinct = v->est_distinct;
-	}
+		bf_view_set_derived(&copy.view, v->bound, v->est_distinct);
 	*out = copy;
 }
 
@@ -237,7 +232,7 @@ bloom_validate(struct varlena *raw, BloomSource source, const char *typname, Blo
 
 	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
 	                     &err) ||
-	    !bf_check_bits(&out->view, bloom_count_occupied(&out->view), &err))
+	    !bf_check_data(&out->view, bloom_count_occupied(&out->view), &err))
 		bloom_report_as(&err, source, typname);
 	out->raw = raw;
 }
@@ -284,9 +279,9 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 			appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
 			                 bf_layout_name(b->p.layout));
 	}
-	else if (a->p.nbits != b->p.nbits)
-		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.nbits,
-		                 b->p.nbits);
+	else if (a->p.ncells != b->p.ncells)
+		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.ncells,
+		                 b->p.ncells);
 	if (a->p.nhashes != b->p.nhashes && a->p.layout != BF_LAYOUT_EXPLICIT &&
 	    b->p.layout != BF_LAYOUT_EXPLICIT)
 		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
@@ -300,7 +295,7 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 		appendStringInfo(&diff, "; seed: " INT64_FORMAT " and " INT64_FORMAT, (int64) a->p.seed,
 		                 (int64) b->p.seed);
 	if (a->elemlen != 0 && b->elemlen != 0 &&
-	    (a->elemlen != b->elemlen || memcmp(a->elem, b->elem, a->elemlen) != 0))
+	    !bf_elem_equal(a->elem, a->elemlen, b->elem, b->elemlen))
 		appendStringInfo(&diff, "; element family: %.*s and %.*s", (int) a->elemlen, a->elem,
 		                 (int) b->elemlen, b->elem);
 	if (diff.len > 0)

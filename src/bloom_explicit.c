@@ -18,10 +18,10 @@
 uint64 *
 bloom_explicit_hashes(const bf_view *v, size_t extra)
 {
-	uint64 *hashes =
-	    MemoryContextAllocHuge(CurrentMemoryContext, Max((v->p.nbits + extra) * sizeof(uint64), 1));
+	uint64 *hashes = MemoryContextAllocHuge(CurrentMemoryContext,
+	                                        Max((v->p.ncells + extra) * sizeof(uint64), 1));
 
-	bf_explicit_read(v, hashes);
+	bf_explicit_hashes(v, hashes);
 	return hashes;
 }
 
@@ -29,10 +29,10 @@ void
 bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, uint32 target_ppb,
                      const char *elem, size_t elemlen, uint64 nadded, BloomFilter *out)
 {
-	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_PGHASH_EDH, 0, seed, n};
+	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_DOUBLE_HASHING, 0, seed, n};
 
 	bloom_new_target(&p, target_ppb ? BF_FLAG_TARGET : 0, target_ppb, elem, elemlen, nadded, out);
-	bf_explicit_put(out->view.bits, hashes, n);
+	bf_explicit_set_hashes(&out->view, hashes);
 }
 
 /* The target of a combination of two sets: either's, if they do not disagree. */
@@ -52,22 +52,17 @@ combined_target(const bf_view *a, const bf_view *b)
 void
 bloom_set_hash(BloomFilter *f, uint64 h)
 {
-	if (f->view.p.layout == BF_LAYOUT_COUNTING4)
-		bf_counting_add_hash(&f->view, h);
-	else if (f->view.p.layout == BF_LAYOUT_EXPLICIT)
+	if (f->view.p.layout == BF_LAYOUT_EXPLICIT)
 	{
 		const bf_view *v = &f->view;
-		uint64 rank = bf_explicit_rank(v, h);
 		BloomFilter g;
 
-		if (rank < v->p.nbits && bf_explicit_get(v, rank) == h)
+		if (bf_contains_hash(v, h))
 			return; /* held already */
 		bloom_new_target(
-		    &(bf_params){BF_LAYOUT_EXPLICIT, v->p.scheme, 0, v->p.seed, v->p.nbits + 1}, v->flags,
+		    &(bf_params){BF_LAYOUT_EXPLICIT, v->p.scheme, 0, v->p.seed, v->p.ncells + 1}, v->flags,
 		    v->target_ppb, v->elem, v->elemlen, v->nadded, &g);
-		memcpy(g.view.bits, v->bits, rank * 8);
-		bf_explicit_put(g.view.bits + rank * 8, &h, 1);
-		memcpy(g.view.bits + (rank + 1) * 8, v->bits + rank * 8, (v->p.nbits - rank) * 8);
+		bf_explicit_copy_inserting(v, h, &g.view);
 		*f = g;
 	}
 	else
@@ -76,11 +71,8 @@ bloom_set_hash(BloomFilter *f, uint64 h)
 
 		/* a derived filter's bound grows by the new bits; a new bit means a new value */
 		if (f->view.flags & BF_FLAG_DERIVED)
-		{
-			f->view.bound = Min(f->view.bound + changed, f->view.p.nbits);
-			f->view.est_distinct += changed > 0;
-			bf_set_derived((uint8_t *) VARDATA(f->raw), f->view.bound, f->view.est_distinct);
-		}
+			bf_view_set_derived(&f->view, Min(f->view.bound + changed, f->view.p.ncells),
+			                    f->view.est_distinct + (changed > 0));
 	}
 }
 
@@ -88,11 +80,11 @@ bloom_set_hash(BloomFilter *f, uint64 h)
 static void
 add_all(BloomFilter *f, const bf_view *e)
 {
-	for (uint64 i = 0; i < e->p.nbits; i++)
+	for (uint64 i = 0; i < e->p.ncells; i++)
 	{
 		if (i % BLOOM_HASHES_PER_CHECK == 0)
 			CHECK_FOR_INTERRUPTS();
-		bloom_set_hash(f, bf_explicit_get(e, i));
+		bloom_set_hash(f, bf_explicit_hash(e, i));
 	}
 }
 
@@ -104,9 +96,9 @@ bloom_explicit_union(BloomFilter *a, const BloomFilter *b)
 
 	if (va->p.layout == BF_LAYOUT_EXPLICIT && vb->p.layout == BF_LAYOUT_EXPLICIT)
 	{
-		uint64 *ha = bloom_explicit_hashes(va, vb->p.nbits);
+		uint64 *ha = bloom_explicit_hashes(va, vb->p.ncells);
 		uint64 *hb = bloom_explicit_hashes(vb, 0);
-		size_t n = bf_hashes_merge(ha, va->p.nbits, hb, vb->p.nbits);
+		size_t n = bf_hashes_merge(ha, va->p.ncells, hb, vb->p.ncells);
 
 		bloom_explicit_build(ha, n, va->p.seed, combined_target(va, vb), va->elem, va->elemlen,
 		                     nadded, a);
@@ -123,8 +115,7 @@ bloom_explicit_union(BloomFilter *a, const BloomFilter *b)
 	}
 	else
 		add_all(a, vb);
-	a->view.nadded = nadded;
-	bf_set_nadded((uint8_t *) VARDATA(a->raw), nadded);
+	bf_view_set_nadded(&a->view, nadded);
 }
 
 void
@@ -135,7 +126,7 @@ bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b)
 	const bf_view *set = a_explicit ? &a->view : &b->view;
 	const bf_view *other = a_explicit ? &b->view : &a->view;
 	uint64 *hashes = bloom_explicit_hashes(set, 0);
-	size_t n = bf_hashes_retain(hashes, set->p.nbits, other);
+	size_t n = bf_hashes_retain(hashes, set->p.ncells, other);
 
 	/* every hash left stands for a value added to both; none left, nothing added */
 	if (n > 0)

@@ -131,7 +131,7 @@ typedef struct BloomCallCache
 	int64 sized_n;
 	double sized_fpp;
 	uint8 sized_layout;
-	uint64 sized_nbits;
+	uint64 sized_ncells;
 	int sized_nhashes;
 } BloomCallCache;
 

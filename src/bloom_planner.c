@@ -116,7 +116,7 @@ filter_selectivity(PlannerInfo *root, const BloomFilter *f, Node *value, Oid col
 		nullfrac = stats->stanullfrac;
 		/* probe the MCVs, if their type hashes like the filter's values */
 		if (bloom_hasher_init(&hasher, vardata.atttype, collid, true) &&
-		    hasher.elemlen == v->elemlen && memcmp(hasher.elem, v->elem, v->elemlen) == 0 &&
+		    bf_elem_equal(hasher.elem, hasher.elemlen, v->elem, v->elemlen) &&
 		    get_attstatsslot(&sslot, vardata.statsTuple, STATISTIC_KIND_MCV, InvalidOid,
 		                     ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 		{

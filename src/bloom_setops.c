@@ -39,11 +39,11 @@ bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 	double est;
 
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
-		return (double) v->p.nbits; /* exact */
+		return (double) v->p.ncells; /* exact */
 	if (v->flags & BF_FLAG_DERIVED)
 		est = (double) v->est_distinct;
 	else
-		est = bf_estimate_distinct(v->p.nbits, v->p.nhashes, occupied);
+		est = bf_estimate_distinct(v->p.ncells, v->p.nhashes, occupied);
 	return Min(est, (double) v->nadded);
 }
 
@@ -59,9 +59,9 @@ bloom_current_fpp(const bf_view *v, uint64 occupied)
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return 0.0; /* exact, up to collisions of 64-bit hashes */
 	if (v->p.layout == BF_LAYOUT_BLOCKED512 && !(v->flags & BF_FLAG_DERIVED))
-		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.nbits,
+		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.ncells,
 		                      v->p.nhashes);
-	return bf_current_fpp(v->p.nbits, v->p.nhashes, bloom_effective_bits(v, occupied));
+	return bf_current_fpp(v->p.ncells, v->p.nhashes, bloom_effective_bits(v, occupied));
 }
 
 /* Store a derived filter's bound and estimate, in the value and its view. */
@@ -70,17 +70,7 @@ set_derived(BloomFilter *f, uint64 bound, double est)
 {
 	uint64 e = (uint64) rint(Max(0.0, Min(est, (double) f->view.nadded)));
 
-	bound = Min(bound, f->view.p.nbits);
-	bf_set_derived((uint8_t *) VARDATA(f->raw), bound, e);
-	f->view.bound = bound;
-	f->view.est_distinct = e;
-}
-
-static void
-set_nadded(BloomFilter *f, uint64 nadded)
-{
-	f->view.nadded = nadded;
-	bf_set_nadded((uint8_t *) VARDATA(f->raw), nadded);
+	bf_view_set_derived(&f->view, Min(bound, f->view.p.ncells), e);
 }
 
 /* a := a | b (bit layouts) or a + b (counting); a modifiable, may be reallocated. */
@@ -107,13 +97,7 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 		return;
 	}
 
-	if (va->p.layout == BF_LAYOUT_COUNTING4)
-	{
-		bloom_bytes_op(va, vb, bf_counting_union_bytes);
-		set_nadded(a, bloom_add_counts(va->nadded, vb->nadded));
-		return;
-	}
-
+	/* counters are added (bf_union_bytes); only bit filters can be derived */
 	if (derived)
 	{
 		xa = bloom_count_occupied(va);
@@ -126,7 +110,7 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 			bloom_copy_as(a, BF_FLAG_DERIVED, a);
 	}
 	bloom_bytes_op(va, vb, bf_union_bytes);
-	set_nadded(a, bloom_add_counts(va->nadded, vb->nadded));
+	bf_view_set_nadded(&a->view, bloom_add_counts(va->nadded, vb->nadded));
 	if (derived)
 	{
 		/*
@@ -136,7 +120,7 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 		 * by the intersection's extra bits, is an upper estimate.
 		 */
 		double fill_est =
-		    bf_estimate_distinct(va->p.nbits, va->p.nhashes, bloom_count_occupied(va));
+		    bf_estimate_distinct(va->p.ncells, va->p.nhashes, bloom_count_occupied(va));
 		double est = Min(Max(fill_est, Max(ca, cb)), ca + cb);
 
 		set_derived(a, xa + xb, est);
@@ -182,10 +166,10 @@ intersect_in_place(BloomFilter *a, const BloomFilter *b)
 	 * the union, which are xa + xb - xc (Swamidass & Baldi).  When the union
 	 * is saturated nothing is known beyond min(|A|, |B|).
 	 */
-	n_union = bf_estimate_distinct(va->p.nbits, va->p.nhashes, xa + xb - xc);
+	n_union = bf_estimate_distinct(va->p.ncells, va->p.nhashes, xa + xb - xc);
 	est = isfinite(n_union) ? ca + cb - n_union : Min(ca, cb);
 	est = Max(0.0, Min(est, Min(ca, cb)));
-	set_nadded(a, Min(va->nadded, vb->nadded));
+	bf_view_set_nadded(&a->view, Min(va->nadded, vb->nadded));
 	set_derived(a, bound, est);
 }
 
@@ -260,14 +244,14 @@ filters_equal(FunctionCallInfo fcinfo)
 	if (!bf_params_equal(&va->p, &vb->p))
 		return false;
 	if (va->elemlen != 0 && vb->elemlen != 0 &&
-	    (va->elemlen != vb->elemlen || memcmp(va->elem, vb->elem, va->elemlen) != 0))
+	    !bf_elem_equal(va->elem, va->elemlen, vb->elem, vb->elemlen))
 		return false;
 	for (size_t from = 0; from < va->nbytes; from += 1024 * 1024)
 	{
 		size_t len = Min(va->nbytes - from, (size_t) 1024 * 1024);
 
 		CHECK_FOR_INTERRUPTS();
-		if (memcmp(va->bits + from, vb->bits + from, len) != 0)
+		if (memcmp(va->data + from, vb->data + from, len) != 0)
 			return false;
 	}
 	return true;

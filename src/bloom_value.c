@@ -132,7 +132,7 @@ bloom_check_elem(const bf_view *view, const BloomHasher *hasher)
 {
 	if (view->elemlen == 0)
 		return;
-	if (view->elemlen != hasher->elemlen || memcmp(view->elem, hasher->elem, view->elemlen) != 0)
+	if (!bf_elem_equal(view->elem, view->elemlen, hasher->elem, hasher->elemlen))
 		ereport(
 		    ERROR,
 		    (errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -1,0 +1,48 @@
+/*
+ * bf_bits.h
+ *	  Bit arrays: what the classic and blocked512 layouts share.
+ *
+ * Bit i is bit i % 8 of byte i / 8.  Internal to the core.
+ */
+#ifndef BF_BITS_H
+#define BF_BITS_H
+
+#include "bf_format.h"
+
+static inline bool
+bf_bit_test(const uint8_t *bits, uint64_t pos)
+{
+	return (bits[pos >> 3] >> (pos & 7)) & 1;
+}
+
+static inline void
+bf_bit_set(uint8_t *bits, uint64_t pos)
+{
+	bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+}
+
+/* Set the k bits of a value; returns how many changed 0 -> 1. */
+extern unsigned bf_bits_add(const bf_params *p, uint8_t *bits, uint64_t h);
+
+/*
+ * Set the bits of n values, the memory accesses of several values
+ * overlapping: faster than n bf_bits_add() calls for a filter larger than
+ * the CPU cache.
+ */
+extern void bf_bits_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes, size_t n);
+
+/* Set bits in bytes [from, to). */
+extern uint64_t bf_bits_count(const uint8_t *bits, size_t from, size_t to);
+
+/* dst |= src and dst &= src over bytes [from, to). */
+extern void bf_bits_or(uint8_t *dst, const uint8_t *src, size_t from, size_t to);
+extern void bf_bits_and(uint8_t *dst, const uint8_t *src, size_t from, size_t to);
+
+/*
+ * Check the data of a bit filter whose header passed, occupied being its
+ * set bits: none at or beyond m, no more than k times the values added and,
+ * if derived, no more than the bound.
+ */
+extern bool bf_bits_check(const bf_view *view, uint64_t occupied, bf_error *err);
+
+#endif /* BF_BITS_H */

@@ -1,0 +1,47 @@
+/*
+ * bf_util.h
+ *	  The bottom of the core: errors, the host's tick, little-endian integers.
+ *
+ * Every other file of the core may include this one; it includes nothing of
+ * the core but the format's types.  Not part of the core's interface.
+ */
+#ifndef BF_UTIL_H
+#define BF_UTIL_H
+
+#include "bf_format.h"
+
+#include <assert.h>
+
+/* Fill err with a status and a printf-style message; always returns false. */
+extern bool bf_fail(bf_error *err, bf_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Call the host's tick function (see bf_set_tick() in bf_core.h), if it set one. */
+extern void bf_tick(void);
+
+/* Entries of a long loop between two ticks, as a mask: tick when (i & mask) == mask. */
+#define BF_TICK_MASK ((size_t) (1u << 20) - 1)
+
+/* The nbytes-byte little-endian unsigned integer at p (nbytes <= 8). */
+static inline uint64_t
+bf_load_le(const uint8_t *p, int nbytes)
+{
+	uint64_t v = 0;
+
+	assert(nbytes >= 1 && nbytes <= 8);
+	for (int i = nbytes - 1; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/* Write v as an nbytes-byte little-endian integer at p (v fits in nbytes). */
+static inline void
+bf_store_le(uint8_t *p, uint64_t v, int nbytes)
+{
+	assert(nbytes >= 1 && nbytes <= 8);
+	assert(nbytes == 8 || v >> (8 * nbytes) == 0);
+	for (int i = 0; i < nbytes; i++, v >>= 8)
+		p[i] = (uint8_t) v;
+}
+
+#endif /* BF_UTIL_H */
