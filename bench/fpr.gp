@@ -2,7 +2,7 @@
 set terminal pngcairo size 1100,450 font ",10"
 set output 'bench/results/fpr.png'
 set multiplot layout 1,2
-set title "m = 30,000 bits, n = 7,000 (article 001): rate vs k"
+set title "m = 30,000 bits, n = 7,000 ([BF-ja]): rate vs k"
 set xlabel "k (hash positions per value)"
 set ylabel "false-positive rate"
 set key top right

@@ -1,5 +1,5 @@
 -- bench/fpr.sql: the false-positive rate measured against the formulas as k
--- and n vary.  Article 001's experiment: m = 30,000 bits, n = 7,000 values,
+-- and n vary.  [BF-ja]'s experiment: m = 30,000 bits, n = 7,000 values,
 -- k = 1..10 (the best k is 3); the same for the blocked layout (m = 30,208,
 -- 59 blocks); then n = 1,000..15,000 at m = 30,000, k = 3.  200,000 probes of
 -- values never added, for each point.  Output: whitespace-separated columns

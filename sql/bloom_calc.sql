@@ -1,10 +1,10 @@
 --
 -- The sizing calculator, against the formulas and worked examples of the
--- background articles (shared/seeds).
+-- literature (References in ARCHITECTURE.md).
 --
 SET extra_float_digits = 0;
 
--- Guava's create(500, 0.03) (seed 000): the classic optimum m = -n ln p /
+-- Guava's create(500, 0.03) ([Torao]): the classic optimum m = -n ln p /
 -- (ln 2)^2 is 3649.2 bits and k = 5.  With k rounded to an integer, 3649 bits
 -- would give 3.01 %; we round m up to the smallest size that meets 3 %.
 SELECT round((-500 * ln(0.03) / ln(2)^2)::numeric, 1) AS m_real;
@@ -19,23 +19,23 @@ SELECT nbits, nhashes, round(nbits / 1000000.0, 2) AS bits_per_value
 -- the default rate is 1 %
 SELECT bloom_params(1000) = bloom_params(1000, 0.01) AS default_one_percent;
 
--- Seed 001: m = 30000, n = 7000 -> k_opt = (m/n) ln 2 ~ 2.97, so k = 3.
+-- [BF-ja]: m = 30000, n = 7000 -> k_opt = (m/n) ln 2 ~ 2.97, so k = 3.
 SELECT * FROM bloom_optimal(7000, 30000);
 SELECT k, round(bloom_fpp(7000, 30000, k)::numeric, 4) AS fpp
   FROM generate_series(1, 6) k;
 
--- Seed 002: with m = 10n, 4 hashes give about 1.2 %, 5 hashes about 0.9 %.
+-- [BF-zh]: with m = 10n, 4 hashes give about 1.2 %, 5 hashes about 0.9 %.
 SELECT round(bloom_fpp(1000, 10000, 4)::numeric, 4) AS k4,
        round(bloom_fpp(1000, 10000, 5)::numeric, 4) AS k5;
 
--- Seed 000: at the optimal k the rate is ~0.6185^(m/n); m/n = -2.08 ln P,
--- i.e. 1.44n bits for P = 0.5 (the article rounds to 1.5n) and 6.2n for 0.05.
+-- [Torao]: at the optimal k the rate is ~0.6185^(m/n); m/n = -2.08 ln P,
+-- i.e. 1.44n bits for P = 0.5 ([Torao] rounds to 1.5n) and 6.2n for 0.05.
 SELECT round(fpp::numeric, 4) AS fpp_at_m_10n, round(0.6185 ^ 10, 4) AS approx
   FROM bloom_optimal(1000, 10000);
 SELECT round(nbits / 1000.0, 1) AS bits_per_value_50pct FROM bloom_params(1000, 0.5);
 SELECT round(nbits / 1000.0, 1) AS bits_per_value_5pct FROM bloom_params(1000, 0.05);
 
--- Seed 004: k ~= 0.7 m/n.
+-- [neo-nanikaka]: k ~= 0.7 m/n.
 SELECT nhashes FROM bloom_optimal(100, 1000);
 
 -- Exact form vs the e^(-kn/m) approximation: equal for large m, apart for tiny m.

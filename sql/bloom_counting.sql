@@ -1,6 +1,6 @@
 --
 -- counting_bloom (1.1): 4-bit counters, so that values can be removed.
--- Background: articles 002 (4 bits suffice) and 003, chapter 6.
+-- Background: [BF-zh] (4 bits suffice) and [Kukhtina], chapter 6.
 --
 SET extra_float_digits = 0;
 
@@ -8,7 +8,7 @@ SET extra_float_digits = 0;
 SELECT nbits, nhashes, layout, bytes FROM bloom_info(counting_bloom_empty(1000));
 SELECT nbits, nhashes FROM bloom_info(bloom_empty(1000));
 
--- Add, probe, count, remove (article 003, chapter 6).
+-- Add, probe, count, remove ([Kukhtina], chapter 6).
 CREATE TABLE cf AS SELECT bloom_add(bloom_add(bloom_add(counting_bloom_empty(100), 'A'), 'B'), 'B') AS f;
 SELECT f @> 'A' AS has_a, f @> 'B' AS has_b, f @> 'C' AS has_c,
        bloom_count(f, 'A') AS count_a, bloom_count(f, 'B') AS count_b, bloom_count(f, 'C') AS count_c,
@@ -58,7 +58,7 @@ SELECT remove_each((SELECT counting_bloom_agg(g, 1000, 0.01) FROM generate_serie
 SELECT (SELECT counting_bloom_agg(g, 1000, 0.01) FROM generate_series(1, 10) g)
      - (SELECT counting_bloom_agg(g, 1000, 0.01) FROM generate_series(5, 15) g);
 
--- Saturation (article 002: 4 bits, rare overflow): a value added 40 times
+-- Saturation ([BF-zh]: 4 bits, rare overflow): a value added 40 times
 -- and removed 40 times leaves every other value present.
 CREATE FUNCTION add_remove(f counting_bloom, v int, times int) RETURNS counting_bloom
     LANGUAGE plpgsql AS $$

@@ -1,6 +1,6 @@
 --
 -- Set algebra on bloom filters (1.1): union, intersection, equality, and the
--- estimates that must stay honest through them.  Background: article 003,
+-- estimates that must stay honest through them.  Background: [Kukhtina],
 -- chapter 5.
 --
 SET extra_float_digits = 0;

@@ -12,7 +12,7 @@ EXCEPTION WHEN OTHERS THEN
     RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
--- Seed 000, example 1 (k = 3, m = 8): after adding x1 with bits {2,6,1} and
+-- [Torao], example 1 (k = 3, m = 8): after adding x1 with bits {2,6,1} and
 -- x2 with bits {2,5,7} the bits are z = (0,1,1,0,0,1,1,1): byte 0xE6, which
 -- is "5g==" in base64.  The text form shows m, k and the layout readably.
 SELECT 'v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g=='::bloom AS z2;

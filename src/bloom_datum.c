@@ -253,6 +253,7 @@ bloom_count_occupied(const bf_view *view)
 void
 bloom_bytes_op(bf_view *dst, const bf_view *src, bloom_bytes_fn op)
 {
+	Assert(bf_params_equal(&dst->p, &src->p) && dst->nbytes == src->nbytes);
 	for (size_t from = 0; from < src->nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -263,6 +264,7 @@ bloom_bytes_op(bf_view *dst, const bf_view *src, bloom_bytes_fn op)
 uint64
 bloom_add_counts(uint64 a, uint64 b)
 {
+	Assert(a <= (uint64) PG_INT64_MAX && b <= (uint64) PG_INT64_MAX);
 	return (a > (uint64) PG_INT64_MAX - b) ? (uint64) PG_INT64_MAX : a + b;
 }
 

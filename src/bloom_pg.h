@@ -231,7 +231,7 @@ extern void bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b);
 /* Define the bloomfilter.agg_explicit_limit setting (from _PG_init). */
 extern void bloom_auto_define_guc(void);
 
-/* ---- adding (bloomfilter.c) ---- */
+/* ---- adding (bloom_functions.c) ---- */
 
 /*
  * Add a value to a filter the caller may modify.  An empty filter takes the

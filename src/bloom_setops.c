@@ -4,15 +4,16 @@
  *	  must stay honest through them.
  *
  * Filters of the same parameters (m, k, layout, hash scheme and seed) and
- * element family combine bit by bit (Chapter 5 of the background article
- * 003): the union of the filters of A and B is exactly the filter of A u B;
- * the intersection of the filters contains the filter of A n B, and equals
+ * element family combine bit by bit (Broder & Mitzenmacher, "Network
+ * Applications of Bloom Filters: A Survey", 2004; [Kukhtina], chapter 5,
+ * references in ARCHITECTURE.md): the union of the filters of A and B is
+ * exactly the filter of A u B; the intersection of the filters contains the filter of A n B, and equals
  * it only with probability (1 - 1/m)^(k^2 |A - B| |B - A|).  The difference
  * matters: a value of A - B has all of its bits set in A, so it passes the
  * intersection as soon as its bits are set in B, which happens with
  * probability (fill of B)^k, not (fill of the intersection)^k.  An
  * intersection is therefore marked "derived" and carries the bound and an
- * estimate of |A n B| (see core/bf_core.h).
+ * estimate of |A n B| (see core/bf_format.h).
  *
  * An explicit filter (a set of hashes) combines with any filter of the same
  * seed and element family, see bloom_explicit.c.

@@ -132,11 +132,11 @@ next_hash(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* ---- the worked examples of the articles in shared/seeds ---- */
+/* ---- worked examples from the literature (see References in ARCHITECTURE.md) ---- */
 
-/* seed 000, example 1: k = 3, m = 8 */
+/* [Torao], example 1: k = 3, m = 8 */
 static void
-test_seed000_state_transitions(void)
+test_example_state_transitions(void)
 {
 	tfilter f = make(8, 3, 0, NULL);
 	uint64_t x1[] = {2, 6, 1}, x2[] = {2, 5, 7}, y1[] = {1, 4, 0}, y2[] = {5, 1, 6};
@@ -152,9 +152,9 @@ test_seed000_state_transitions(void)
 	free(f.buf);
 }
 
-/* seed 001: m = 20, 2 hash functions, d1..d3 added, d1/d4/d5 searched */
+/* [BF-ja]: m = 20, 2 hash functions, d1..d3 added, d1/d4/d5 searched */
 static void
-test_seed001_search(void)
+test_example_search(void)
 {
 	tfilter f = make(20, 2, 0, NULL);
 	uint64_t d1[] = {6, 9}, d2[] = {16, 2}, d3[] = {6, 13}, d5[] = {9, 16}, d4[] = {0, 11};
@@ -171,9 +171,9 @@ test_seed001_search(void)
 	free(f.buf);
 }
 
-/* seed 003, example 2.2: m = 7, k = 3, h(A) = {2, 3, 6} counted from 1 */
+/* [Kukhtina], example 2.2: m = 7, k = 3, h(A) = {2, 3, 6} counted from 1 */
 static void
-test_seed003_add(void)
+test_example_add(void)
 {
 	tfilter f = make(7, 3, 0, NULL);
 	uint64_t a[] = {2 - 1, 3 - 1, 6 - 1};
@@ -185,9 +185,9 @@ test_seed003_add(void)
 	free(f.buf);
 }
 
-/* seed 004: m = 10, f(x) = 2x mod m, g(x) = 4x mod m; add 2 and 6 */
+/* [neo-nanikaka]: m = 10, f(x) = 2x mod m, g(x) = 4x mod m; add 2 and 6 */
 static void
-test_seed004_toy_hashes(void)
+test_example_toy_hashes(void)
 {
 	tfilter f = make(10, 2, 0, NULL);
 	uint64_t add[] = {2, 6};
@@ -198,7 +198,7 @@ test_seed004_toy_hashes(void)
 
 		set_all(&f.v, pos, 2);
 	}
-	/* "0 1 0 1 0 0 0 1 0 0" read as bits 0..9 after the article's indexing */
+	/* "0 1 0 1 0 0 0 1 0 0" read as bits 0..9 after the slides' indexing */
 	CHECK(bf_occupied(&f.v, 0, f.v.nbytes) == 3);
 	CHECK(bf_test_bit(&f.v, 2) && bf_test_bit(&f.v, 4) && bf_test_bit(&f.v, 8));
 	{
@@ -218,16 +218,16 @@ test_formulas(void)
 	int k;
 	bf_error err;
 
-	/* seed 001: m = 30000, n = 7000 -> the best k is 3 */
+	/* [BF-ja]: m = 30000, n = 7000 -> the best k is 3 */
 	CHECK(bf_optimal_hashes(7000, 30000) == 3);
 	CHECK(bf_fpp(7000, 30000, 3) < bf_fpp(7000, 30000, 2));
 	CHECK(bf_fpp(7000, 30000, 3) < bf_fpp(7000, 30000, 4));
 
-	/* seed 002: m = 10n -> k = 4 gives about 1.2 %, k = 5 about 0.9 % */
+	/* [BF-zh]: m = 10n -> k = 4 gives about 1.2 %, k = 5 about 0.9 % */
 	CHECK_NEAR(bf_fpp(1000, 10000, 4), 0.0118, 0.0005);
 	CHECK_NEAR(bf_fpp(1000, 10000, 5), 0.0094, 0.0005);
 
-	/* seed 000: Pmin ~= 0.6185^(m/n); m/n = -2.08 ln P: 1.5n for 0.5, 6.2n for 0.05 */
+	/* [Torao]: Pmin ~= 0.6185^(m/n); m/n = -2.08 ln P: 1.5n for 0.5, 6.2n for 0.05 */
 	CHECK_NEAR(bf_fpp(1000, 10000, 10000.0 / 1000 * M_LN2), pow(0.6185, 10), 0.0003);
 	CHECK_NEAR(-log(0.05) / (M_LN2 * M_LN2), 6.2, 0.05);
 	CHECK_NEAR(-log(0.5) / (M_LN2 * M_LN2), 1.44, 0.01);
@@ -365,9 +365,9 @@ test_membership_and_rate(void)
 	free(f.buf);
 }
 
-/* seed 001's experiment: m = 30000, n = 7000 -> k = 3 is the measured best */
+/* [BF-ja]'s experiment: m = 30000, n = 7000 -> k = 3 is the measured best */
 static void
-test_seed001_best_k_measured(void)
+test_best_k_measured(void)
 {
 	double best_rate = 2;
 	int best_k = 0;
@@ -804,7 +804,7 @@ test_counting_add_remove(void)
 	free(before.buf);
 }
 
-/* seed 002: with 4 bits a counter saturates; saturation must not cause false negatives */
+/* [BF-zh]: with 4 bits a counter saturates; saturation must not cause false negatives */
 static void
 test_counting_saturation(void)
 {
@@ -1540,15 +1540,15 @@ test_assertions_live(void)
 int
 main(void)
 {
-	run("seed000_state_transitions", test_seed000_state_transitions);
-	run("seed001_search", test_seed001_search);
-	run("seed003_add", test_seed003_add);
-	run("seed004_toy_hashes", test_seed004_toy_hashes);
+	run("example_state_transitions", test_example_state_transitions);
+	run("example_search", test_example_search);
+	run("example_add", test_example_add);
+	run("example_toy_hashes", test_example_toy_hashes);
 	run("formulas", test_formulas);
 	run("positions_golden", test_positions_golden);
 	run("positions_in_range", test_positions_in_range);
 	run("membership_and_rate", test_membership_and_rate);
-	run("seed001_best_k_measured", test_seed001_best_k_measured);
+	run("best_k_measured", test_best_k_measured);
 	run("union", test_union);
 	run("text_round_trip", test_text_round_trip);
 	run("text_rejects", test_text_rejects);

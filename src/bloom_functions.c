@@ -1,0 +1,244 @@
+/*
+ * bloom_functions.c
+ *	  SQL functions of the bloom type: creating, adding, probing, inspecting.
+ */
+#include "bloom_pg.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_layout);
+PG_FUNCTION_INFO_V1(counting_bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_mk);
+PG_FUNCTION_INFO_V1(bloom_add);
+PG_FUNCTION_INFO_V1(bloom_contains);
+PG_FUNCTION_INFO_V1(bloom_contained);
+PG_FUNCTION_INFO_V1(bloom_info);
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+
+/* An empty filter of the layout, sized for n values at rate fpp. */
+static Datum
+empty_sized(int64 n, double fpp, uint8 layout)
+{
+	bf_params p = {layout, BF_SCHEME_DOUBLE_HASHING, 0, 0, 0};
+	bf_error err;
+	int k;
+	BloomFilter f;
+
+	if (!bf_size_for_layout(layout, (double) n, fpp, &p.ncells, &k, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	p.nhashes = (uint16) k;
+	bloom_new(&p, 0, NULL, 0, 0, &f);
+	PG_RETURN_POINTER(f.raw);
+}
+
+/*
+ * bloom_empty(expected_n bigint, fpp float8) -> bloom
+ *
+ * An empty filter sized so that after expected_n distinct values the rate of
+ * false positives is at most fpp.
+ */
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), BF_LAYOUT_CLASSIC);
+}
+
+/*
+ * bloom_empty(expected_n bigint, fpp float8, layout text) -> bloom
+ *
+ * The same in the layout named: "classic" or "blocked" (blocked512, sized by
+ * its own formula, which needs a few more bits for the same rate).
+ */
+Datum
+bloom_empty_layout(PG_FUNCTION_ARGS)
+{
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), bloom_layout_arg(fcinfo, 2));
+}
+
+/*
+ * counting_bloom_empty(expected_n bigint, fpp float8) -> counting_bloom
+ *
+ * The same sizing, with a 4-bit counter in place of each bit.
+ */
+Datum
+counting_bloom_empty(PG_FUNCTION_ARGS)
+{
+	return empty_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), BF_LAYOUT_COUNTING4);
+}
+
+/*
+ * bloom_empty_mk(nbits bigint, nhashes int, seed bigint [, layout text]) -> bloom
+ *
+ * An empty filter of exactly m bits and k hashes, for users who size it
+ * themselves (or reproduce another system's filter).  For the blocked
+ * layout m must be a multiple of 512.
+ */
+Datum
+bloom_empty_mk(PG_FUNCTION_ARGS)
+{
+	int64 nbits = PG_GETARG_INT64(0);
+	int32 nhashes = PG_GETARG_INT32(1);
+	int64 seed = PG_GETARG_INT64(2);
+	bf_params p = {bloom_layout_arg(fcinfo, 3), BF_SCHEME_DOUBLE_HASHING, 0, (uint64) seed, 0};
+	BloomFilter f;
+
+	if (nbits < 1)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("number of bits must be at least 1")));
+	if (nhashes < 1 || nhashes > BF_MAX_HASHES)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("number of hashes must be between 1 and %d", BF_MAX_HASHES)));
+	p.ncells = (uint64) nbits;
+	p.nhashes = (uint16) nhashes;
+	bloom_new(&p, 0, NULL, 0, 0, &f);
+	PG_RETURN_POINTER(f.raw);
+}
+
+void
+bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
+{
+	uint64 h;
+
+	bloom_check_elem(&f->view, hasher);
+	if (f->view.elemlen == 0)
+		bloom_new_target(&f->view.p, f->view.flags, f->view.target_ppb, hasher->elem,
+		                 hasher->elemlen, 0, f);
+	h = bloom_hash_value(hasher, value, f->view.p.seed);
+	bloom_set_hash(f, h);
+	bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
+}
+
+/*
+ * bloom_add(bloom, value) -> bloom
+ *
+ * A copy of the filter with the value added.  A NULL value is ignored (the
+ * filter is returned unchanged), as aggregates ignore NULLs.  Also for
+ * counting_bloom, whose counters it increments.
+ */
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	bloom_get_arg(fcinfo, 0, true, &f);
+	bloom_add_datum(&f, bloom_hasher_for_arg(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(f.raw);
+}
+
+/* Whether argument value_arg may be in the filter of argument filter_arg. */
+static bool
+contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
+{
+	BloomHasher *hasher = bloom_hasher_for_arg(fcinfo, value_arg);
+	BloomFilter f;
+	BloomCallCache *cached = bloom_get_arg_cached(fcinfo, filter_arg, &f);
+
+	if (f.view.elemlen == 0)
+		return false; /* nothing was ever added */
+	/* a cached filter's element key is checked once, not per row */
+	if (cached == NULL || !cached->elem_checked)
+	{
+		bloom_check_elem(&f.view, hasher);
+		if (cached)
+			cached->elem_checked = true;
+	}
+	return bf_contains_hash(&f.view,
+	                        bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg), f.view.p.seed));
+}
+
+/*
+ * bloom_contains(bloom, value) -> boolean, and the operator bloom @> value.
+ *
+ * false: the value was certainly never added.  true: it probably was (with
+ * the filter's false-positive rate).
+ */
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 0, 1));
+}
+
+/* value <@ bloom: the commutator of @>. */
+Datum
+bloom_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(contains(fcinfo, 1, 0));
+}
+
+/*
+ * bloom_info(bloom or counting_bloom) -> record
+ *
+ * Everything the header says, and what the data tell: how many bits are set
+ * (counters non-zero), the distinct values that explains, and the
+ * false-positive rate it gives now.  For a derived filter (an intersection)
+ * the rate is the bound that holds for values of one operand but not the
+ * other, and the distinct count the estimate made at the intersection.  An
+ * explicit filter reports its hashes as bits set, no fill, its exact count
+ * and a rate of 0.
+ */
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	TupleDesc tupdesc;
+	Datum values[12];
+	bool nulls[12] = {0};
+	uint64 occupied;
+	const bf_view *v;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	v = &f.view;
+	occupied = bloom_count_occupied(v);
+
+	values[0] = CStringGetTextDatum(bf_layout_name(v->p.layout));
+	values[1] = Int64GetDatum((int64) v->p.ncells);
+	values[2] = Int32GetDatum(v->p.nhashes);
+	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
+	values[4] = Int64GetDatum((int64) v->nadded);
+	values[5] = Int64GetDatum((int64) occupied);
+	/* an explicit filter holds hashes, not bits: it has no fill */
+	if (v->p.layout == BF_LAYOUT_EXPLICIT)
+		nulls[6] = true;
+	else
+		values[6] = Float8GetDatum((double) occupied / (double) v->p.ncells);
+	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
+	values[8] = Float8GetDatum(bloom_current_fpp(v, occupied));
+	if (v->elemlen > 0)
+		values[9] = PointerGetDatum(cstring_to_text_with_len(v->elem, (int) v->elemlen));
+	else
+		nulls[9] = true;
+	values[10] = Int64GetDatum((int64) v->p.seed);
+	values[11] = Int32GetDatum(v->p.scheme);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * bloom_cardinality(bloom or counting_bloom) -> float8
+ *
+ * The estimated number of distinct values, rounded: from the fill of the bits
+ * (Swamidass & Baldi), or the estimate an intersection recorded; never more
+ * than the values added.  Exact for an explicit filter.
+ */
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	bloom_get_arg(fcinfo, 0, false, &f);
+	PG_RETURN_FLOAT8(rint(bloom_estimate_distinct(&f.view, bloom_count_occupied(&f.view))));
+}
