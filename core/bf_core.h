@@ -256,7 +256,7 @@ extern void bf_text_write(const bf_view *view, char *out);
 /*
  * Parse a text form.  Pass 1 (buf == NULL): validate the syntax and every
  * field, and return the payload size needed in *payload_len.  Pass 2: decode
- * into buf (payload_len bytes).  The result still needs bf_check_bits().
+ * into buf (payload_len bytes).  The result still needs bf_check_data().
  */
 extern bool bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len,
                           bf_error *err);

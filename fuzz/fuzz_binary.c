@@ -1,6 +1,6 @@
 /*
  * fuzz_binary.c
- *	  libFuzzer target: the binary decoder (bf_check_header, bf_check_bits)
+ *	  libFuzzer target: the binary decoder (bf_check_header, bf_check_data)
  *	  and every read the SQL layer makes of an accepted value.
  *
  * Whatever the bytes, the decoder must reject them or accept a value whose
