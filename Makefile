@@ -13,7 +13,7 @@ CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o cor
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h
 OBJS = bloomfilter.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
-	src/bloom_agg.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
+	src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
 	src/bloom_explicit.o src/bloom_auto.o \
 	$(CORE_OBJS)
 

@@ -60,24 +60,16 @@ agg_sizing(BloomCallCache *cache, uint8 layout, int64 expected_n, double fpp, bf
 }
 
 /*
- * The transition state: the filter, in an expanded object (see
- * utils/expandeddatum.h) so that it can also hold the hashes of the last
- * rows not yet written to the bits.  Writing them in batches lets
- * bf_add_hashes() overlap their cache misses, which dominate the cost of a
- * build into a filter larger than the CPU cache.  nodeAgg keeps a read-write
- * expanded state in place; whoever reads the state through its flat form
- * (the combine function, a parallel worker's output, the aggregate's result)
- * gets the pending hashes written first.
+ * The transition state: the filter with its pending hashes (a BloomBatch),
+ * in an expanded object (bloom_aggstate.c).  Whoever reads the state
+ * through its flat form (the combine function, a parallel worker's output,
+ * the aggregate's result) gets the pending hashes written first.
  */
-#define AGG_PENDING 256
-
 typedef struct BloomAggState
 {
 	ExpandedObjectHeader hdr;
-	BloomFilter f;             /* the filter, allocated in hdr.eoh_context */
-	const BloomHasher *hasher; /* the hasher whose element key f is known to hold */
-	int npending;
-	uint64 pending[AGG_PENDING];
+	BloomBatch batch;          /* the filter, allocated in hdr.eoh_context */
+	const BloomHasher *hasher; /* the hasher whose element key the filter is known to hold */
 } BloomAggState;
 
 static Size agg_flat_size(ExpandedObjectHeader *eohptr);
@@ -85,25 +77,13 @@ static void agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocat
 
 static const ExpandedObjectMethods agg_methods = {agg_flat_size, agg_flatten};
 
-/* Write the pending hashes to the bits, and count their values. */
-static void
-agg_flush(BloomAggState *st)
-{
-	if (st->npending > 0)
-	{
-		bf_add_hashes(&st->f.view, st->pending, (size_t) st->npending);
-		bf_view_set_nadded(&st->f.view, bloom_add_counts(st->f.view.nadded, st->npending));
-	}
-	st->npending = 0;
-}
-
 static Size
 agg_flat_size(ExpandedObjectHeader *eohptr)
 {
 	BloomAggState *st = (BloomAggState *) eohptr;
 
-	agg_flush(st); /* how the state is held changes, not what it holds */
-	return VARSIZE(st->f.raw);
+	bloom_batch_write(&st->batch); /* how the state is held changes, not what it holds */
+	return VARSIZE(st->batch.f.raw);
 }
 
 static void
@@ -111,8 +91,8 @@ agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
 	BloomAggState *st = (BloomAggState *) eohptr;
 
-	agg_flush(st);
-	memcpy(result, st->f.raw, allocated_size);
+	bloom_batch_write(&st->batch);
+	memcpy(result, st->batch.f.raw, allocated_size);
 }
 
 /* A new state in aggcontext, holding f (copied) or, if f is NULL, a new filter p. */
@@ -120,15 +100,16 @@ static BloomAggState *
 agg_state_new(MemoryContext aggcontext, const bf_params *p, const BloomHasher *hasher,
               const BloomFilter *f)
 {
-	MemoryContext cxt = AllocSetContextCreate(aggcontext, "bloom_agg state", ALLOCSET_SMALL_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	BloomAggState *st = palloc0(sizeof(BloomAggState));
+	BloomAggState *st = bloom_agg_state_new(aggcontext, &agg_methods, sizeof(BloomAggState));
+	MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
-	EOH_init_header(&st->hdr, &agg_methods, cxt);
 	if (f == NULL)
-		bloom_new(p, 0, hasher->elem, hasher->elemlen, 0, &st->f);
+		bloom_new(p, 0, hasher->elem, hasher->elemlen, 0, &st->batch.f);
 	else
-		bloom_copy_as(f, f->view.flags, &st->f);
+		bloom_copy_as(f, f->view.flags, &st->batch.f);
+	/* counters and sets take each value as it comes; only bit filters batch */
+	if (bf_layout_is_bits(st->batch.f.view.p.layout))
+		bloom_batch_init(&st->batch);
 	MemoryContextSwitchTo(old);
 	return st;
 }
@@ -183,12 +164,9 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 	 * aggregate that owns it (SQL cannot make one): no need to ask nodeAgg
 	 * again on every row.
 	 */
-	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-	    DatumGetEOHP(PG_GETARG_DATUM(0))->eoh_methods == &agg_methods)
-	{
-		st = (BloomAggState *) DatumGetEOHP(PG_GETARG_DATUM(0));
+	if (!PG_ARGISNULL(0) && bloom_agg_state_is_rw(PG_GETARG_DATUM(0)) &&
+	    (st = bloom_agg_state_of(PG_GETARG_DATUM(0), &agg_methods)) != NULL)
 		aggcontext = MemoryContextGetParent(st->hdr.eoh_context);
-	}
 	else
 		aggcontext = bloom_agg_context(fcinfo, name);
 
@@ -209,25 +187,23 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 		st = agg_state_new(aggcontext, NULL, hasher, &flat);
 	}
 
-	f = &st->f;
+	f = &st->batch.f;
 	/* the element key is compared once per state and hasher, not per row */
-	if (st->hasher != hasher && bf_layout_is_bits(f->view.p.layout) &&
-	    !(f->view.flags & BF_FLAG_DERIVED) &&
+	if (st->hasher != hasher && st->batch.pending != NULL && !(f->view.flags & BF_FLAG_DERIVED) &&
 	    bf_elem_equal(f->view.elem, f->view.elemlen, hasher->elem, hasher->elemlen))
 		st->hasher = hasher;
 	if (st->hasher == hasher)
 	{
 		/* the usual case: the hash waits for its batch */
-		st->pending[st->npending++] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed);
-		if (st->npending == AGG_PENDING)
-			agg_flush(st);
+		bloom_batch_add(&st->batch, bloom_hash_value(hasher, PG_GETARG_DATUM(1), f->view.p.seed));
 	}
 	else
 	{
 		/* counters, a derived filter, one without its element key yet, or a mismatch */
 		MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
-		agg_flush(st);
+		if (st->batch.pending != NULL)
+			bloom_batch_write(&st->batch);
 		bloom_add_datum(f, hasher, PG_GETARG_DATUM(1));
 		MemoryContextSwitchTo(old);
 	}

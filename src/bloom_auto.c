@@ -54,7 +54,6 @@ PG_FUNCTION_INFO_V1(bloom_agg_finalize);
 #define AUTO_FPP 0.01
 #define AUTO_WIDE_BITS (UINT64CONST(12252240) * 701) /* lcm(1..18) * 701, under 1 GB */
 #define AUTO_MIN_CAPACITY 64
-#define AUTO_PENDING 256
 #define AUTO_DEFAULT_LIMIT (1 << 25)
 
 static int agg_explicit_limit = AUTO_DEFAULT_LIMIT;
@@ -67,10 +66,8 @@ typedef struct BloomAuto
 	size_t nsorted;
 	size_t nused;
 	size_t capacity;
-	/* or a wide filter (hashes == NULL), and hashes not yet written to it */
-	BloomFilter wide;
-	uint64 *pending;
-	int npending;
+	/* or a wide filter (hashes == NULL), with its hashes not yet written */
+	BloomBatch wide;
 	uint64 nadded;
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen;
@@ -132,13 +129,10 @@ wide_hashes(uint32 target_ppb)
 static BloomAuto *
 auto_new(MemoryContext parent, const char *elem, size_t elemlen, uint32 target_ppb)
 {
-	MemoryContext cxt =
-	    AllocSetContextCreate(parent, "bloom_agg(value) state", ALLOCSET_SMALL_SIZES);
-	BloomAuto *st = MemoryContextAllocZero(cxt, sizeof(BloomAuto));
+	BloomAuto *st = bloom_agg_state_new(parent, &auto_methods, sizeof(BloomAuto));
 
-	EOH_init_header(&st->hdr, &auto_methods, cxt);
 	st->capacity = AUTO_MIN_CAPACITY;
-	st->hashes = MemoryContextAlloc(cxt, st->capacity * sizeof(uint64));
+	st->hashes = MemoryContextAlloc(st->hdr.eoh_context, st->capacity * sizeof(uint64));
 	memcpy(st->elem, elem, elemlen);
 	st->elemlen = elemlen;
 	st->target_ppb = target_ppb;
@@ -155,12 +149,11 @@ auto_widen(BloomAuto *st)
 
 	/* the wide filter keeps the target, so that its flat form still knows it */
 	bloom_new_target(&p, st->target_ppb ? BF_FLAG_TARGET : 0, st->target_ppb, st->elem, st->elemlen,
-	                 0, &st->wide);
-	add_hashes(&st->wide.view, st->hashes, st->nused);
+	                 0, &st->wide.f);
+	add_hashes(&st->wide.f.view, st->hashes, st->nused);
 	pfree(st->hashes);
 	st->hashes = NULL;
-	st->pending = palloc(AUTO_PENDING * sizeof(uint64));
-	st->npending = 0;
+	bloom_batch_init(&st->wide);
 	st->nsorted = st->nused = st->capacity = 0;
 	MemoryContextSwitchTo(old);
 }
@@ -175,8 +168,7 @@ auto_compact(BloomAuto *st)
 	if (st->hashes == NULL)
 	{
 		/* a wide filter: write the pending hashes */
-		bf_add_hashes(&st->wide.view, st->pending, (size_t) st->npending);
-		st->npending = 0;
+		bloom_batch_write(&st->wide);
 		return;
 	}
 	if (tail == 0)
@@ -196,10 +188,7 @@ auto_add_hash(BloomAuto *st, uint64 h)
 {
 	if (st->hashes == NULL)
 	{
-		/* written in batches, so that their cache misses overlap */
-		st->pending[st->npending++] = h;
-		if (st->npending == AUTO_PENDING)
-			auto_compact(st);
+		bloom_batch_add(&st->wide, h); /* written in batches (bloom_aggstate.c) */
 		return;
 	}
 	if (st->nused == st->capacity)
@@ -261,7 +250,7 @@ auto_add_set(BloomAuto *st, const bf_view *v)
 		for (size_t j = 0; j < len; j++)
 			chunk[j] = bf_explicit_hash(v, i + j);
 		if (st->hashes == NULL)
-			bf_add_hashes(&st->wide.view, chunk, len);
+			bf_add_hashes(&st->wide.f.view, chunk, len);
 		else
 			for (size_t j = 0; j < len; j++)
 				auto_add_hash(st, chunk[j]);
@@ -298,7 +287,7 @@ auto_add_flat(BloomAuto *st, const BloomFilter *f)
 	{
 		if (st->hashes != NULL)
 			auto_widen(st);
-		bloom_bytes_op(&st->wide.view, v, bf_union_bytes);
+		bloom_bytes_op(&st->wide.f.view, v, bf_union_bytes);
 	}
 	st->nadded = bloom_add_counts(st->nadded, v->nadded);
 }
@@ -322,12 +311,7 @@ is_auto_state(const bf_view *v)
 static BloomAuto *
 auto_of_datum(Datum d)
 {
-	ExpandedObjectHeader *eoh;
-
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
-		return NULL;
-	eoh = DatumGetEOHP(d);
-	return eoh->eoh_methods == &auto_methods ? (BloomAuto *) eoh : NULL;
+	return (BloomAuto *) bloom_agg_state_of(d, &auto_methods);
 }
 
 /* Raise 22023 unless v is a partial state of bloom_agg(value). */
@@ -366,7 +350,7 @@ auto_state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext parent)
 	BloomAuto *st = auto_of_datum(d);
 	BloomFilter f;
 
-	if (st != NULL && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
+	if (st != NULL && bloom_agg_state_is_rw(d) &&
 	    MemoryContextGetParent(st->hdr.eoh_context) == parent)
 		return st;
 	bloom_get_datum(d, &f); /* flattens an expanded value */
@@ -414,7 +398,7 @@ auto_trans(FunctionCallInfo fcinfo, int fpp_argno)
 	}
 	hasher = bloom_hasher_for_arg(fcinfo, 1);
 	st = PG_ARGISNULL(0) ? NULL : auto_of_datum(PG_GETARG_DATUM(0));
-	if (st == NULL || !VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(PG_GETARG_DATUM(0))))
+	if (st == NULL || !bloom_agg_state_is_rw(PG_GETARG_DATUM(0)))
 	{
 		/*
 		 * Not our own read-write state, which only the aggregate that owns
@@ -494,15 +478,16 @@ auto_sized(BloomAuto *st)
 static bool
 fold_meets(const BloomAuto *st, uint64 f, double n)
 {
-	return AUTO_WIDE_BITS % f == 0 && bf_fpp(n, (double) (AUTO_WIDE_BITS / f),
-	                                         st->wide.view.p.nhashes) <= target_fpp(st->target_ppb);
+	return AUTO_WIDE_BITS % f == 0 &&
+	       bf_fpp(n, (double) (AUTO_WIDE_BITS / f), st->wide.f.view.p.nhashes) <=
+	           target_fpp(st->target_ppb);
 }
 
 /* The wide filter folded by the largest factor that still meets the target. */
 static Datum
 auto_folded(BloomAuto *st)
 {
-	const bf_view *w = &st->wide.view;
+	const bf_view *w = &st->wide.f.view;
 	double n = bf_estimate_distinct(w->p.ncells, w->p.nhashes, bloom_count_occupied(w));
 	uint64 best = 1;
 	bf_params p = w->p;
@@ -583,7 +568,7 @@ auto_flat_size(ExpandedObjectHeader *eohptr)
 
 	auto_compact(st);
 	if (st->hashes == NULL)
-		return VARSIZE(st->wide.raw);
+		return VARSIZE(st->wide.f.raw);
 	flags = explicit_shape(st, &p);
 	if (!bf_payload_size(&p, flags, st->elemlen, &len, &err))
 		bloom_report(&err, BLOOM_FROM_ARGUMENT);
@@ -602,8 +587,9 @@ auto_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 	auto_compact(st); /* done by auto_flat_size already: nothing changes size here */
 	if (st->hashes == NULL)
 	{
-		bf_view_set_nadded(&st->wide.view, st->nadded);
-		memcpy(raw, st->wide.raw, allocated_size);
+		/* the state's count: the wide filter's own counts only what came after widening */
+		bf_view_set_nadded(&st->wide.f.view, st->nadded);
+		memcpy(raw, st->wide.f.raw, allocated_size);
 		return;
 	}
 	flags = explicit_shape(st, &p);

@@ -253,7 +253,6 @@ bloom_count_occupied(const bf_view *view)
 void
 bloom_bytes_op(bf_view *dst, const bf_view *src, bloom_bytes_fn op)
 {
-	Assert(bf_params_equal(&dst->p, &src->p) && dst->nbytes == src->nbytes);
 	for (size_t from = 0; from < src->nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();

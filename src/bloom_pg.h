@@ -14,6 +14,7 @@
 #include "bloom_compat.h"
 
 #include "fmgr.h"
+#include "utils/expandeddatum.h"
 
 #include "../core/bf_core.h"
 
@@ -225,6 +226,53 @@ extern void bloom_set_hash(BloomFilter *f, uint64 h);
  */
 extern void bloom_explicit_union(BloomFilter *a, const BloomFilter *b);
 extern void bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b);
+
+/* ---- aggregate states (bloom_aggstate.c) ---- */
+
+/*
+ * A new aggregate state of size bytes, zeroed, that starts with an
+ * ExpandedObjectHeader with these methods, in a memory context of its own
+ * ("bloom aggregate state") under aggcontext.
+ */
+extern void *bloom_agg_state_new(MemoryContext aggcontext, const ExpandedObjectMethods *methods,
+                                 Size size);
+
+/* The expanded state with these methods that datum d points to, or NULL. */
+extern void *bloom_agg_state_of(Datum d, const ExpandedObjectMethods *methods);
+
+/* Whether d is a read-write pointer to an expanded object (the state's owner may change it). */
+extern bool bloom_agg_state_is_rw(Datum d);
+
+/*
+ * A bit filter (classic, blocked512) and the hashes of its last values, not
+ * yet written: writing them BLOOM_BATCH at a time lets bf_add_hashes()
+ * overlap their cache misses, which dominate the cost of a build into a
+ * filter larger than the CPU cache.  Whoever reads f must call
+ * bloom_batch_write() first.
+ */
+#define BLOOM_BATCH 256
+
+typedef struct BloomBatch
+{
+	BloomFilter f;
+	uint64 *pending; /* BLOOM_BATCH entries */
+	int npending;
+} BloomBatch;
+
+/* Allocate the pending array (in the current memory context) for the filter in b->f. */
+extern void bloom_batch_init(BloomBatch *b);
+
+/* Write the pending hashes into the bits and count their values; returns how many. */
+extern int bloom_batch_write(BloomBatch *b);
+
+/* Queue the hash of a new value; the batch is written when full. */
+static inline void
+bloom_batch_add(BloomBatch *b, uint64 h)
+{
+	b->pending[b->npending++] = h;
+	if (b->npending == BLOOM_BATCH)
+		bloom_batch_write(b);
+}
 
 /* ---- bloom_agg(value) without hints (bloom_auto.c) ---- */
 
