@@ -1,0 +1,19 @@
+-- tests/dump/filters.sql: tables holding every kind of filter, for the
+-- dump/restore test and its fixtures (tests/dump/make_fixture.sh).
+CREATE EXTENSION bloomfilter;
+CREATE TABLE filters (id int PRIMARY KEY, f bloom);
+CREATE TABLE counting (id int PRIMARY KEY, c counting_bloom);
+INSERT INTO filters VALUES
+  (1, bloom_empty(100)),
+  (2, (SELECT bloom_agg(g, 100000, 0.01) FROM generate_series(1, 100000) g)),
+  (3, (SELECT bloom_agg(g::text, 1000, 0.001, 'blocked') FROM generate_series(1, 1000) g)),
+  (4, (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 1000) g)
+      & (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(500, 1500) g)),
+  (5, bloom_add(bloom_empty_mk(77, 3, -5), 'x'::text)),
+  (6, NULL),
+  (7, (SELECT bloom_agg(g) FROM generate_series(1, 5000) g)),
+  (8, bloom_add(bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='::bloom, 1), 2)),
+  (9, bloom_add('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 target=0.001 elem= hashes='::bloom, 1));
+INSERT INTO counting VALUES
+  (1, (SELECT counting_bloom_agg(g % 300, 1000, 0.01) FROM generate_series(1, 5000) g)),
+  (2, counting_bloom_empty(10));
