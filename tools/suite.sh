@@ -3,12 +3,13 @@
 # PostgreSQL N installed on this machine (the host, or a chroot made by
 # tools/chroot.sh), then
 #   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
-#   test  run everything that depends on the server version: the core's C
-#         unit tests (three builds, one under ASan+UBSan, with this machine's
-#         compiler), the pg_regress suite (make installcheck), a
-#         pg_dump/pg_restore round trip, cancellation of work on a 500 MB
-#         filter, postgres_fdw pushdown and a pgbench load test, each on a
-#         throwaway cluster (pg_virtualenv; servers run as postgres).
+#   test  run everything that depends on the server version: the core's
+#         layering (tests/unit/check_layers.sh), its C unit tests (three
+#         builds, one under ASan+UBSan, with this machine's compiler), the
+#         pg_regress suite (make installcheck), a pg_dump/pg_restore round
+#         trip with the earlier releases' dumps, cancellation of work on a
+#         500 MB filter, postgres_fdw pushdown and a pgbench load test, each
+#         on a throwaway cluster (pg_virtualenv; servers run as postgres).
 # The test ends with a line "pgN: N passed, N failed".  tools/run.sh calls
 # this; it installs nothing itself.
 set -euo pipefail
@@ -56,6 +57,13 @@ fi
 
 passed=0
 failed=0
+
+echo "== layering of the core, read from the objects just built"
+if bash tests/unit/check_layers.sh; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
 
 echo "== C unit tests of the core"
 unit_log=$(mktemp)

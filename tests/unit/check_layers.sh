@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tests/unit/check_layers.sh: the core's layering, read from the built
+# objects (nm -u: the functions each object calls in other files).
+#   - bf_util calls nothing of the core; bf_format only bf_util;
+#   - bf_bits (what the bit layouts share) only bf_util and bf_format;
+#   - the layout files and bf_hashset only bf_util, bf_format and bf_bits:
+#     never each other, never the dispatch;
+#   - the PostgreSQL layer (bloomfilter.o, src/*.o) only the interface,
+#     the functions core/bf_core.h and core/bf_format.h declare.
+# Run from the top folder after `make`; prints "layers: ok" or what breaks
+# a rule, and exits non-zero then.
+set -euo pipefail
+
+defined_in() { nm --defined-only "core/$1.o" | awk '$2 == "T" { print $3 }'; }
+calls_of() { nm -u "$1" | awk '$2 ~ /^bf_/ { print $2 }'; }
+
+status=0
+# check OBJECT ALLOWED-SYMBOLS...: every bf_ function OBJECT calls is allowed
+check() {
+	local obj=$1 sym
+	shift
+	for sym in $(calls_of "$obj"); do
+		if ! printf '%s\n' "$@" | grep -qx "$sym"; then
+			echo "layers: $obj calls $sym, which its layer may not call"
+			status=1
+		fi
+	done
+}
+
+util=$(defined_in bf_util)
+format=$(defined_in bf_format)
+bits=$(defined_in bf_bits)
+# shellcheck disable=SC2086
+{
+	check core/bf_util.o
+	check core/bf_format.o $util
+	check core/bf_bits.o $util $format
+	for leaf in bf_classic bf_blocked bf_counting bf_explicit bf_hashset; do
+		check "core/$leaf.o" $util $format $bits
+	done
+}
+
+interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h core/bf_format.h)
+[ -n "$interface" ] || {
+	echo "layers: found no declarations in core/bf_core.h"
+	exit 1
+}
+for obj in bloomfilter.o src/*.o; do
+	# shellcheck disable=SC2086
+	check "$obj" $interface
+done
+[ "$status" -eq 0 ] && echo "layers: ok"
+exit "$status"
