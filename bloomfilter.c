@@ -12,6 +12,7 @@
  *   bloom_io.c          type input and output, text and binary
  *   bloom_agg.c         bloom_agg and counting_bloom_agg with sizing hints
  *   bloom_auto.c        bloom_agg(value) sized from the data
+ *   bloom_aggstate.c    what the aggregates' states share (expanded object, batches)
  *   bloom_setops.c      union, intersection, equality, estimates
  *   bloom_counting.c    remove, count, subtract, the cast to bloom
  *   bloom_explicit.c    sets of hashes (the explicit layout) in SQL

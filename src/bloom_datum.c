@@ -91,8 +91,10 @@ bloom_get_datum(Datum d, BloomFilter *out)
 void
 bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 {
-	Datum d = PG_GETARG_DATUM(argno);
+	Datum d;
 
+	Assert(argno < PG_NARGS() && !PG_ARGISNULL(argno));
+	d = PG_GETARG_DATUM(argno);
 	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
 }
 
@@ -110,10 +112,13 @@ bloom_agg_context(FunctionCallInfo fcinfo, const char *name)
 BloomCallCache *
 bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *raw;
 	struct varatt_external toast;
 	BloomCallCache *cache;
 	MemoryContext old;
+
+	Assert(argno < PG_NARGS() && !PG_ARGISNULL(argno));
+	raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 
 	/*
 	 * A filter read from a table and handed over as a parameter (an
@@ -208,6 +213,7 @@ void
 bloom_new(const bf_params *p, uint8 flags, const char *elem, size_t elemlen, uint64_t nadded,
           BloomFilter *out)
 {
+	Assert(!(flags & BF_FLAG_TARGET)); /* a target needs its rate: bloom_new_target() */
 	bloom_new_target(p, flags, 0, elem, elemlen, nadded, out);
 }
 

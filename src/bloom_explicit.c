@@ -31,6 +31,7 @@ bloom_explicit_build(const uint64 *hashes, size_t n, uint64 seed, uint32 target_
 {
 	bf_params p = {BF_LAYOUT_EXPLICIT, BF_SCHEME_DOUBLE_HASHING, 0, seed, n};
 
+	Assert(nadded >= n && (n == 0) == (elemlen == 0));
 	bloom_new_target(&p, target_ppb ? BF_FLAG_TARGET : 0, target_ppb, elem, elemlen, nadded, out);
 	bf_explicit_set_hashes(&out->view, hashes);
 }
@@ -94,6 +95,9 @@ bloom_explicit_union(BloomFilter *a, const BloomFilter *b)
 	const bf_view *va = &a->view, *vb = &b->view;
 	uint64 nadded = bloom_add_counts(va->nadded, vb->nadded);
 
+	Assert(va->elemlen > 0 && vb->elemlen > 0 && va->p.seed == vb->p.seed &&
+	       bf_elem_equal(va->elem, va->elemlen, vb->elem, vb->elemlen));
+
 	if (va->p.layout == BF_LAYOUT_EXPLICIT && vb->p.layout == BF_LAYOUT_EXPLICIT)
 	{
 		uint64 *ha = bloom_explicit_hashes(va, vb->p.ncells);
@@ -125,8 +129,12 @@ bloom_explicit_intersect(BloomFilter *a, const BloomFilter *b)
 	bool a_explicit = a->view.p.layout == BF_LAYOUT_EXPLICIT;
 	const bf_view *set = a_explicit ? &a->view : &b->view;
 	const bf_view *other = a_explicit ? &b->view : &a->view;
-	uint64 *hashes = bloom_explicit_hashes(set, 0);
-	size_t n = bf_hashes_retain(hashes, set->p.ncells, other);
+	uint64 *hashes;
+	size_t n;
+
+	Assert(set->p.layout == BF_LAYOUT_EXPLICIT && set->p.seed == other->p.seed);
+	hashes = bloom_explicit_hashes(set, 0);
+	n = bf_hashes_retain(hashes, set->p.ncells, other);
 
 	/* every hash left stands for a value added to both; none left, nothing added */
 	if (n > 0)

@@ -123,6 +123,7 @@ bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
 uint64
 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed)
 {
+	Assert(OidIsValid(hasher->typid) && hasher->elemlen > 0);
 	return DatumGetUInt64(
 	    FunctionCall2Coll(&hasher->hashfn, hasher->hashcoll, value, UInt64GetDatum(seed)));
 }

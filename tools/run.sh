@@ -15,8 +15,13 @@
 # forky) run in minimal debootstrap chroots that tools/chroot.sh builds on
 # first use (a few minutes each) and caches in /var/cache/bloomfilter.
 #
+# With 15 in the run, the pg_regress suite also runs against a PostgreSQL 15
+# built with --enable-cassert (tools/cassert.sh; built once, about 5 minutes,
+# and cached).
+#
 # Choosing versions: --pg 17,18 (or BLOOM_PG_VERSIONS="17 18").  Other knobs:
-# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (60).
+# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (60), BLOOM_CASSERT=0
+# (skips the cassert run).
 #
 # The test run prints each version's counts, then ends with a line
 # "total: N passed, N failed" (", N skipped" when something was skipped).
@@ -197,6 +202,30 @@ for v in $versions; do
 	summary+=("$line ($(($(date +%s) - t0)) s)")
 	rm -f "$log"
 done
+
+# ---- PostgreSQL's own assertions: make installcheck on a cassert server ----
+if [[ " $versions " == *" $host_version "* ]]; then
+	echo
+	echo "======== PostgreSQL $host_version with --enable-cassert ========"
+	if [ "${BLOOM_CASSERT:-1}" = 0 ]; then
+		echo "cassert: skipped (BLOOM_CASSERT=0)"
+		skipped=$((skipped + 1))
+		summary+=("cassert: skipped")
+	else
+		log=$(mktemp)
+		t0=$(date +%s)
+		bash tools/cassert.sh 2>&1 | tee "$log" || true
+		line=$(grep -E "^cassert: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
+		[ -n "$line" ] || line="cassert: 0 passed, 1 failed"
+		read -r p f <<<"$(echo "$line" | sed 's/^cassert: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
+		passed=$((passed + p))
+		failed=$((failed + f))
+		summary+=("$line ($(($(date +%s) - t0)) s)")
+		rm -f "$log"
+		# the cassert build replaced the objects: leave a plain build behind
+		make -s PG_CONFIG="$HOST_PG_CONFIG" clean >/dev/null
+	fi
+fi
 
 echo
 echo "======== summary ($(($(date +%s) - started)) s) ========"

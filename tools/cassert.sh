@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# tools/cassert.sh: the pg_regress suite against a PostgreSQL 15 server built
+# with --enable-cassert, so that PostgreSQL's own assertions check how the
+# extension uses its APIs, the extension's Assert()s run, and the core's
+# assert()s too (the Makefile keeps them for a cassert server).
+#
+# The server is built once from Debian's source of postgresql-15 (the
+# upstream tarball, unpatched; about 10 minutes on 2 cores) and cached in
+# $BLOOM_CASSERT_CACHE (default /var/cache/bloomfilter/pg15-cassert); later
+# runs only rebuild the extension.  Run as root from the repository.  The
+# server runs as postgres on a throwaway data folder and is stopped on every
+# exit path.  Ends with "cassert: N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+cache=${BLOOM_CASSERT_CACHE:-/var/cache/bloomfilter/pg15-cassert}
+prefix=$cache/install
+export DEBIAN_FRONTEND=noninteractive
+
+packages=(bison flex libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev make gcc perl)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# ---- the server, built once ----
+build_server() {
+	local src=$cache/src apt=$cache/apt mirror version
+	mirror=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	rm -rf "$src" "$apt" "$prefix"
+	mkdir -p "$src" "$apt/lists/partial"
+	# A private apt state with a deb-src line, so that the host's sources stay
+	# as they are.  The main suite only: the security pool reachable here
+	# serves no sources.
+	printf 'deb-src %s bookworm main\n' "${mirror:-http://deb.debian.org/debian}" >"$apt/sources.list"
+	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$apt/lists")
+	apt-get "${opts[@]}" update -qq
+	(cd "$src" && apt-get "${opts[@]}" source --download-only -qq postgresql-15 >/dev/null 2>&1)
+	version=$(cd "$src" && ls postgresql-15_*.orig.tar.* | sed 's/^postgresql-15_\(.*\)\.orig\.tar\..*/\1/')
+	echo "== cassert: building PostgreSQL $version with --enable-cassert into $prefix"
+	tar -C "$src" -xf "$src"/postgresql-15_*.orig.tar.*
+	(cd "$src/postgresql-$version" &&
+		./configure --quiet --prefix="$prefix" --enable-cassert --enable-debug --without-llvm \
+			--with-icu CFLAGS="-O2 -g" >"$cache/configure.log" 2>&1 &&
+		make -s -j"$(nproc)" >"$cache/make.log" 2>&1 &&
+		make -s install >>"$cache/make.log" 2>&1) || {
+		tail -n 30 "$cache/make.log" "$cache/configure.log" 2>/dev/null
+		echo "cassert: building the server failed"
+		return 1
+	}
+	rm -rf "$src" "$apt"
+	echo "$version" >"$cache/ready"
+}
+
+mkdir -p "$cache"
+if [ ! -f "$cache/ready" ]; then
+	t0=$(date +%s)
+	build_server
+	echo "== cassert: server built in $(($(date +%s) - t0)) s"
+fi
+pg_config=$prefix/bin/pg_config
+"$pg_config" --configure | grep -q -- --enable-cassert
+
+# ---- the extension against it ----
+make -s PG_CONFIG="$pg_config" clean >/dev/null
+make -s PG_CONFIG="$pg_config" >/dev/null
+make -s PG_CONFIG="$pg_config" install >/dev/null
+
+# ---- a throwaway server ----
+work=$(mktemp -d /tmp/bloom-cassert.XXXXXX)
+chown postgres "$work"
+chmod -R a+rX "$top"
+port=54330
+as_pg() { su postgres -s /bin/bash -c "$*"; }
+stop() {
+	as_pg "$prefix/bin/pg_ctl -D $work/data -m immediate stop >/dev/null 2>&1" || true
+	rm -rf "$work"
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+as_pg "$prefix/bin/initdb -D $work/data -A trust >/dev/null"
+as_pg "$prefix/bin/pg_ctl -D $work/data -l $work/server.log -w \
+	-o \"-p $port -k $work -c listen_addresses='' -c jit=off\" start >/dev/null"
+
+log=$(mktemp)
+rm -rf results regression.diffs regression.out
+PGHOST=$work PGPORT=$port PGUSER=postgres make -s PG_CONFIG="$pg_config" installcheck >"$log" 2>&1 || true
+cat "$log"
+[ -f regression.diffs ] && cat regression.diffs
+if grep -q "TRAP:" "$work/server.log"; then
+	echo "== assertion failures in the server log"
+	grep -A3 "TRAP:" "$work/server.log"
+fi
+ok=$(grep -cE '\.\.\. ok' "$log" || true)
+bad=$(grep -cE '\.\.\. FAILED' "$log" || true)
+traps=$(grep -c "TRAP:" "$work/server.log" || true)
+rm -f "$log"
+[ "$ok" -gt 0 ] || bad=$((bad + 1))
+bad=$((bad + traps))
+echo "cassert: $ok passed, $bad failed"
+[ "$bad" -eq 0 ]
