@@ -94,7 +94,10 @@ bf_explicit_copy_with(const bf_view *src, uint64_t h, bf_view *dst)
 	       (src->p.ncells - rank) * HASH_BYTES);
 }
 
-/* Hashes strictly increasing, no more than the values added, the key set exactly when values were. */
+/*
+ * Hashes strictly increasing, no more than the values added, the element key
+ * set exactly when values were.
+ */
 bool
 bf_explicit_check(const bf_view *view, bf_error *err)
 {

@@ -273,9 +273,9 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	view->nadded = bf_load_le(buf + BF_OFF_NADDED, 8);
 	view->elemlen = (size_t) bf_load_le(buf + BF_OFF_ELEMLEN, 2);
 
+	/* unknown flags first, before the fields they could change the meaning of */
 	if ((view->flags & ~BF_KNOWN_FLAGS) != 0)
-		return bf_fail(err, BF_ERR_FORMAT, "unknown flags 0x%02x (this build knows 0x01, 0x02)",
-		               (unsigned) view->flags);
+		return bf_flags_check(view->p.layout, view->flags, err);
 	/* SQL reports the count as a bigint */
 	if (view->nadded > INT64_MAX)
 		return bf_fail(err, BF_ERR_PARAM, "number of values added is out of range");

@@ -202,8 +202,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 		/* counters, a derived filter, one without its element key yet, or a mismatch */
 		MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
 
-		if (st->batch.pending != NULL)
-			bloom_batch_write(&st->batch);
+		bloom_batch_write(&st->batch); /* nothing to write for counters and sets */
 		bloom_add_datum(f, hasher, PG_GETARG_DATUM(1));
 		MemoryContextSwitchTo(old);
 	}

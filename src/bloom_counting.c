@@ -68,11 +68,11 @@ bloom_subtract(PG_FUNCTION_ARGS)
 	bloom_check_compatible(&a.view, &b.view, "subtract");
 	if (b.view.elemlen == 0)
 		PG_RETURN_POINTER(a.raw);
-	for (size_t from = 0; from < b.view.nbytes; from += 1024 * 1024)
+	for (size_t from = 0; from < b.view.nbytes; from += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (a.view.elemlen == 0 ||
-		    !bf_can_subtract_bytes(&a.view, &b.view, from, Min(from + 1024 * 1024, b.view.nbytes)))
+		    !bf_can_subtract_bytes(&a.view, &b.view, from, Min(from + BLOOM_CHUNK, b.view.nbytes)))
 			ereport(ERROR,
 			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			         errmsg("cannot subtract a counting bloom filter holding values the other "

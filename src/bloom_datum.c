@@ -16,9 +16,6 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-/* Bytes handled between two CHECK_FOR_INTERRUPTS() in loops over the bits. */
-#define BLOOM_CHUNK (1024 * 1024)
-
 void
 bloom_report(const bf_error *err, BloomSource source)
 {

@@ -88,6 +88,9 @@ extern void bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 extern void bloom_validate(struct varlena *raw, BloomSource source, const char *typname,
                            BloomFilter *out);
 
+/* Bytes of data handled between two CHECK_FOR_INTERRUPTS() in loops over a filter. */
+#define BLOOM_CHUNK (1024 * 1024)
+
 /* Set bits / non-zero counters, counted in chunks with CHECK_FOR_INTERRUPTS. */
 extern uint64 bloom_count_occupied(const bf_view *view);
 

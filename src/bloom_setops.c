@@ -7,8 +7,9 @@
  * element family combine bit by bit (Broder & Mitzenmacher, "Network
  * Applications of Bloom Filters: A Survey", 2004; [Kukhtina], chapter 5,
  * references in ARCHITECTURE.md): the union of the filters of A and B is
- * exactly the filter of A u B; the intersection of the filters contains the filter of A n B, and equals
- * it only with probability (1 - 1/m)^(k^2 |A - B| |B - A|).  The difference
+ * exactly the filter of A u B; the intersection of the filters contains
+ * the filter of A n B, and equals it only with probability
+ * (1 - 1/m)^(k^2 |A - B| |B - A|).  The difference
  * matters: a value of A - B has all of its bits set in A, so it passes the
  * intersection as soon as its bits are set in B, which happens with
  * probability (fill of B)^k, not (fill of the intersection)^k.  An
@@ -247,9 +248,9 @@ filters_equal(FunctionCallInfo fcinfo)
 	if (va->elemlen != 0 && vb->elemlen != 0 &&
 	    !bf_elem_equal(va->elem, va->elemlen, vb->elem, vb->elemlen))
 		return false;
-	for (size_t from = 0; from < va->nbytes; from += 1024 * 1024)
+	for (size_t from = 0; from < va->nbytes; from += BLOOM_CHUNK)
 	{
-		size_t len = Min(va->nbytes - from, (size_t) 1024 * 1024);
+		size_t len = Min(va->nbytes - from, (size_t) BLOOM_CHUNK);
 
 		CHECK_FOR_INTERRUPTS();
 		if (memcmp(va->data + from, vb->data + from, len) != 0)
