@@ -12,20 +12,13 @@
 # exit path.  Ends with "cassert: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib.sh
 top=$(pwd)
 cache=${BLOOM_CASSERT_CACHE:-/var/cache/bloomfilter/pg15-cassert}
 prefix=$cache/install
 export DEBIAN_FRONTEND=noninteractive
 
-packages=(bison flex libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev make gcc perl)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_missing bison flex libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev make gcc perl
 
 # ---- the server, built once ----
 build_server() {
@@ -98,8 +91,7 @@ if grep -q "TRAP:" "$work/server.log"; then
 	echo "== assertion failures in the server log"
 	grep -A3 "TRAP:" "$work/server.log"
 fi
-ok=$(grep -cE '\.\.\. ok' "$log" || true)
-bad=$(grep -cE '\.\.\. FAILED' "$log" || true)
+read -r ok bad <<<"$(regress_counts "$log")"
 traps=$(grep -c "TRAP:" "$work/server.log" || true)
 rm -f "$log"
 [ "$ok" -gt 0 ] || bad=$((bad + 1))

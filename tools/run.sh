@@ -74,6 +74,7 @@ if [ "$mode" = demo ] && [ "$(echo "$versions" | wc -w)" -ne 1 ]; then
 fi
 
 cd "$(dirname "$0")/.."
+. tools/lib.sh
 
 # ---- host packages ----
 # The host's PostgreSQL is always installed: the Makefile needs a pg_config
@@ -87,16 +88,7 @@ for v in $versions; do
 		break
 	}
 done
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "== installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_missing "${packages[@]}"
 
 # on_version MODE N: tools/suite.sh MODE N, on the host or in N's chroot.
 on_version() {
@@ -118,6 +110,16 @@ failed=0
 skipped=0
 summary=()
 started=$(date +%s)
+
+# count LINE T0: add the counts of a line "NAME: P passed, F failed" to the
+# totals, and the line with the seconds since T0 to the summary.
+count() {
+	local p f
+	read -r p f <<<"$(echo "$1" | sed 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	summary+=("$1 ($(($(date +%s) - $2)) s)")
+}
 
 # Make (or check) the chroots in the background while the host works: on a
 # new machine that takes a few minutes each, mostly waiting for downloads.
@@ -187,19 +189,14 @@ for v in $versions; do
 		rm -f "${prep_log[$v]}"
 	fi
 	[ "$prep_ok" = 0 ] || on_version test "$v" 2>&1 | tee "$log" || true
-	line=$(grep -E "^pg$v: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
-	if [ -z "$line" ]; then
-		line="pg$v: 0 passed, 1 failed"
+	if ! grep -qE "^pg$v: [0-9]+ passed, [0-9]+ failed$" "$log"; then
 		if [ "$prep_ok" = 0 ]; then
 			echo "PostgreSQL $v: its chroot could not be made (see above)"
 		else
 			echo "PostgreSQL $v: the suite did not finish"
 		fi
 	fi
-	read -r p f <<<"$(echo "$line" | sed 's/^pg[0-9]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
-	passed=$((passed + p))
-	failed=$((failed + f))
-	summary+=("$line ($(($(date +%s) - t0)) s)")
+	count "$(counts_line "pg$v" "$log")" "$t0"
 	rm -f "$log"
 done
 
@@ -215,12 +212,7 @@ if [[ " $versions " == *" $host_version "* ]]; then
 		log=$(mktemp)
 		t0=$(date +%s)
 		bash tools/cassert.sh 2>&1 | tee "$log" || true
-		line=$(grep -E "^cassert: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1 || true)
-		[ -n "$line" ] || line="cassert: 0 passed, 1 failed"
-		read -r p f <<<"$(echo "$line" | sed 's/^cassert: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
-		passed=$((passed + p))
-		failed=$((failed + f))
-		summary+=("$line ($(($(date +%s) - t0)) s)")
+		count "$(counts_line cassert "$log")" "$t0"
 		rm -f "$log"
 		# the cassert build replaced the objects: leave a plain build behind
 		make -s PG_CONFIG="$HOST_PG_CONFIG" clean >/dev/null

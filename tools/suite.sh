@@ -28,6 +28,7 @@ esac
 	exit 2
 }
 cd "$(dirname "$0")/.."
+. tools/lib.sh
 
 PG_CONFIG=/usr/lib/postgresql/$version/bin/pg_config
 if [ ! -x "$PG_CONFIG" ]; then
@@ -83,9 +84,7 @@ regress_log=$(mktemp)
 rm -rf results regression.diffs regression.out
 pg_virtualenv -v "$version" -t make -s PG_CONFIG="$PG_CONFIG" installcheck >"$regress_log" 2>&1 || true
 cat "$regress_log"
-# Up to 15: "test name ... ok"; from 16 on, TAP: "ok 1 - name", "not ok 2 - name".
-ok=$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$regress_log" || true)
-bad=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$regress_log" || true)
+read -r ok bad <<<"$(regress_counts "$regress_log")"
 passed=$((passed + ok))
 failed=$((failed + bad))
 if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then

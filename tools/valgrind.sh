@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-dpkg-query -W -f='${Status}' valgrind 2>/dev/null | grep -q "install ok installed" ||
-	{ apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+. tools/lib.sh
+install_missing valgrind
 bindir=$(/usr/lib/postgresql/15/bin/pg_config --bindir)
 make -s PG_CFLAGS="-Wall -Wextra -Werror -Wno-unused-parameter -O1 -g" clean all install >/dev/null
 

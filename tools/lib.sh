@@ -1,0 +1,30 @@
+# tools/lib.sh: helpers that the scripts in tools/ share.  Source it.
+
+# install_missing PKG...: apt-get install those of the Debian packages that
+# are not installed yet.
+install_missing() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "== installing: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# regress_counts LOG: "OK BAD", the tests pg_regress passed and failed in
+# its output LOG.  Up to 15 it prints "test name ... ok"; from 16 on, TAP:
+# "ok 1 - name", "not ok 2 - name".
+regress_counts() {
+	echo "$(grep -cE '\.\.\. ok|^ok [0-9]+ +[-+] ' "$1" || true)" \
+		"$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$1" || true)"
+}
+
+# counts_line NAME LOG: the last line "NAME: P passed, F failed" of LOG, or
+# "NAME: 0 passed, 1 failed" when it has none (the run died before counting).
+counts_line() {
+	local line
+	line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed$" "$2" | tail -n 1 || true)
+	echo "${line:-$1: 0 passed, 1 failed}"
+}
