@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -72,12 +72,96 @@ SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_serie
        AS stored_still_work_13
   FROM kept;
 
+-- 1.3 -> 1.4: bloom_agg and counting_bloom_agg get overloads of their own
+-- for the common key types (so that Citus can run them on its workers).
+-- The same calls before and after the update, over columns of those types
+-- and of others: every call still resolves, to the overload listed, and
+-- gives the same filter, bit for bit.
+CREATE TYPE upgrade_mood AS ENUM ('sad', 'ok', 'happy');
+CREATE DOMAIN big_id AS int8;
+CREATE TABLE typed AS
+SELECT i::int2 AS c_int2, i AS c_int4, i::int8 * 3 AS c_int8, 'k' || i AS c_text,
+       ('v' || i)::varchar(10) AS c_varchar, ('c' || i)::char(6) AS c_bpchar,
+       md5(i::text)::uuid AS c_uuid, i / 3.0 AS c_numeric, date '2020-01-01' + i AS c_date,
+       timestamp '2020-01-01' + i * interval '1 hour' AS c_timestamp,
+       timestamptz '2020-01-01 UTC' + i * interval '1 minute' AS c_timestamptz,
+       i::text::bytea AS c_bytea, i::big_id AS c_domain,
+       (ARRAY['sad', 'ok', 'happy'])[i % 3 + 1]::upgrade_mood AS c_enum, ARRAY[i, i + 1] AS c_array,
+       ('n' || i)::name AS c_name, i::oid AS c_oid, jsonb_build_object('i', i) AS c_jsonb,
+       i::float8 AS c_float8
+  FROM generate_series(1, 500) i;
+CREATE TABLE agg_calls (call text PRIMARY KEY);
+INSERT INTO agg_calls
+SELECT format(form, arg)
+  FROM (SELECT attname::text FROM pg_attribute
+         WHERE attrelid = 'typed'::regclass AND attnum > 0
+        UNION ALL SELECT '''an unknown literal''') a(arg),
+       unnest(ARRAY['bloom_agg(%s)', 'bloom_agg(%s, 0.001)', 'bloom_agg(%s, 1000, 0.01)',
+                    'bloom_agg(%s, 1000, 0.01, ''blocked'')', 'counting_bloom_agg(%s)',
+                    'counting_bloom_agg(%s, 1000, 0.01)']) form;
+-- each call's filter (its md5: counting_bloom_agg(value) is sized for a
+-- million values), or its error
+CREATE FUNCTION agg_results() RETURNS TABLE (call text, result text) LANGUAGE plpgsql AS $$
+BEGIN
+  FOR call IN SELECT c.call FROM agg_calls c ORDER BY 1 LOOP
+    BEGIN
+      EXECUTE format('SELECT md5(%s::text) FROM typed', call) INTO result;
+    EXCEPTION WHEN OTHERS THEN
+      result := 'ERROR: ' || SQLERRM;
+    END;
+    RETURN NEXT;
+  END LOOP;
+END
+$$;
+-- the aggregate a call resolves to, read from a view's dependencies
+CREATE FUNCTION resolves_to(call text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  agg text;
+BEGIN
+  EXECUTE format('CREATE TEMP VIEW resolved AS SELECT %s FROM typed', call);
+  SELECT p.oid::regprocedure::text INTO agg
+    FROM pg_depend d JOIN pg_rewrite r ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
+         JOIN pg_proc p ON d.refclassid = 'pg_proc'::regclass AND d.refobjid = p.oid
+   WHERE r.ev_class = 'resolved'::regclass AND p.proname IN ('bloom_agg', 'counting_bloom_agg');
+  DROP VIEW resolved;
+  RETURN agg;
+END
+$$;
+CREATE TABLE results_13 AS SELECT * FROM agg_results();
+ALTER EXTENSION bloomfilter UPDATE TO '1.4';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.4', o FROM ext_objects_now() o;
+SELECT count(*) AS new_objects,
+       count(*) FILTER (WHERE object ~ '^function (counting_)?bloom_agg\(') AS aggregates,
+       string_agg(DISTINCT substring(object FROM '^function bloom_agg\(([^,)]+)\)$'), ', ')
+         AS types
+  FROM (SELECT object FROM ext_objects WHERE version = '1.4'
+        EXCEPT SELECT object FROM ext_objects WHERE version = '1.3') o;
+SELECT count(*) AS calls, count(*) FILTER (WHERE a.result = b.result) AS same_result,
+       count(*) FILTER (WHERE b.result LIKE 'ERROR%') AS errors_13,
+       count(*) FILTER (WHERE a.result LIKE 'ERROR%') AS errors_14
+  FROM results_13 b JOIN agg_results() a USING (call);
+-- what changed: an unknown literal now resolves (to text)
+SELECT call, b.result AS result_13, a.result LIKE 'ERROR%' AS error_14
+  FROM results_13 b JOIN agg_results() a USING (call)
+ WHERE a.result <> b.result ORDER BY 1;
+SELECT call, resolves_to(call) FROM agg_calls WHERE call LIKE 'bloom_agg(%, 0.001)' ORDER BY 1;
+SELECT count(*) AS calls_of_a_form, count(DISTINCT resolves_to(call)) AS overloads
+  FROM agg_calls WHERE call LIKE 'counting_bloom_agg(%, 1000, 0.01)';
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_14
+  FROM kept;
+DROP TABLE typed, agg_calls, results_13;
+DROP FUNCTION agg_results(), resolves_to(text);
+DROP TYPE upgrade_mood;
+DROP DOMAIN big_id;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.3' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.4' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.3')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.4')) d;

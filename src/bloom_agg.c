@@ -70,6 +70,7 @@ typedef struct BloomAggState
 	ExpandedObjectHeader hdr;
 	BloomBatch batch;          /* the filter, allocated in hdr.eoh_context */
 	const BloomHasher *hasher; /* the hasher whose element key the filter is known to hold */
+	BloomKeptHasher kept;      /* for callers without fn_extra across rows (bloom_pg.h) */
 } BloomAggState;
 
 static Size agg_flat_size(ExpandedObjectHeader *eohptr);
@@ -170,7 +171,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 	else
 		aggcontext = bloom_agg_context(fcinfo, name);
 
-	hasher = bloom_hasher_for_arg(fcinfo, 1);
+	hasher = bloom_agg_hasher(fcinfo, 1, st ? &st->kept : NULL);
 	if (PG_ARGISNULL(0))
 	{
 		bf_params p;
@@ -186,6 +187,7 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 		bloom_get_arg(fcinfo, 0, false, &flat);
 		st = agg_state_new(aggcontext, NULL, hasher, &flat);
 	}
+	hasher = bloom_agg_keep_hasher(fcinfo, hasher, &st->kept, st->hdr.eoh_context);
 
 	f = &st->batch.f;
 	/* the element key is compared once per state and hasher, not per row */

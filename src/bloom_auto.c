@@ -72,6 +72,7 @@ typedef struct BloomAuto
 	char elem[BF_MAX_ELEM_LEN];
 	size_t elemlen;
 	const BloomHasher *hasher; /* a hasher known to hash into elem */
+	BloomKeptHasher kept;      /* for callers without fn_extra across rows (bloom_pg.h) */
 	uint32 target_ppb;         /* bloom_agg(value, fpp): the rate; 0: AUTO_FPP */
 } BloomAuto;
 
@@ -396,8 +397,8 @@ auto_trans(FunctionCallInfo fcinfo, int fpp_argno)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	hasher = bloom_hasher_for_arg(fcinfo, 1);
 	st = PG_ARGISNULL(0) ? NULL : auto_of_datum(PG_GETARG_DATUM(0));
+	hasher = bloom_agg_hasher(fcinfo, 1, st ? &st->kept : NULL);
 	if (st == NULL || !bloom_agg_state_is_rw(PG_GETARG_DATUM(0)))
 	{
 		/*
@@ -412,6 +413,7 @@ auto_trans(FunctionCallInfo fcinfo, int fpp_argno)
 		else
 			st = auto_state_arg(fcinfo, 0, aggcontext);
 	}
+	hasher = bloom_agg_keep_hasher(fcinfo, hasher, &st->kept, st->hdr.eoh_context);
 	if (st->hasher != hasher)
 	{
 		if (!bf_elem_equal(st->elem, st->elemlen, hasher->elem, hasher->elemlen))

@@ -166,6 +166,47 @@ bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * The type of the value in argument argno: the call expression's, or, for a
+ * caller that passes no expression tree, the one the function declares
+ * (0A000 if it declares a polymorphic type).
+ */
+extern Oid bloom_value_type(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * A hasher an aggregate's state keeps for itself.  nodeAgg keeps a
+ * transition function's fn_extra across rows, but a caller that invokes
+ * the transition function through an FmgrInfo of its own, set up anew for
+ * every row and with no expression tree (Citus's worker_partial_agg), would
+ * have the hasher set up again for every row.  For such a caller the state
+ * keeps a copy, keyed on the function and the collation of the call.
+ */
+typedef struct BloomKeptHasher
+{
+	bool valid;
+	Oid fn_oid; /* the transition function it was set up for */
+	Oid collid; /* the collation of the call */
+	BloomHasher hasher;
+} BloomKeptHasher;
+
+/* The hasher of argument argno: the one kept (may be NULL) if it fits the call, else fn_extra's. */
+static inline BloomHasher *
+bloom_agg_hasher(FunctionCallInfo fcinfo, int argno, const BloomKeptHasher *kept)
+{
+	if (kept != NULL && kept->valid && fcinfo->flinfo->fn_expr == NULL &&
+	    kept->fn_oid == fcinfo->flinfo->fn_oid && kept->collid == PG_GET_COLLATION())
+		return (BloomHasher *) &kept->hasher;
+	return bloom_hasher_for_arg(fcinfo, argno);
+}
+
+/*
+ * After bloom_agg_hasher(): for a caller without an expression tree, keep a
+ * copy of hasher in *kept (its hash function's cache in cxt, the state's
+ * memory) and return the copy; otherwise return hasher.
+ */
+extern BloomHasher *bloom_agg_keep_hasher(FunctionCallInfo fcinfo, BloomHasher *hasher,
+                                          BloomKeptHasher *kept, MemoryContext cxt);
+
+/*
  * Set up a hasher for values of typid under collid (in the current memory
  * context).  A type without an extended hash function is an error (42883),
  * or, with missing_ok, returns false.

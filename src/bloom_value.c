@@ -22,6 +22,8 @@
 #include "access/htup_details.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_opfamily.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -96,6 +98,67 @@ bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
 }
 
 /*
+ * The type of argument argno as the function declares it in its pg_proc
+ * row, or InvalidOid if it declares a polymorphic type there.
+ */
+static Oid
+declared_argtype(Oid fn_oid, int argno)
+{
+	HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+	Form_pg_proc proc;
+	Oid typid = InvalidOid;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for function %u", fn_oid);
+	proc = (Form_pg_proc) GETSTRUCT(tup);
+	if (argno < proc->pronargs && !IsPolymorphicType(proc->proargtypes.values[argno]))
+		typid = proc->proargtypes.values[argno];
+	ReleaseSysCache(tup);
+	return typid;
+}
+
+/*
+ * The type of the value in argument argno: that of the call's expression,
+ * or, for a caller that passes no expression tree (Citus's
+ * worker_partial_agg calls transition functions so), the type the function
+ * declares, which 1.4's type-specific aggregates give their transition
+ * functions for exactly this.
+ */
+Oid
+bloom_value_type(FunctionCallInfo fcinfo, int argno)
+{
+	Oid typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+
+	if (!OidIsValid(typid) && OidIsValid(fcinfo->flinfo->fn_oid))
+		typid = declared_argtype(fcinfo->flinfo->fn_oid, argno);
+	if (!OidIsValid(typid))
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("could not determine the data type of the value"),
+		                errdetail("The function was called with no expression tree, and it "
+		                          "declares a polymorphic type for the value."),
+		                errhint("A sharded engine (Citus) can run on its workers only the "
+		                        "aggregates declared for one type; the README lists the types.")));
+	return typid;
+}
+
+BloomHasher *
+bloom_agg_keep_hasher(FunctionCallInfo fcinfo, BloomHasher *hasher, BloomKeptHasher *kept,
+                      MemoryContext cxt)
+{
+	Assert(hasher != NULL && kept != NULL);
+	if (fcinfo->flinfo->fn_expr != NULL || hasher == &kept->hasher)
+		return hasher;
+	kept->valid = false;
+	kept->hasher = *hasher;
+	/* the hash function's own cache (fn_extra) must live as long as the state */
+	fmgr_info_copy(&kept->hasher.hashfn, &hasher->hashfn, cxt);
+	kept->fn_oid = fcinfo->flinfo->fn_oid;
+	kept->collid = PG_GET_COLLATION();
+	kept->valid = true;
+	return &kept->hasher;
+}
+
+/*
  * The slow path of bloom_hasher_for_arg(): a call site's argument types and
  * collation never change (fn_expr and fncollation belong to one expression),
  * so after the first call the hasher is a lookup in fn_extra.
@@ -104,13 +167,9 @@ BloomHasher *
 bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid typid;
+	Oid typid = bloom_value_type(fcinfo, argno);
 	MemoryContext old;
 
-	typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-	if (!OidIsValid(typid))
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("could not determine the data type of the value")));
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	cache->hasher_valid = false;
 	bloom_hasher_init(&cache->hasher, typid, PG_GET_COLLATION(), false);

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# tests/citus/citus_test.sh N: the aggregates and probes on a real Citus
+# cluster (a coordinator and two workers on loopback, PostgreSQL N, servers
+# running as postgres).  Citus is built from the vendored source once and
+# cached (tests/citus/build.sh).  Checks, each printed "name: ok|FAILED":
+#   - every form of bloom_agg and counting_bloom_agg, over each key type that
+#     has aggregates of its own, grouped and not, gives on a distributed
+#     table the filter a local build over the same rows gives, bit for bit;
+#   - EXPLAIN VERBOSE shows them run as partial aggregates on the workers
+#     (worker_partial_agg), not as rows gathered to the coordinator;
+#   - bloom_union_agg and bloom_intersect_agg over a distributed table of
+#     filters;
+#   - probes on the shards (a stored filter, one built on the workers) give
+#     the rows local evaluation gives.
+# Run as root, with the extension built and installed for N.  Ends with
+# "citusN: P passed, F failed", or "citusN: skipped (why)" when the vendored
+# source is absent or Citus does not support N.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+citus_version=${1:?usage: $0 N}
+status=0
+bash tests/citus/build.sh "$citus_version" || status=$?
+if [ "$status" = 3 ]; then
+	echo "citus$citus_version: skipped (no Citus for PostgreSQL $citus_version: see above)"
+	exit 0
+elif [ "$status" != 0 ]; then
+	echo "citus$citus_version: 0 passed, 1 failed"
+	exit 1
+fi
+
+. tests/citus/cluster.sh
+citus_start
+echo "== citus: coordinator on port $citus_port, workers on $((citus_port + 1)) and $((citus_port + 2))"
+
+# The same rows in a plain table (loc) and a distributed one (dist, 32
+# shards by id); g groups across shards.  NULLs in every column.
+citus_sql <<'SQL'
+SET client_min_messages = warning;
+CREATE EXTENSION bloomfilter;
+SET citus.shard_count = 4;
+CREATE TABLE loc AS
+SELECT i::bigint AS id, i % 7 AS g,
+       nullif(i % 30000, 13)::smallint AS c_int2,
+       nullif(i * 37, 74) AS c_int4,
+       nullif(i::bigint * 1000003, 2000006) AS c_int8,
+       nullif('key ' || i, 'key 5') AS c_text,
+       nullif(('v' || i)::varchar(20), 'v6') AS c_varchar,
+       nullif(('c' || i)::char(12), 'c7') AS c_bpchar,
+       nullif(md5(i::text)::uuid, md5('8')::uuid) AS c_uuid,
+       nullif(i / 7.0, 9 / 7.0) AS c_numeric,
+       nullif(date '2000-01-01' + i, date '2000-01-11') AS c_date,
+       nullif(timestamp '2000-01-01' + i * interval '1 minute', timestamp '2000-01-01 00:11') AS c_timestamp,
+       nullif(timestamptz '2000-01-01 UTC' + i * interval '1 second', timestamptz '2000-01-01 00:00:12 UTC') AS c_timestamptz,
+       nullif(sha256(i::text::bytea), sha256('13')) AS c_bytea
+  FROM generate_series(1, 20000) i;
+CREATE TABLE dist AS SELECT * FROM loc;
+SELECT create_distributed_table('dist', 'id');
+-- filters, as users store them, in a plain and a distributed table
+CREATE TABLE loc_filters AS
+SELECT i AS id, bloom_agg(k, 5000, 0.01) AS f
+  FROM generate_series(1, 40) i, generate_series(i * 10, i * 10 + 3000) k GROUP BY i;
+CREATE TABLE dist_filters AS SELECT * FROM loc_filters;
+SELECT create_distributed_table('dist_filters', 'id');
+SQL
+
+passed=0
+failed=0
+# check NAME SQL: SQL prints one boolean
+check() {
+	local out
+	out=$(citus_sql <<<"$2" 2>&1) || true
+	if [ "$out" = t ]; then
+		echo "$1: ok"
+		passed=$((passed + 1))
+	else
+		echo "$1: FAILED"
+		echo "$out" | head -n 20
+		failed=$((failed + 1))
+	fi
+}
+
+types=(int2 int4 int8 text varchar bpchar uuid numeric date timestamp timestamptz bytea)
+forms=("bloom_agg(%s)" "bloom_agg(%s, 0.001)" "bloom_agg(%s, 30000, 0.01)"
+	"bloom_agg(%s, 30000, 0.01, 'blocked')" "counting_bloom_agg(%s)"
+	"counting_bloom_agg(%s, 30000, 0.01)")
+
+for t in "${types[@]}"; do
+	for form in "${forms[@]}"; do
+		# shellcheck disable=SC2059
+		agg=$(printf "$form" "c_$t")
+		# one filter of all rows, and one per group (g is not the
+		# distribution column: partial states per group, combined on the
+		# coordinator)
+		check "$agg" "
+			SELECT (SELECT $agg::text FROM dist) = (SELECT $agg::text FROM loc)
+			   AND (SELECT $agg IS NOT NULL FROM dist)
+			   AND NOT EXISTS (
+			       (SELECT g, $agg::text FROM dist GROUP BY g)
+			       EXCEPT ALL (SELECT g, $agg::text FROM loc GROUP BY g))
+			   AND (SELECT count(DISTINCT g) FROM dist) = 7;"
+	done
+done
+
+# Partial aggregation on the workers, for every form: EXPLAIN VERBOSE shows
+# the shard query calling worker_partial_agg with the type's own aggregate.
+for form in "${forms[@]}"; do
+	# shellcheck disable=SC2059
+	agg=$(printf "$form" c_int8)
+	name=${agg%%(*}
+	out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT $agg FROM dist;" 2>&1 || true)
+	if echo "$out" | grep -qE "worker_partial_agg\('([a-z_]+\.)?$name\(bigint" &&
+		echo "$out" | grep -q "coord_combine_agg(" &&
+		! echo "$out" | grep -q "Output: .*c_int8$"; then
+		echo "explain $agg: ok (worker_partial_agg on the shards)"
+		passed=$((passed + 1))
+	else
+		echo "explain $agg: FAILED"
+		echo "$out"
+		failed=$((failed + 1))
+	fi
+done
+
+# Grouped by the distribution column, the whole aggregate runs on the shards.
+check "bloom_agg grouped by the distribution column" "
+	SELECT NOT EXISTS (
+	    (SELECT id, bloom_agg(c_text)::text FROM dist GROUP BY id)
+	    EXCEPT ALL (SELECT id, bloom_agg(c_text)::text FROM loc GROUP BY id));"
+
+# Types without aggregates of their own keep working where Citus can run
+# them: grouped by the distribution column.
+check "bloom_agg over an array, grouped by the distribution column" "
+	SELECT NOT EXISTS (
+	    (SELECT id, bloom_agg(ARRAY[c_int4])::text FROM dist GROUP BY id)
+	    EXCEPT ALL (SELECT id, bloom_agg(ARRAY[c_int4])::text FROM loc GROUP BY id));"
+
+# Union and intersection of stored filters.
+check "bloom_union_agg over a distributed table of filters" "
+	SELECT (SELECT bloom_union_agg(f) FROM dist_filters) = (SELECT bloom_union_agg(f) FROM loc_filters)
+	   AND (SELECT bloom_union_agg(f) FROM dist_filters) @> 3400;"
+check "bloom_intersect_agg over a distributed table of filters" "
+	SELECT (SELECT bloom_intersect_agg(f) FROM dist_filters) = (SELECT bloom_intersect_agg(f) FROM loc_filters)
+	   AND (SELECT bloom_intersect_agg(f) FROM dist_filters) @> 2000;"
+out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT bloom_union_agg(f), bloom_intersect_agg(f) FROM dist_filters;" 2>&1 || true)
+if echo "$out" | grep -qE "worker_partial_agg\('([a-z_]+\.)?bloom_union_agg\(([a-z_]+\.)?bloom\)'" &&
+	echo "$out" | grep -qE "worker_partial_agg\('([a-z_]+\.)?bloom_intersect_agg\(([a-z_]+\.)?bloom\)'"; then
+	echo "explain bloom_union_agg, bloom_intersect_agg: ok (worker_partial_agg on the shards)"
+	passed=$((passed + 1))
+else
+	echo "explain bloom_union_agg, bloom_intersect_agg: FAILED"
+	echo "$out"
+	failed=$((failed + 1))
+fi
+
+# Probes on the shards: a stored filter, and one the workers build from a
+# distributed table, each shipped to the shards as an intermediate result.
+check "probe with a stored filter equals local evaluation" "
+	CREATE TABLE IF NOT EXISTS probe_filter AS
+	    SELECT bloom_agg(c_text, 1000, 0.01) AS f FROM loc WHERE id % 50 = 0;
+	SELECT (SELECT count(*) FROM dist WHERE (SELECT f FROM probe_filter) @> c_text)
+	     = (SELECT count(*) FROM loc WHERE (SELECT f FROM probe_filter) @> c_text)
+	   AND (SELECT count(*) FROM dist WHERE (SELECT f FROM probe_filter) @> c_text) >= 400;"
+check "probe with a filter built on the workers equals local evaluation" "
+	SELECT (SELECT count(*) FROM dist
+	         WHERE bloom_contains((SELECT bloom_agg(c_int8) FROM dist WHERE g = 3), c_int8))
+	     = (SELECT count(*) FROM loc
+	         WHERE bloom_contains((SELECT bloom_agg(c_int8) FROM loc WHERE g = 3), c_int8))
+	   AND (SELECT count(*) FROM dist
+	         WHERE bloom_contains((SELECT bloom_agg(c_int8) FROM dist WHERE g = 3), c_int8))
+	     >= (SELECT count(c_int8) FROM loc WHERE g = 3);"
+out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM dist WHERE (SELECT f FROM probe_filter) @> c_text;" 2>&1 || true)
+if echo "$out" | grep -qE "Filter: \(.*@> .*c_text"; then
+	echo "explain probe: ok (the shards evaluate @>)"
+	passed=$((passed + 1))
+else
+	echo "explain probe: FAILED"
+	echo "$out"
+	failed=$((failed + 1))
+fi
+
+echo "citus$citus_version: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
