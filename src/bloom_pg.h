@@ -166,13 +166,6 @@ bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * The type of the value in argument argno: the call expression's, or, for a
- * caller that passes no expression tree, the one the function declares
- * (0A000 if it declares a polymorphic type).
- */
-extern Oid bloom_value_type(FunctionCallInfo fcinfo, int argno);
-
-/*
  * A hasher an aggregate's state keeps for itself.  nodeAgg keeps a
  * transition function's fn_extra across rows, but a caller that invokes
  * the transition function through an FmgrInfo of its own, set up anew for

@@ -122,10 +122,10 @@ declared_argtype(Oid fn_oid, int argno)
  * or, for a caller that passes no expression tree (Citus's
  * worker_partial_agg calls transition functions so), the type the function
  * declares, which 1.4's type-specific aggregates give their transition
- * functions for exactly this.
+ * functions for exactly this; 0A000 if it declares a polymorphic type.
  */
-Oid
-bloom_value_type(FunctionCallInfo fcinfo, int argno)
+static Oid
+value_type(FunctionCallInfo fcinfo, int argno)
 {
 	Oid typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
@@ -167,7 +167,7 @@ BloomHasher *
 bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid typid = bloom_value_type(fcinfo, argno);
+	Oid typid = value_type(fcinfo, argno);
 	MemoryContext old;
 
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);

@@ -5,8 +5,10 @@
 #   bash tools/chroot.sh prepare N       build the chroot of PostgreSQL N, or
 #                                        reuse the cached one
 #   bash tools/chroot.sh run N CMD ...   prepare, copy this working tree into
-#                                        the chroot (/build/bloomfilter) and
-#                                        run CMD there as root
+#                                        the chroot (/build/bloomfilter), and
+#                                        the vendored Citus source beside it
+#                                        (/build/shared/vendor), and run CMD
+#                                        there as root
 #
 # N is 17 (Debian trixie) or 18 (Debian forky).  Run as root on Debian;
 # debootstrap must be installed (tools/run.sh installs it).  The chroots live
@@ -43,6 +45,10 @@ esac
 dir=$cache/pg$version-$suite
 packages=(postgresql-"$version" postgresql-server-dev-"$version" postgresql-contrib make gcc libc6-dev
 	wamerican-huge)
+# Citus 13.2.2 (tests/citus) supports PostgreSQL 15 to 17: its build
+# dependencies where it can run.
+[ "$version" -gt 17 ] || packages+=(perl libicu-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
+	libxslt1-dev libpam0g-dev libreadline-dev)
 recipe="suite=$suite packages=${packages[*]}"
 
 # The first plain (non-security) Debian mirror the host's apt uses.
@@ -198,6 +204,12 @@ run)
 	prepare
 	release "$dir" # what a killed earlier run left running or mounted
 	copy_tree "$dir/build/bloomfilter"
+	# the vendored sources the tests use (Citus), where the checkout has them
+	rm -rf --one-file-system "$dir/build/shared"
+	if compgen -G "$top/../shared/vendor/citus-*.tar.gz" >/dev/null; then
+		mkdir -p "$dir/build/shared/vendor"
+		cp "$top"/../shared/vendor/citus-*.tar.gz "$dir/build/shared/vendor/"
+	fi
 	in_use=$dir
 	mount_into "$dir"
 	# In the background, so that a signal to this script is handled at once

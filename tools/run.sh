@@ -9,7 +9,11 @@
 #         libFuzzer on each of its parsers, the formatting check), then the
 #         whole suite against each PostgreSQL version (tools/suite.sh: C unit
 #         tests, make installcheck, dump/restore, interrupts, postgres_fdw,
-#         pgbench load), by default 15, 17 and 18.
+#         pgbench load), by default 15, 17 and 18, and after each version
+#         the Citus cluster test (tests/citus/citus_test.sh: Citus 13.2.2,
+#         built from ../shared/vendor once and cached; skipped, and counted
+#         so, where that source is absent or Citus does not support the
+#         version, as 18).
 #
 # 15 is the host's (Debian bookworm).  17 (Debian trixie) and 18 (Debian
 # forky) run in minimal debootstrap chroots that tools/chroot.sh builds on
@@ -90,13 +94,20 @@ for v in $versions; do
 done
 install_missing "${packages[@]}"
 
+# on_version_run N CMD ...: CMD on the host, or in N's chroot.
+on_version_run() {
+	local v=$1
+	shift
+	if [ "$v" = "$host_version" ]; then
+		"$@"
+	else
+		bash tools/chroot.sh run "$v" "$@"
+	fi
+}
+
 # on_version MODE N: tools/suite.sh MODE N, on the host or in N's chroot.
 on_version() {
-	if [ "$2" = "$host_version" ]; then
-		bash tools/suite.sh "$1" "$2"
-	else
-		bash tools/chroot.sh run "$2" bash tools/suite.sh "$1" "$2"
-	fi
+	on_version_run "$2" bash tools/suite.sh "$1" "$2"
 }
 
 if [ "$mode" = demo ]; then
@@ -197,6 +208,20 @@ for v in $versions; do
 		fi
 	fi
 	count "$(counts_line "pg$v" "$log")" "$t0"
+	rm -f "$log"
+
+	# ---- Citus: the aggregates and probes on a coordinator and two workers ----
+	echo
+	echo "======== Citus on PostgreSQL $v ========"
+	log=$(mktemp)
+	t0=$(date +%s)
+	[ "$prep_ok" = 0 ] || on_version_run "$v" bash tests/citus/citus_test.sh "$v" 2>&1 | tee "$log" || true
+	if line=$(grep -E "^citus$v: skipped" "$log"); then
+		skipped=$((skipped + 1))
+		summary+=("$line")
+	else
+		count "$(counts_line "citus$v" "$log")" "$t0"
+	fi
 	rm -f "$log"
 done
 

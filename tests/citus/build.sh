@@ -31,8 +31,10 @@ case "$version" in
 esac
 
 # Citus's build dependencies (its README and ../shared/vendor/README.md).
-install_missing make gcc libc6-dev perl postgresql-server-dev-"$version" liblz4-dev libzstd-dev \
-	libkrb5-dev libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev
+# (libicu-dev: the server's headers include ICU's.)  tools/chroot.sh
+# installs the same list into the chroots.
+install_missing make gcc libc6-dev perl postgresql-server-dev-"$version" libicu-dev liblz4-dev \
+	libzstd-dev libkrb5-dev libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev
 
 key="$(sha256sum "$tarball" | cut -d' ' -f1) $("$pg_config" --version)"
 if [ ! -f "$cache/ready" ] || [ "$(cat "$cache/ready")" != "$key" ]; then

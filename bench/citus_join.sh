@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench/citus_join.sh: the bloom join on Citus, where rows move between
+# machines.  A coordinator and two workers on loopback (PostgreSQL 15, Citus
+# 13.2.2 built by tests/citus/build.sh), started here and stopped at the end.
+#
+# big (5,000,000 rows) and small (100,000 rows) are both distributed by id
+# and joined on k, the distribution column of neither, so Citus repartitions
+# both sides (citus.enable_repartition_joins): every row of big that the
+# join reads is hashed on k and sent to the worker that owns its partition.
+# 10% of big's rows match.  The join runs
+#   plain:     SELECT ... FROM big JOIN small ON big.k = small.k
+#   filtered:  the same, JOIN join_filters jf ON jf.f @> big.k
+# where join_filters is a reference table (a copy on every node) holding
+# bloom_agg(k) over small, built by partial aggregates on the workers.  The
+# map tasks of the repartition read big joined with the filter, so the rows
+# that cannot match are dropped before they are hashed and sent.  Reports
+# the rows and bytes of big that enter the repartition (counted with the map
+# tasks' own clause, which citus.log_remote_commands shows), the time of the
+# filter's build and of each join (3 alternating runs).  Run as root after
+# tools/run.sh has installed the extension.  Writes
+# bench/results/citus_join.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+citus_version=15
+bash tests/citus/build.sh "$citus_version" >/dev/null || {
+	echo "citus_join: needs Citus (tests/citus/build.sh $citus_version)"
+	exit 1
+}
+citus_port=56300
+. tests/citus/cluster.sh
+citus_start max_parallel_workers_per_gather=0 shared_buffers=512MB
+
+citus_sql <<'SQL'
+SET client_min_messages = warning;
+CREATE EXTENSION bloomfilter;
+SET citus.shard_count = 8;
+CREATE TABLE big (id int8, k int8, payload text);
+SELECT create_distributed_table('big', 'id');
+INSERT INTO big SELECT g, g * 7919 % 1000000, 'order ' || g || ' of a customer' FROM generate_series(1, 5000000) g;
+CREATE TABLE small (id int8, k int8);
+SELECT create_distributed_table('small', 'id');
+INSERT INTO small SELECT g, g * 10 FROM generate_series(0, 99999) g;
+ANALYZE big;
+ANALYZE small;
+SQL
+
+plain="SELECT count(*), sum(length(b.payload)) FROM big b JOIN small s ON b.k = s.k"
+filtered="SELECT count(*), sum(length(b.payload)) FROM big b JOIN small s ON b.k = s.k
+  JOIN join_filters jf ON jf.name = 'small' AND jf.f @> b.k"
+build="INSERT INTO join_filters SELECT 'small', bloom_agg(k) FROM small
+  ON CONFLICT (name) DO UPDATE SET f = EXCLUDED.f"
+
+# ms QUERY: the query's time in milliseconds (psql's \timing), result discarded
+ms() {
+	citus_sql <<SQL | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1
+SET citus.enable_repartition_joins = on;
+\\timing on
+$1;
+SQL
+}
+
+# map_queries QUERY: the queries the map tasks over big's shards run
+# (citus.log_remote_commands), shard numbers replaced by N
+map_queries() {
+	local sql="SET citus.enable_repartition_joins = on; SET citus.log_remote_commands = on;
+SET client_min_messages = notice; $1;"
+	citus_sql <<<"$sql" 2>&1 >/dev/null | grep "worker_partition_query_result.*FROM .*big_" |
+		sed -n "s/.*worker_partition_query_result('[^']*','\(.*\)',0,'hash'.*/\1/p" |
+		sed -E 's/_[0-9]+ /_N /g' | sort -u
+}
+
+citus_sql <<SQL
+CREATE TABLE join_filters (name text PRIMARY KEY, f bloom);
+SELECT create_reference_table('join_filters');
+$build;
+SQL
+
+{
+	echo "== big: 5,000,000 rows, small: 100,000 keys, 10% of big matching; join on k,"
+	echo "== the distribution column of neither (a repartition join); 8 shards each, 2 workers"
+	echo "== results, plain and filtered (must be equal):"
+	citus_sql <<<"SET citus.enable_repartition_joins = on; $plain;"
+	citus_sql <<<"SET citus.enable_repartition_joins = on; $filtered;"
+	echo "== the filter: $(citus_sql <<<"SELECT pg_size_pretty(pg_column_size(f)::bigint) || ', ' || (bloom_info(f)).nbits || ' bits, k = ' || (bloom_info(f)).nhashes FROM join_filters")"
+	echo "== rows and bytes (k, payload) of big entering the repartition:"
+	citus_sql <<'SQL'
+SELECT 'plain' AS plan, count(*) AS rows, sum(pg_column_size(row(b.k, b.payload))) AS bytes FROM big b
+UNION ALL
+SELECT 'filtered', count(*), sum(pg_column_size(row(b.k, b.payload)))
+  FROM big b JOIN join_filters jf ON jf.name = 'small' AND jf.f @> b.k;
+SQL
+	echo "== the map tasks' queries over big's shards (citus.log_remote_commands):"
+	for q in "$plain" "$filtered"; do
+		map_queries "$q"
+	done
+	echo "== times, ms (alternating runs):"
+	for run in 1 2 3; do
+		echo "run $run: plain $(ms "$plain"), filter build $(ms "$build"), filtered $(ms "$filtered")"
+	done
+} 2>&1 | tee bench/results/citus_join.txt
