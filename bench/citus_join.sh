@@ -16,7 +16,11 @@
 # that cannot match are dropped before they are hashed and sent.  Reports
 # the rows and bytes of big that enter the repartition (counted with the map
 # tasks' own clause, which citus.log_remote_commands shows), the time of the
-# filter's build and of each join (3 alternating runs).  Run as root after
+# filter's build and of each join (5 alternating runs), in two set-ups: 2
+# shards per table and one repartition bucket per node, where the rows moved
+# decide the time, and 8 shards with Citus's default 4 buckets per node,
+# where the repartition's many small tasks cost seconds whatever the rows.
+# Run as root after
 # tools/run.sh has installed the extension.  Writes
 # bench/results/citus_join.txt.
 set -euo pipefail
@@ -29,21 +33,6 @@ bash tests/citus/build.sh "$citus_version" >/dev/null || {
 }
 citus_port=56300
 . tests/citus/cluster.sh
-citus_start max_parallel_workers_per_gather=0 shared_buffers=512MB
-
-citus_sql <<'SQL'
-SET client_min_messages = warning;
-CREATE EXTENSION bloomfilter;
-SET citus.shard_count = 8;
-CREATE TABLE big (id int8, k int8, payload text);
-SELECT create_distributed_table('big', 'id');
-INSERT INTO big SELECT g, g * 7919 % 1000000, 'order ' || g || ' of a customer' FROM generate_series(1, 5000000) g;
-CREATE TABLE small (id int8, k int8);
-SELECT create_distributed_table('small', 'id');
-INSERT INTO small SELECT g, g * 10 FROM generate_series(0, 99999) g;
-ANALYZE big;
-ANALYZE small;
-SQL
 
 plain="SELECT count(*), sum(length(b.payload)) FROM big b JOIN small s ON b.k = s.k"
 filtered="SELECT count(*), sum(length(b.payload)) FROM big b JOIN small s ON b.k = s.k
@@ -66,11 +55,30 @@ map_queries() {
 	local sql="SET citus.enable_repartition_joins = on; SET citus.log_remote_commands = on;
 SET client_min_messages = notice; $1;"
 	citus_sql <<<"$sql" 2>&1 >/dev/null | grep "worker_partition_query_result.*FROM .*big_" |
-		sed -n "s/.*worker_partition_query_result('[^']*','\(.*\)',0,'hash'.*/\1/p" |
-		sed -E 's/_[0-9]+ /_N /g' | sort -u
+		sed -n "s/.*worker_partition_query_result('[^']*','\(.*\)',[0-9]*,'hash'.*/\1/p" |
+		sed -E "s/_[0-9]+ /_N /g; s/''/'/g" | sort -u
 }
 
-citus_sql <<SQL
+# run_config SHARDS BUCKETS: the whole measurement with SHARDS shards per
+# table and citus.repartition_join_bucket_count_per_node = BUCKETS
+run_config() {
+	citus_start max_parallel_workers_per_gather=0 shared_buffers=512MB \
+		citus.repartition_join_bucket_count_per_node="$2"
+	citus_sql <<SQL
+SET client_min_messages = warning;
+CREATE EXTENSION bloomfilter;
+SET citus.shard_count = $1;
+CREATE TABLE big (id int8, k int8, payload text);
+SELECT create_distributed_table('big', 'id');
+INSERT INTO big SELECT g, g::int8 * 7919 % 1000000, 'order ' || g || ' of a customer' FROM generate_series(1, 5000000) g;
+CREATE TABLE small (id int8, k int8);
+SELECT create_distributed_table('small', 'id');
+INSERT INTO small SELECT g, g * 10 FROM generate_series(0, 99999) g;
+ANALYZE big;
+ANALYZE small;
+SQL
+
+	citus_sql <<SQL
 CREATE TABLE join_filters (name text PRIMARY KEY, f bloom);
 SELECT create_reference_table('join_filters');
 $build;
@@ -78,7 +86,8 @@ SQL
 
 {
 	echo "== big: 5,000,000 rows, small: 100,000 keys, 10% of big matching; join on k,"
-	echo "== the distribution column of neither (a repartition join); 8 shards each, 2 workers"
+	echo "== the distribution column of neither (a repartition join); 2 workers, $1 shards per table,"
+	echo "== citus.repartition_join_bucket_count_per_node = $2"
 	echo "== results, plain and filtered (must be equal):"
 	citus_sql <<<"SET citus.enable_repartition_joins = on; $plain;"
 	citus_sql <<<"SET citus.enable_repartition_joins = on; $filtered;"
@@ -94,8 +103,28 @@ SQL
 	for q in "$plain" "$filtered"; do
 		map_queries "$q"
 	done
-	echo "== times, ms (alternating runs):"
-	for run in 1 2 3; do
-		echo "run $run: plain $(ms "$plain"), filter build $(ms "$build"), filtered $(ms "$filtered")"
+	echo "== times, ms (5 alternating runs, then the medians):"
+	local run p b f ps=() bs=() fs=()
+	for run in 1 2 3 4 5; do
+		p=$(ms "$plain")
+		b=$(ms "$build")
+		f=$(ms "$filtered")
+		ps+=("$p")
+		bs+=("$b")
+		fs+=("$f")
+		echo "run $run: plain $p, filter build $b, filtered $f"
 	done
-} 2>&1 | tee bench/results/citus_join.txt
+	p=$(printf '%s\n' "${ps[@]}" | sort -n | sed -n 3p)
+	b=$(printf '%s\n' "${bs[@]}" | sort -n | sed -n 3p)
+	f=$(printf '%s\n' "${fs[@]}" | sort -n | sed -n 3p)
+	awk -v p="$p" -v b="$b" -v f="$f" 'BEGIN {
+		printf "median: plain %s, filter build %s, filtered %s; plain / filtered = %.2f, plain / (build + filtered) = %.2f\n", p, b, f, p / f, p / (b + f) }'
+} 2>&1
+citus_stop
+}
+
+{
+	run_config 2 1
+	echo
+	run_config 8 4
+} | tee bench/results/citus_join.txt
