@@ -3,6 +3,8 @@
 # cluster (a coordinator and two workers on loopback, PostgreSQL N, servers
 # running as postgres).  Citus is built from the vendored source once and
 # cached (tests/citus/build.sh).  Checks, each printed "name: ok|FAILED":
+#   - the extension, installed as 1.3 and updated to 1.4 on the coordinator,
+#     is 1.4 on the workers too;
 #   - every form of bloom_agg and counting_bloom_agg, over each key type that
 #     has aggregates of its own, grouped and not, gives on a distributed
 #     table the filter a local build over the same rows gives, bit for bit;
@@ -26,7 +28,7 @@ citus_version=${1:?usage: $0 N}
 status=0
 bash tests/citus/build.sh "$citus_version" || status=$?
 if [ "$status" = 3 ]; then
-	echo "citus$citus_version: skipped (no Citus for PostgreSQL $citus_version: see above)"
+	echo "citus$citus_version: skipped (see the line above)"
 	exit 0
 elif [ "$status" != 0 ]; then
 	echo "citus$citus_version: 0 passed, 1 failed"
@@ -34,14 +36,19 @@ elif [ "$status" != 0 ]; then
 fi
 
 . tests/citus/cluster.sh
-citus_start
+# one repartition bucket per node: Citus's default 4 makes each repartition
+# join take seconds of task overhead on this small data (bench/README.md)
+citus_start citus.repartition_join_bucket_count_per_node=1
 echo "== citus: coordinator on port $citus_port, workers on $((citus_port + 1)) and $((citus_port + 2))"
 
 # The same rows in a plain table (loc) and a distributed one (dist, 32
 # shards by id); g groups across shards.  NULLs in every column.
+# Installed as 1.3 and updated, as an existing cluster would be: Citus runs
+# both on the workers too.
 citus_sql <<'SQL'
 SET client_min_messages = warning;
-CREATE EXTENSION bloomfilter;
+CREATE EXTENSION bloomfilter VERSION '1.3';
+ALTER EXTENSION bloomfilter UPDATE TO '1.4';
 SET citus.shard_count = 4;
 CREATE TABLE loc AS
 SELECT i::bigint AS id, i % 7 AS g,
@@ -84,6 +91,13 @@ check() {
 	fi
 }
 
+check "1.4 on the coordinator and both workers, after ALTER EXTENSION UPDATE" "
+	SELECT (SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter') = '1.4'
+	   AND (SELECT array_agg(DISTINCT result) FROM run_command_on_workers(
+	            \$\$SELECT extversion || ' ' || count(*) FROM pg_extension e, pg_proc p
+	                WHERE e.extname = 'bloomfilter' AND p.proname = 'bloom_agg'
+	                GROUP BY extversion\$\$)) = ARRAY['1.4 52'];"
+
 types=(int2 int4 int8 text varchar bpchar uuid numeric date timestamp timestamptz bytea)
 forms=("bloom_agg(%s)" "bloom_agg(%s, 0.001)" "bloom_agg(%s, 30000, 0.01)"
 	"bloom_agg(%s, 30000, 0.01, 'blocked')" "counting_bloom_agg(%s)"
@@ -95,14 +109,15 @@ for t in "${types[@]}"; do
 		agg=$(printf "$form" "c_$t")
 		# one filter of all rows, and one per group (g is not the
 		# distribution column: partial states per group, combined on the
-		# coordinator)
-		check "$agg" "
-			SELECT (SELECT $agg::text FROM dist) = (SELECT $agg::text FROM loc)
-			   AND (SELECT $agg IS NOT NULL FROM dist)
-			   AND NOT EXISTS (
+		# coordinator).  counting_bloom_agg(v) is sized for a million
+		# values (4.8 MB a partial state): its groups, which take seconds,
+		# are checked for one type; the sized form covers every type.
+		grouped="AND NOT EXISTS (
 			       (SELECT g, $agg::text FROM dist GROUP BY g)
-			       EXCEPT ALL (SELECT g, $agg::text FROM loc GROUP BY g))
-			   AND (SELECT count(DISTINCT g) FROM dist) = 7;"
+			       EXCEPT ALL (SELECT g, $agg::text FROM loc GROUP BY g))"
+		[ "$form" != "counting_bloom_agg(%s)" ] || [ "$t" = int8 ] || grouped=
+		check "$agg" "
+			SELECT (SELECT $agg::text FROM dist) = (SELECT $agg::text FROM loc) $grouped;"
 	done
 done
 
@@ -186,6 +201,7 @@ fi
 # joins the large side's map tasks, which drop the rows before sending them.
 citus_sql <<'SQL'
 SET client_min_messages = warning;
+SET citus.shard_count = 2;
 CREATE TABLE orders AS SELECT g::int8 AS id, (g * 7919 % 20000)::int8 AS region_key FROM generate_series(1, 60000) g;
 CREATE TABLE regions AS SELECT g::int8 AS id, (g * 10)::int8 AS region_key FROM generate_series(0, 1999) g;
 CREATE TABLE loc_orders AS SELECT * FROM orders;
