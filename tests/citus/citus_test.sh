@@ -91,6 +91,29 @@ check() {
 	fi
 }
 
+# expect NAME OUTPUT PATTERN...: a check that passes if OUTPUT matches every
+# extended regular expression PATTERN (one that starts with "!" must not
+# match); a failure prints OUTPUT.
+expect() {
+	local name=$1 out=$2 pattern ok=1
+	shift 2
+	for pattern in "$@"; do
+		if [[ $pattern == '!'* ]]; then
+			! grep -qE -- "${pattern#!}" <<<"$out" || ok=0
+		else
+			grep -qE -- "$pattern" <<<"$out" || ok=0
+		fi
+	done
+	if [ "$ok" = 1 ]; then
+		echo "$name: ok"
+		passed=$((passed + 1))
+	else
+		echo "$name: FAILED"
+		echo "$out"
+		failed=$((failed + 1))
+	fi
+}
+
 check "1.4 on the coordinator and both workers, after ALTER EXTENSION UPDATE" "
 	SELECT (SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter') = '1.4'
 	   AND (SELECT array_agg(DISTINCT result) FROM run_command_on_workers(
@@ -128,16 +151,8 @@ for form in "${forms[@]}"; do
 	agg=$(printf "$form" c_int8)
 	name=${agg%%(*}
 	out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT $agg FROM dist;" 2>&1 || true)
-	if grep -qE "worker_partial_agg\('([a-z_]+\.)?$name\(bigint" <<<"$out" &&
-		grep -q "coord_combine_agg(" <<<"$out" &&
-		! grep -q "Output: .*c_int8$" <<<"$out"; then
-		echo "explain $agg: ok (worker_partial_agg on the shards)"
-		passed=$((passed + 1))
-	else
-		echo "explain $agg: FAILED"
-		echo "$out"
-		failed=$((failed + 1))
-	fi
+	expect "explain $agg: worker_partial_agg on the shards" "$out" \
+		"worker_partial_agg\\('([a-z_]+\\.)?$name\\(bigint" "coord_combine_agg\\(" "!Output: .*c_int8$"
 done
 
 # Grouped by the distribution column, the whole aggregate runs on the shards.
@@ -161,15 +176,9 @@ check "bloom_intersect_agg over a distributed table of filters" "
 	SELECT (SELECT bloom_intersect_agg(f) FROM dist_filters) = (SELECT bloom_intersect_agg(f) FROM loc_filters)
 	   AND (SELECT bloom_intersect_agg(f) FROM dist_filters) @> 2000;"
 out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT bloom_union_agg(f), bloom_intersect_agg(f) FROM dist_filters;" 2>&1 || true)
-if grep -qE "worker_partial_agg\('([a-z_]+\.)?bloom_union_agg\(([a-z_]+\.)?bloom\)'" <<<"$out" &&
-	grep -qE "worker_partial_agg\('([a-z_]+\.)?bloom_intersect_agg\(([a-z_]+\.)?bloom\)'" <<<"$out"; then
-	echo "explain bloom_union_agg, bloom_intersect_agg: ok (worker_partial_agg on the shards)"
-	passed=$((passed + 1))
-else
-	echo "explain bloom_union_agg, bloom_intersect_agg: FAILED"
-	echo "$out"
-	failed=$((failed + 1))
-fi
+expect "explain bloom_union_agg, bloom_intersect_agg: worker_partial_agg on the shards" "$out" \
+	"worker_partial_agg\\('([a-z_]+\\.)?bloom_union_agg\\(([a-z_]+\\.)?bloom\\)'" \
+	"worker_partial_agg\\('([a-z_]+\\.)?bloom_intersect_agg\\(([a-z_]+\\.)?bloom\\)'"
 
 # Probes on the shards: a stored filter, and one the workers build from a
 # distributed table, each shipped to the shards as an intermediate result.
@@ -188,14 +197,7 @@ check "probe with a filter built on the workers equals local evaluation" "
 	         WHERE bloom_contains((SELECT bloom_agg(c_int8) FROM dist WHERE g = 3), c_int8))
 	     >= (SELECT count(c_int8) FROM loc WHERE g = 3);"
 out=$(citus_sql <<<"EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM dist WHERE (SELECT f FROM probe_filter) @> c_text;" 2>&1 || true)
-if grep -qE "Filter: \(.*@> .*c_text" <<<"$out"; then
-	echo "explain probe: ok (the shards evaluate @>)"
-	passed=$((passed + 1))
-else
-	echo "explain probe: FAILED"
-	echo "$out"
-	failed=$((failed + 1))
-fi
+expect "explain probe: the shards evaluate @>" "$out" "Filter: \\(.*@> .*c_text"
 
 # The bloom join across a repartition: the filter, in a reference table,
 # joins the large side's map tasks, which drop the rows before sending them.
@@ -227,14 +229,21 @@ SELECT count(*) FROM orders o JOIN regions r ON o.region_key = r.region_key
   JOIN join_filters jf ON jf.name = 'regions' AND jf.f @> o.region_key;
 SQL
 )
-if grep -q "worker_partition_query_result(.*FROM (public.orders_[0-9]* o JOIN public.join_filters_[0-9]* jf ON .*@>" <<<"$out"; then
-	echo "repartition map tasks probe the filter: ok"
-	passed=$((passed + 1))
-else
-	echo "repartition map tasks probe the filter: FAILED"
-	echo "$out" | grep worker_partition_query_result
-	failed=$((failed + 1))
-fi
+expect "repartition map tasks probe the filter" "$(grep worker_partition_query_result <<<"$out" || true)" \
+	"worker_partition_query_result\\(.*FROM \\(public\\.orders_[0-9]+ o JOIN public\\.join_filters_[0-9]+ jf ON .*@>"
+
+# The same with the filter as a literal in the query (psql's \gset).
+out=$(citus_sql 2>&1 >/dev/null <<'SQL' || true
+SET citus.enable_repartition_joins = on;
+SELECT f FROM join_filters WHERE name = 'regions' \gset
+SET citus.log_remote_commands = on;
+SET client_min_messages = notice;
+SELECT count(*) FROM orders o JOIN regions r ON o.region_key = r.region_key
+ WHERE :'f'::bloom @> o.region_key;
+SQL
+)
+expect "repartition map tasks probe a literal filter" "$(grep worker_partition_query_result <<<"$out" || true)" \
+	"worker_partition_query_result\\(.*FROM public\\.orders_[0-9]+ o WHERE .*@>"
 
 # A column of a nondeterministic collation: the one-argument forms get the
 # column's collation from Citus and equal the local build; the others get
@@ -258,28 +267,16 @@ SELECT (bloom_info(bloom_agg(c, 4000, 0.01))).element_family FROM dist_ci;
 SELECT bloom_agg(c, 4000, 0.01) @> ('KEY 7' COLLATE ci) FROM dist_ci;
 SQL
 )
-if grep -qx "pg_catalog.text_ops" <<<"$out" &&
-	grep -q "ERROR:  bloom filter holds values hashed by pg_catalog.text_ops, not values of type text" <<<"$out"; then
-	echo "nondeterministic collation: bloom_agg(v, n, fpp) hashes by bytes, probes refused: ok"
-	passed=$((passed + 1))
-else
-	echo "nondeterministic collation: bloom_agg(v, n, fpp) hashes by bytes, probes refused: FAILED"
-	echo "$out"
-	failed=$((failed + 1))
-fi
+expect "nondeterministic collation: bloom_agg(v, n, fpp) hashes by bytes, probes refused" "$out" \
+	"^pg_catalog\\.text_ops$" \
+	"ERROR:  bloom filter holds values hashed by pg_catalog\\.text_ops, not values of type text"
 
 # A type without aggregates of its own: Citus refuses to push the
 # polymorphic aggregate down (README, Citus).  If this starts to pass,
 # the README is out of date.
 out=$(citus_sql 2>&1 <<<"SELECT bloom_agg(ARRAY[c_int4]) FROM dist;" || true)
-if grep -q "worker_partial_agg_sfunc could not confirm type correctness" <<<"$out"; then
-	echo "a polymorphic bloom_agg is refused by Citus, as documented: ok"
-	passed=$((passed + 1))
-else
-	echo "a polymorphic bloom_agg is refused by Citus, as documented: FAILED"
-	echo "$out"
-	failed=$((failed + 1))
-fi
+expect "a polymorphic bloom_agg is refused by Citus, as documented" "$out" \
+	"worker_partial_agg_sfunc could not confirm type correctness"
 
 echo "citus$citus_version: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
