@@ -48,29 +48,17 @@ VACUUM ANALYZE dist;
 SQL
 citus_sql <<<"SELECT count(*) FROM dist;" >/dev/null # warm-up: the workers' connections
 
-# ms QUERY: the query's time in milliseconds (psql's \timing), in a new
-# session; "error" if it failed
-ms() {
-	local t
-	t=$(citus_sql 2>/dev/null <<SQL | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1
-\\timing on
-$1;
-SQL
-	)
-	echo "${t:-error}"
-}
-
 {
 	echo "== 2,000,000 int8 rows; local table, and distributed over 2 shards on 2 workers; ms"
 	for run in 1 2 3; do
 		for v in kept not_kept; do
 			cp "$work/$v.so" "$lib"
 			echo "run $run, hasher $v:" \
-				"local bloom_agg(k, 2000000, 0.01) $(ms "SELECT bloom_agg(k, 2000000, 0.01) IS NULL FROM loc")," \
-				"citus $(ms "SELECT bloom_agg(k, 2000000, 0.01) IS NULL FROM dist");" \
-				"local bloom_agg(k) $(ms "SELECT bloom_agg(k) IS NULL FROM loc")," \
-				"citus $(ms "SELECT bloom_agg(k) IS NULL FROM dist");" \
-				"local count(k) $(ms "SELECT count(k) FROM loc"), citus $(ms "SELECT count(k) FROM dist")"
+				"local bloom_agg(k, 2000000, 0.01) $(citus_ms "SELECT bloom_agg(k, 2000000, 0.01) IS NULL FROM loc")," \
+				"citus $(citus_ms "SELECT bloom_agg(k, 2000000, 0.01) IS NULL FROM dist");" \
+				"local bloom_agg(k) $(citus_ms "SELECT bloom_agg(k) IS NULL FROM loc")," \
+				"citus $(citus_ms "SELECT bloom_agg(k) IS NULL FROM dist");" \
+				"local count(k) $(citus_ms "SELECT count(k) FROM loc"), citus $(citus_ms "SELECT count(k) FROM dist")"
 		done
 	done
 } | tee bench/results/citus_agg.txt

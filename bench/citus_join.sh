@@ -40,23 +40,15 @@ filtered="SELECT count(*), sum(length(b.payload)) FROM big b JOIN small s ON b.k
 build="INSERT INTO join_filters SELECT 'small', bloom_agg(k) FROM small
   ON CONFLICT (name) DO UPDATE SET f = EXCLUDED.f"
 
-# ms QUERY: the query's time in milliseconds (psql's \timing), result discarded
+# ms QUERY: the query's time in milliseconds, repartition joins on
 ms() {
-	citus_sql <<SQL | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1
-SET citus.enable_repartition_joins = on;
-\\timing on
-$1;
-SQL
+	citus_ms "SET citus.enable_repartition_joins = on; $1"
 }
 
-# map_queries QUERY: the queries the map tasks over big's shards run
-# (citus.log_remote_commands), shard numbers replaced by N
+# map_queries QUERY: the queries the map tasks over big's shards run, shard
+# numbers replaced by N
 map_queries() {
-	local sql="SET citus.enable_repartition_joins = on; SET citus.log_remote_commands = on;
-SET client_min_messages = notice; $1;"
-	citus_sql <<<"$sql" 2>&1 >/dev/null | grep "worker_partition_query_result.*FROM .*big_" |
-		sed -n "s/.*worker_partition_query_result('[^']*','\(.*\)',[0-9]*,'hash'.*/\1/p" |
-		sed -E "s/_[0-9]+ /_N /g; s/''/'/g" | sort -u
+	citus_map_tasks "$1" | grep "FROM .*big_" | sed -E "s/_[0-9]+ /_N /g; s/''/'/g" | sort -u
 }
 
 # run_config SHARDS BUCKETS: the whole measurement with SHARDS shards per

@@ -132,6 +132,25 @@ count() {
 	summary+=("$1 ($(($(date +%s) - $2)) s)")
 }
 
+# run_part NAME T0 CMD ...: run CMD, showing its output, and add the counts
+# of its line "NAME: P passed, F failed" to the totals (one failure if it
+# printed none: it did not finish), or count it as skipped if it printed
+# "NAME: skipped (why)".  T0: when the part started, for the summary.
+run_part() {
+	local name=$1 t0=$2 log line
+	shift 2
+	log=$(mktemp)
+	"$@" 2>&1 | tee "$log" || true
+	if line=$(grep -E "^$name: skipped" "$log"); then
+		skipped=$((skipped + 1))
+		summary+=("$line")
+	else
+		grep -qE "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" || echo "$name: did not finish"
+		count "$(counts_line "$name" "$log")" "$t0"
+	fi
+	rm -f "$log"
+}
+
 # Make (or check) the chroots in the background while the host works: on a
 # new machine that takes a few minutes each, mostly waiting for downloads.
 declare -A prep_pid prep_log
@@ -190,7 +209,6 @@ summary+=("$core_line")
 for v in $versions; do
 	echo
 	echo "======== PostgreSQL $v ========"
-	log=$(mktemp)
 	t0=$(date +%s)
 	prep_ok=1
 	if [ -n "${prep_pid[$v]:-}" ]; then
@@ -199,30 +217,18 @@ for v in $versions; do
 		cat "${prep_log[$v]}"
 		rm -f "${prep_log[$v]}"
 	fi
-	[ "$prep_ok" = 0 ] || on_version test "$v" 2>&1 | tee "$log" || true
-	if ! grep -qE "^pg$v: [0-9]+ passed, [0-9]+ failed$" "$log"; then
-		if [ "$prep_ok" = 0 ]; then
-			echo "PostgreSQL $v: its chroot could not be made (see above)"
-		else
-			echo "PostgreSQL $v: the suite did not finish"
-		fi
+	if [ "$prep_ok" = 0 ]; then
+		echo "PostgreSQL $v: its chroot could not be made (see above)"
+		count "pg$v: 0 passed, 1 failed" "$t0"
+		count "citus$v: 0 passed, 1 failed" "$t0"
+		continue
 	fi
-	count "$(counts_line "pg$v" "$log")" "$t0"
-	rm -f "$log"
+	run_part "pg$v" "$t0" on_version test "$v"
 
 	# ---- Citus: the aggregates and probes on a coordinator and two workers ----
 	echo
 	echo "======== Citus on PostgreSQL $v ========"
-	log=$(mktemp)
-	t0=$(date +%s)
-	[ "$prep_ok" = 0 ] || on_version_run "$v" bash tests/citus/citus_test.sh "$v" 2>&1 | tee "$log" || true
-	if line=$(grep -E "^citus$v: skipped" "$log"); then
-		skipped=$((skipped + 1))
-		summary+=("$line")
-	else
-		count "$(counts_line "citus$v" "$log")" "$t0"
-	fi
-	rm -f "$log"
+	run_part "citus$v" "$(date +%s)" on_version_run "$v" bash tests/citus/citus_test.sh "$v"
 done
 
 # ---- PostgreSQL's own assertions: make installcheck on a cassert server ----
@@ -234,11 +240,7 @@ if [[ " $versions " == *" $host_version "* ]]; then
 		skipped=$((skipped + 1))
 		summary+=("cassert: skipped")
 	else
-		log=$(mktemp)
-		t0=$(date +%s)
-		bash tools/cassert.sh 2>&1 | tee "$log" || true
-		count "$(counts_line cassert "$log")" "$t0"
-		rm -f "$log"
+		run_part cassert "$(date +%s)" bash tools/cassert.sh
 		# the cassert build replaced the objects: leave a plain build behind
 		make -s PG_CONFIG="$HOST_PG_CONFIG" clean >/dev/null
 	fi

@@ -6,7 +6,8 @@
 # citus_stop (also on EXIT) stops the servers and removes the folder.
 # Needs Citus installed into that server (tests/citus/build.sh) and the
 # extension installed.  citus_sql [NODE] runs psql on node 0 (coordinator),
-# 1 or 2, reading SQL from standard input.
+# 1 or 2, reading SQL from standard input; citus_ms and citus_map_tasks
+# measure and inspect statements on the coordinator.
 
 citus_port=${citus_port:-56100}
 citus_work=
@@ -55,4 +56,29 @@ citus_sql() {
 	local n=${1:-0}
 	PGHOST=$citus_work PGPORT=$((citus_port + n)) PGUSER=postgres \
 		psql -X -q -At -v ON_ERROR_STOP=1 -d postgres
+}
+
+# citus_ms SQL: the time of SQL's last statement in milliseconds (psql's
+# \timing), in a new session on the coordinator; "error" if it failed.
+citus_ms() {
+	local t
+	t=$(citus_sql 2>/dev/null <<SQL | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1
+\\timing on
+$1;
+SQL
+	)
+	echo "${t:-error}"
+}
+
+# citus_map_tasks SQL: run SQL on the coordinator with repartition joins on
+# and print the query of each repartition map task it sent to a worker
+# (citus.log_remote_commands), one a line, quotes doubled as Citus sent them.
+citus_map_tasks() {
+	citus_sql 2>&1 >/dev/null <<SQL |
+SET citus.enable_repartition_joins = on;
+SET citus.log_remote_commands = on;
+SET client_min_messages = notice;
+$1;
+SQL
+		sed -n "s/.*worker_partition_query_result('[^']*','\(.*\)',[0-9]*,'hash'.*/\1/p" || true
 }
