@@ -20,9 +20,13 @@
  *   bloom_planner.c     selectivity and cost for the planner
  *   bloom_value.c       hashing SQL values, element families
  *   bloom_datum.c       datums to checked views, the TOAST cache, errors
+ *   bloom_runtime*.c    runtime filters in hash joins (bloom_runtime.h):
+ *                       the hooks, the planner's part, the build and probe
+ *                       nodes, the filter, the keys
  *   bloom_compat.h      every difference between PostgreSQL versions
  */
 #include "src/bloom_pg.h"
+#include "src/bloom_runtime.h"
 
 #include "miscadmin.h"
 #include "utils/guc.h"
@@ -43,5 +47,6 @@ _PG_init(void)
 {
 	bf_set_tick(bloom_tick);
 	bloom_auto_define_guc(); /* bloomfilter.agg_explicit_limit */
+	bloom_runtime_init();    /* bloomfilter.runtime_filter, its nodes and hooks */
 	MarkGUCPrefixReserved("bloomfilter");
 }

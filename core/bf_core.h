@@ -25,6 +25,7 @@
 #define BF_CORE_H
 
 #include "bf_format.h"
+#include "bf_runtime.h"
 
 /*
  * A function the core calls every few megabytes in its long loops (the text

@@ -33,4 +33,35 @@
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/* Join types: 16 added right anti joins, 18 right semi joins. */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_HAS_RIGHT_ANTI
+#endif
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_HAS_RIGHT_SEMI
+#endif
+
+/*
+ * 18 counts disabled nodes in each plan node (EXPLAIN shows "Disabled" where
+ * a node has more than its children); a node we put above child copies it.
+ */
+#if PG_VERSION_NUM >= 180000
+#define bloom_copy_disabled_nodes(plan, child) ((plan)->disabled_nodes = (child)->disabled_nodes)
+#else
+#define bloom_copy_disabled_nodes(plan, child) ((void) 0)
+#endif
+
+/*
+ * 18 split EXPLAIN's API out of commands/explain.h: ExplainState into
+ * explain_state.h, the ExplainProperty* functions into explain_format.h.
+ * Files include them by these names (#include BLOOM_EXPLAIN_STATE_H).
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_EXPLAIN_STATE_H "commands/explain_state.h"
+#define BLOOM_EXPLAIN_FORMAT_H "commands/explain_format.h"
+#else
+#define BLOOM_EXPLAIN_STATE_H "commands/explain.h"
+#define BLOOM_EXPLAIN_FORMAT_H "commands/explain.h"
+#endif
+
 #endif /* BLOOM_COMPAT_H */

@@ -1,0 +1,132 @@
+/*
+ * bf_runtime.h
+ *	  The arithmetic of runtime join filters, without PostgreSQL: when a hash
+ *	  join should get a filter, how large the filter is, and when a probe
+ *	  that removes too few rows pauses.
+ *
+ * A runtime filter is a blocked512 filter of the join keys of a hash join's
+ * inner (build) side, probed on its outer side so that rows that cannot
+ * match are dropped early.  The filter costs a probe for every outer row it
+ * sees and an insert for every inner row; it saves the work those rows
+ * would cost above the probe: a hash-table probe at the least, and often a
+ * write to a batch file, other joins, or a network hop.  Everything here is
+ * in units of one filter probe, the cost of the probe node per row:
+ *
+ *	 gain = outer_rows * (removed * BF_RF_SAVED_PER_REMOVED - 1)
+ *	        - inner_rows * BF_RF_BUILD_PER_INNER
+ *
+ * where removed = 1 - pass is the fraction of outer rows without a match.
+ * The constants are measured (bench/runtime.sh, bench/README.md); they are
+ * deliberately the cheap end of what a removed row saves, so that a filter
+ * is planned only where it pays for the plainest join.
+ */
+#ifndef BF_RUNTIME_H
+#define BF_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What removing one outer row saves, in filter probes (at least). */
+#define BF_RF_SAVED_PER_REMOVED 4.0
+/* What adding one inner row costs, in filter probes. */
+#define BF_RF_BUILD_PER_INNER 1.0
+/* Joins whose outer side is estimated below this many rows get no filter. */
+#define BF_RF_MIN_OUTER_ROWS 1000.0
+/* Target false-positive rate of a runtime filter sized for its inner rows. */
+#define BF_RF_TARGET_FPP 0.01
+/*
+ * Largest runtime filter, in bytes.  A larger one would miss the CPU cache
+ * on nearly every probe; 16 MB holds about 13 million keys at the target.
+ */
+#define BF_RF_MAX_BYTES ((size_t) 16 * 1024 * 1024)
+/* A filter whose rate for a random probe exceeds this is not probed at all. */
+#define BF_RF_MAX_USEFUL_FPP 0.5
+
+/*
+ * Whether a filter is expected to pay: outer_rows and inner_rows are the
+ * planner's estimates, pass its estimate of the fraction of outer rows that
+ * find a match (clamped to [0, 1]).  False for fewer than
+ * BF_RF_MIN_OUTER_ROWS outer rows, for more inner rows than the largest
+ * filter holds, and whenever the gain above is not positive.
+ */
+extern bool bf_rf_worthwhile(double outer_rows, double inner_rows, double pass);
+
+/* The largest number of keys a filter of BF_RF_MAX_BYTES holds at the target rate. */
+extern double bf_rf_max_keys(void);
+
+/*
+ * The shape of a runtime filter for n keys (n >= 0): a blocked512 filter
+ * meeting BF_RF_TARGET_FPP, or, past bf_rf_max_keys(), the largest one with
+ * the k best for bf_rf_max_keys() keys.  Fills *ncells and *nhashes.
+ */
+extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
+
+/* ---- the probe's adaptive switch ---- */
+
+/* Rows probed per window; the decision to pause is taken at a window's end. */
+#define BF_RF_WINDOW 4096u
+/* Windows skipped after the first bad window; doubled after each further one. */
+#define BF_RF_FIRST_PAUSE 16u
+#define BF_RF_MAX_PAUSE 256u
+
+/*
+ * The state of a probe's switch.  A window of BF_RF_WINDOW probed rows that
+ * removes less than 1 / BF_RF_SAVED_PER_REMOVED of its rows (the break-even
+ * point of the model above) costs more than it saves: the probe then passes
+ * the next pause * BF_RF_WINDOW rows unchecked, and probes one window again.
+ * Consecutive bad windows double the pause up to BF_RF_MAX_PAUSE; a good one
+ * resets it.  So a useless filter costs at most 1/17 of its probes, and a
+ * filter that becomes useful (keys sorted, say) is back within a pause.
+ */
+typedef struct bf_rf_switch
+{
+	uint32_t window_left;    /* rows still to probe in this window */
+	uint32_t window_removed; /* rows this window removed */
+	uint64_t skip_left;      /* rows still to pass unchecked */
+	uint32_t pause;          /* windows the next pause skips */
+	/* totals, for EXPLAIN ANALYZE */
+	uint64_t probed;
+	uint64_t removed;
+	uint64_t skipped;
+	uint64_t pauses;
+} bf_rf_switch;
+
+/* A switch that probes. */
+extern void bf_rf_switch_init(bf_rf_switch *s);
+
+/* Called at a window's end: pause or go on (bf_runtime.c). */
+extern void bf_rf_switch_window_end(bf_rf_switch *s);
+
+/*
+ * Whether to probe the next row.  If it returns false the row passes
+ * unchecked (and is counted); if true, the caller probes and reports the
+ * outcome with bf_rf_switch_record().
+ */
+static inline bool
+bf_rf_switch_probing(bf_rf_switch *s)
+{
+	if (s->skip_left > 0)
+	{
+		s->skip_left--;
+		s->skipped++;
+		return false;
+	}
+	return true;
+}
+
+/* The outcome of a probe: removed or not. */
+static inline void
+bf_rf_switch_record(bf_rf_switch *s, bool removed)
+{
+	s->probed++;
+	if (removed)
+	{
+		s->removed++;
+		s->window_removed++;
+	}
+	if (--s->window_left == 0)
+		bf_rf_switch_window_end(s);
+}
+
+#endif /* BF_RUNTIME_H */

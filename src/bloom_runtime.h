@@ -1,0 +1,176 @@
+/*
+ * bloom_runtime.h
+ *	  Runtime Bloom filters inside PostgreSQL's hash joins: what the planner
+ *	  side, the two executor nodes and the glue share.
+ *
+ * With bloomfilter.runtime_filter on, the planner hook (bloom_runtime_plan.c)
+ * looks at every hash join of a finished plan.  Where a filter is expected to
+ * pay (core/bf_runtime.h), it puts two custom scan nodes into the plan:
+ *
+ *	 Hash Join                           the join the filter serves
+ *	   ->  BloomFilterProbe              drops outer rows whose keys the
+ *	         ->  ... (outer side)        filter does not hold; as low in the
+ *	                                     outer side as is correct
+ *	   ->  Hash
+ *	         ->  BloomFilterBuild        adds the key of every inner row
+ *	               ->  ... (inner side)  as the Hash node reads them
+ *
+ * Both nodes pass their child's tuples through unchanged.  They hash the keys
+ * with the join operators' own hash functions and collations (get_op_hash_
+ * functions: the left one on the outer side, the right one on the inner
+ * side), combined as the hash join combines them, so a row that the join
+ * would match always passes: the filter has no false negatives.
+ *
+ * At executor start (bloom_runtime.c) each probe is given its build node's
+ * filter and the build node its HashJoinState.  A probe filters only while
+ * the filter is ready (it holds every inner row of the join's current scan)
+ * and the join's hash table exists; otherwise, as for the outer rows a hash
+ * join fetches before it builds its table, rows pass unfiltered.
+ */
+#ifndef BLOOM_RUNTIME_H
+#define BLOOM_RUNTIME_H
+
+#include "bloom_pg.h"
+
+#include "executor/tuptable.h"
+#include "portability/instr_time.h"
+#include "nodes/execnodes.h"
+#include "nodes/extensible.h"
+#include "nodes/plannodes.h"
+
+/* bloomfilter.runtime_filter */
+extern bool bloom_runtime_filter;
+
+#define BLOOM_BUILD_NAME "BloomFilterBuild"
+#define BLOOM_PROBE_NAME "BloomFilterProbe"
+
+/*
+ * The custom_private list of both nodes.  custom_exprs holds the keys:
+ * expressions over the child's output (Vars with varno OUTER_VAR), one per
+ * hash clause of the join, in the join's order.
+ */
+typedef enum RuntimePrivate
+{
+	RF_PRIVATE_ID,         /* Integer: the filter's number in the statement */
+	RF_PRIVATE_OPERATORS,  /* OidList: the join's hash operators */
+	RF_PRIVATE_COLLATIONS, /* OidList: their collations */
+	RF_PRIVATE_OUTER_ROWS, /* Float: the planner's estimates, for EXPLAIN */
+	RF_PRIVATE_INNER_ROWS, /* Float */
+	RF_PRIVATE_PASS,       /* Float: the fraction of outer rows expected to match */
+	RF_PRIVATE_COUNT
+} RuntimePrivate;
+
+/* The plan methods, registered in _PG_init (parallel workers find them by name). */
+extern const CustomScanMethods bloom_build_plan_methods;
+extern const CustomScanMethods bloom_probe_plan_methods;
+
+/* ---- the filter (bloom_runtime_filter.c) ---- */
+
+/*
+ * The filter a build node owns and its probes read.  Until the build is
+ * finished, keys are collected as 32-bit hashes, so that the filter can be
+ * sized for the rows really read, not the planner's estimate; past the
+ * largest filter's capacity they go straight into a filter of that size.
+ */
+typedef struct RuntimeFilter
+{
+	int id;
+	struct HashJoinState *join; /* the join it serves; NULL if not wired */
+	bool ready;                 /* holds every inner key of the current scan */
+	bool useless;               /* too full to be worth probing */
+	MemoryContext context;
+
+	uint32 *pending; /* hashes of the current build, until it is finished */
+	size_t npending;
+	size_t pending_size;
+	uint8 *bytes; /* the filter, once sized */
+	bf_view view;
+
+	/* for EXPLAIN ANALYZE: the last build */
+	uint64 keys;     /* keys added */
+	uint64 builds;   /* builds started (rescans rebuild) */
+	double build_ms; /* from the first inner row to the finished filter */
+	double fill;     /* fraction of bits set */
+	instr_time started;
+	bool timing;
+} RuntimeFilter;
+
+/* An empty filter, in the current memory context. */
+extern void bloom_rf_init(RuntimeFilter *f, int id);
+
+/* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
+extern void bloom_rf_reset(RuntimeFilter *f);
+
+/* Add the key hash of one inner row. */
+extern void bloom_rf_add(RuntimeFilter *f, uint32 hash);
+
+/* The inner side is read: size and fill the filter; it is then ready. */
+extern void bloom_rf_finish(RuntimeFilter *f);
+
+/*
+ * Whether a probe may filter now: the filter is ready and worth probing,
+ * and the join's hash table of the current scan exists (so the build that
+ * made the filter is the one the join probes).
+ */
+extern bool bloom_rf_usable(const RuntimeFilter *f);
+
+/* Whether a key hash may be in the filter (bloom_rf_usable() first). */
+static inline bool
+bloom_rf_may_contain(const RuntimeFilter *f, uint32 hash)
+{
+	return bf_contains_hash(&f->view, (uint64) hash);
+}
+
+/* ---- the keys (bloom_runtime_keys.c) ---- */
+
+/* How to compute the combined key hash of a tuple. */
+typedef struct RuntimeKeys
+{
+	int nkeys;
+	bool has_exprs;     /* some key is not a plain column */
+	AttrNumber *attnos; /* the column, or 0 for an expression */
+	ExprState **exprs;  /* the expression where attnos[i] is 0 */
+	FmgrInfo *hash_fns; /* the operator's hash function for this side */
+	Oid *collations;    /* the operator's collation */
+} RuntimeKeys;
+
+/*
+ * Set up the keys of a runtime filter node: the key expressions (custom_exprs),
+ * the hash function of each operator for the node's side (the left one for a
+ * probe, which sees the join's outer side, the right one for a build), in
+ * the current memory context.
+ */
+extern void bloom_rf_keys_init(RuntimeKeys *keys, CustomScanState *node, bool outer_side);
+
+/*
+ * The combined hash of the keys of the tuple in slot, as the hash join
+ * combines its hash values.  Returns false if a key is NULL: the row cannot
+ * match (the planner adds filters only for strict operators).
+ */
+extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
+                               uint32 *hash);
+
+/* The keys deparsed for EXPLAIN, "a, b". */
+extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
+
+/* ---- the nodes ---- */
+
+/* bloom_runtime_build.c, bloom_runtime_probe.c: is this state one of ours? */
+extern bool bloom_is_build_state(PlanState *ps);
+extern bool bloom_is_probe_state(PlanState *ps);
+
+/* The filter of a build node. */
+extern RuntimeFilter *bloom_build_filter(PlanState *build);
+
+/* Give a probe its filter if the filter's number is the probe's. */
+extern void bloom_probe_attach(PlanState *probe, RuntimeFilter *filter);
+
+/* ---- glue ---- */
+
+/* The planner's part (bloom_runtime_plan.c): add filters to a finished plan. */
+extern void bloom_rf_plan(PlannedStmt *stmt);
+
+/* Define the setting, register the nodes, install the hooks (bloom_runtime.c). */
+extern void bloom_runtime_init(void);
+
+#endif /* BLOOM_RUNTIME_H */

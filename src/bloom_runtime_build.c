@@ -1,0 +1,162 @@
+/*
+ * bloom_runtime_build.c
+ *	  BloomFilterBuild: the node under a hash join's Hash node that adds the
+ *	  join key of every inner row to the runtime filter as the Hash node
+ *	  reads it.
+ *
+ * It passes its child's tuples through unchanged.  When the child is
+ * exhausted the filter is finished (sized for the rows read, filled) and
+ * ready.  The Hash node reads its child to the end in every case (a
+ * multi-batch join writes later batches to files, but reads them all), so
+ * the filter holds every inner row's key, whatever the number of batches.
+ * A rescan that rebuilds the hash table rescans this node, which empties the
+ * filter; a rescan that keeps the table does not, and the filter stays.
+ */
+#include "bloom_runtime.h"
+
+#include "executor/executor.h"
+#include "miscadmin.h"
+
+#include BLOOM_EXPLAIN_STATE_H
+#include BLOOM_EXPLAIN_FORMAT_H
+
+typedef struct BuildState
+{
+	CustomScanState css;
+	RuntimeKeys keys;
+	RuntimeFilter filter;
+	double outer_rows; /* the planner's estimates, for EXPLAIN */
+	double inner_rows;
+	double pass;
+} BuildState;
+
+static Node *build_create(CustomScan *cscan);
+static void build_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *build_exec(CustomScanState *node);
+static void build_end(CustomScanState *node);
+static void build_rescan(CustomScanState *node);
+static void build_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+const CustomScanMethods bloom_build_plan_methods = {
+    .CustomName = BLOOM_BUILD_NAME,
+    .CreateCustomScanState = build_create,
+};
+
+static const CustomExecMethods build_exec_methods = {
+    .CustomName = BLOOM_BUILD_NAME,
+    .BeginCustomScan = build_begin,
+    .ExecCustomScan = build_exec,
+    .EndCustomScan = build_end,
+    .ReScanCustomScan = build_rescan,
+    .ExplainCustomScan = build_explain,
+};
+
+bool
+bloom_is_build_state(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) && ((CustomScanState *) ps)->methods == &build_exec_methods;
+}
+
+RuntimeFilter *
+bloom_build_filter(PlanState *build)
+{
+	Assert(bloom_is_build_state(build));
+	return &((BuildState *) build)->filter;
+}
+
+static Node *
+build_create(CustomScan *cscan)
+{
+	BuildState *state = palloc0(sizeof(BuildState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.methods = &build_exec_methods;
+	return (Node *) state;
+}
+
+static void
+build_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	BuildState *state = (BuildState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List *private = cscan->custom_private;
+
+	/* the child, and our result: its tuples, in its slots */
+	outerPlanState(node) = ExecInitNode(outerPlan(cscan), estate, eflags);
+	node->ss.ps.resultops = ExecGetResultSlotOps(outerPlanState(node), &node->ss.ps.resultopsfixed);
+	node->ss.ps.resultopsset = true;
+
+	bloom_rf_keys_init(&state->keys, node, false);
+	bloom_rf_init(&state->filter, intVal(list_nth(private, RF_PRIVATE_ID)));
+	state->outer_rows = floatVal(list_nth(private, RF_PRIVATE_OUTER_ROWS));
+	state->inner_rows = floatVal(list_nth(private, RF_PRIVATE_INNER_ROWS));
+	state->pass = floatVal(list_nth(private, RF_PRIVATE_PASS));
+}
+
+static TupleTableSlot *
+build_exec(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+	TupleTableSlot *slot = ExecProcNode(outerPlanState(node));
+	uint32 hash;
+
+	if (TupIsNull(slot))
+	{
+		if (!state->filter.ready)
+			bloom_rf_finish(&state->filter);
+		return slot;
+	}
+	/* a row with a NULL key matches nothing: the operators are strict */
+	if (!state->filter.ready &&
+	    bloom_rf_keys_hash(&state->keys, slot, node->ss.ps.ps_ExprContext, &hash))
+		bloom_rf_add(&state->filter, hash);
+	return slot;
+}
+
+static void
+build_end(CustomScanState *node)
+{
+	ExecEndNode(outerPlanState(node));
+}
+
+static void
+build_rescan(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+
+	bloom_rf_reset(&state->filter);
+	/* a child whose parameters changed is rescanned by its next ExecProcNode */
+	if (outerPlanState(node)->chgParam == NULL)
+		ExecReScan(outerPlanState(node));
+}
+
+static void
+build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BuildState *state = (BuildState *) node;
+	RuntimeFilter *f = &state->filter;
+
+	ExplainPropertyInteger("Runtime Filter", NULL, f->id, es);
+	ExplainPropertyText("Build Keys", bloom_rf_keys_explain(node, ancestors, es), es);
+	if (es->verbose)
+	{
+		ExplainPropertyFloat("Planned Outer Rows", NULL, state->outer_rows, 0, es);
+		ExplainPropertyFloat("Planned Inner Rows", NULL, state->inner_rows, 0, es);
+		ExplainPropertyFloat("Planned Pass Fraction", NULL, state->pass, 3, es);
+	}
+	if (!es->analyze || f->builds == 0)
+		return;
+	ExplainPropertyUInteger("Filter Keys", NULL, f->keys, es);
+	if (f->ready)
+	{
+		ExplainPropertyUInteger("Filter Size", "kB", (f->view.nbytes + 1023) / 1024, es);
+		ExplainPropertyInteger("Filter Hashes", NULL, f->view.p.nhashes, es);
+		ExplainPropertyFloat("Filter Fill", "%", 100.0 * f->fill, 1, es);
+		if (f->useless)
+			ExplainPropertyText("Filter Disabled", "too full to remove rows", es);
+	}
+	if (f->builds > 1)
+		ExplainPropertyUInteger("Filter Builds", NULL, f->builds, es);
+	if (es->timing && f->ready)
+		ExplainPropertyFloat("Build Time", "ms", f->build_ms, 3, es);
+}

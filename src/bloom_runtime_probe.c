@@ -1,0 +1,158 @@
+/*
+ * bloom_runtime_probe.c
+ *	  BloomFilterProbe: the node on a hash join's outer side that drops the
+ *	  rows whose join keys the runtime filter does not hold.
+ *
+ * It passes the other rows through unchanged, in its child's slots.  Until
+ * its filter is usable (bloom_rf_usable: built from every inner row of the
+ * join's current scan, and the join's hash table exists) every row passes:
+ * that covers the outer rows a hash join fetches before it builds its table,
+ * and a rescan that is rebuilding it.  A row with a NULL key is dropped once
+ * the filter is usable: the join operators are strict, so it matches
+ * nothing.  A filter that removes too few rows pauses (core/bf_runtime.h).
+ */
+#include "bloom_runtime.h"
+
+#include "executor/executor.h"
+#include "miscadmin.h"
+
+#include BLOOM_EXPLAIN_STATE_H
+#include BLOOM_EXPLAIN_FORMAT_H
+
+typedef struct ProbeState
+{
+	CustomScanState css;
+	RuntimeKeys keys;
+	int filter_id;
+	RuntimeFilter *filter; /* the build node's, given at executor start */
+	double pass;           /* the planner's estimate, for EXPLAIN */
+	bf_rf_switch sw;
+	uint64 unready; /* rows passed while the filter was not usable */
+} ProbeState;
+
+static Node *probe_create(CustomScan *cscan);
+static void probe_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *probe_exec(CustomScanState *node);
+static void probe_end(CustomScanState *node);
+static void probe_rescan(CustomScanState *node);
+static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+const CustomScanMethods bloom_probe_plan_methods = {
+    .CustomName = BLOOM_PROBE_NAME,
+    .CreateCustomScanState = probe_create,
+};
+
+static const CustomExecMethods probe_exec_methods = {
+    .CustomName = BLOOM_PROBE_NAME,
+    .BeginCustomScan = probe_begin,
+    .ExecCustomScan = probe_exec,
+    .EndCustomScan = probe_end,
+    .ReScanCustomScan = probe_rescan,
+    .ExplainCustomScan = probe_explain,
+};
+
+bool
+bloom_is_probe_state(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) && ((CustomScanState *) ps)->methods == &probe_exec_methods;
+}
+
+void
+bloom_probe_attach(PlanState *probe, RuntimeFilter *filter)
+{
+	ProbeState *state = (ProbeState *) probe;
+
+	Assert(bloom_is_probe_state(probe));
+	if (state->filter_id == filter->id)
+		state->filter = filter;
+}
+
+static Node *
+probe_create(CustomScan *cscan)
+{
+	ProbeState *state = palloc0(sizeof(ProbeState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.methods = &probe_exec_methods;
+	return (Node *) state;
+}
+
+static void
+probe_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	ProbeState *state = (ProbeState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+
+	outerPlanState(node) = ExecInitNode(outerPlan(cscan), estate, eflags);
+	node->ss.ps.resultops = ExecGetResultSlotOps(outerPlanState(node), &node->ss.ps.resultopsfixed);
+	node->ss.ps.resultopsset = true;
+
+	bloom_rf_keys_init(&state->keys, node, true);
+	state->filter_id = intVal(list_nth(cscan->custom_private, RF_PRIVATE_ID));
+	state->pass = floatVal(list_nth(cscan->custom_private, RF_PRIVATE_PASS));
+	bf_rf_switch_init(&state->sw);
+}
+
+static TupleTableSlot *
+probe_exec(CustomScanState *node)
+{
+	ProbeState *state = (ProbeState *) node;
+	PlanState *child = outerPlanState(node);
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(child);
+		uint32 hash;
+		bool keep;
+
+		if (TupIsNull(slot))
+			return slot;
+		if (state->filter == NULL || !bloom_rf_usable(state->filter))
+		{
+			state->unready++;
+			return slot;
+		}
+		if (!bf_rf_switch_probing(&state->sw))
+			return slot;
+		keep = bloom_rf_keys_hash(&state->keys, slot, econtext, &hash) &&
+		       bloom_rf_may_contain(state->filter, hash);
+		bf_rf_switch_record(&state->sw, !keep);
+		if (keep)
+			return slot;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+static void
+probe_end(CustomScanState *node)
+{
+	ExecEndNode(outerPlanState(node));
+}
+
+static void
+probe_rescan(CustomScanState *node)
+{
+	if (outerPlanState(node)->chgParam == NULL)
+		ExecReScan(outerPlanState(node));
+}
+
+static void
+probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	ProbeState *state = (ProbeState *) node;
+	bf_rf_switch *sw = &state->sw;
+
+	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
+	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
+	if (!es->analyze)
+		return;
+	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, sw->removed, es);
+	if (es->verbose || sw->skipped > 0 || state->unready > 0)
+	{
+		ExplainPropertyUInteger("Rows Probed", NULL, sw->probed, es);
+		ExplainPropertyUInteger("Rows Passed Before Filter Ready", NULL, state->unready, es);
+		ExplainPropertyUInteger("Rows Passed Unprobed", NULL, sw->skipped, es);
+		ExplainPropertyUInteger("Pauses", NULL, sw->pauses, es);
+	}
+}
