@@ -16,11 +16,12 @@ OBJS = bloomfilter.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o s
 	src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
 	src/bloom_explicit.o src/bloom_auto.o \
 	src/bloom_runtime.o src/bloom_runtime_plan.o src/bloom_runtime_filter.o src/bloom_runtime_keys.o \
-	src/bloom_runtime_build.o src/bloom_runtime_probe.o \
+	src/bloom_runtime_build.o src/bloom_runtime_probe.o src/bloom_runtime_parallel.o \
 	$(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_upgrade
+	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_upgrade \
+	runtime_filter
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

@@ -32,6 +32,7 @@
 
 #include "bloom_pg.h"
 
+#include "access/parallel.h"
 #include "executor/tuptable.h"
 #include "portability/instr_time.h"
 #include "nodes/execnodes.h"
@@ -152,6 +153,53 @@ extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprCont
 
 /* The keys deparsed for EXPLAIN, "a, b". */
 extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
+
+/* ---- counts for EXPLAIN ANALYZE, across processes (bloom_runtime_parallel.c) ---- */
+
+/* What one process's node did. */
+typedef struct RuntimeCounts
+{
+	bool used;      /* the process ran the node */
+	/* probes */
+	uint64 probed;  /* rows probed */
+	uint64 removed; /* rows removed */
+	uint64 skipped; /* rows passed unprobed (paused) */
+	uint64 pauses;
+	uint64 unready; /* rows passed before the filter was usable */
+	/* builds: the last build */
+	uint64 keys;
+	uint64 builds;
+	uint64 bytes;
+	int nhashes;
+	double fill;
+	double build_ms;
+	bool ready;
+	bool useless;
+} RuntimeCounts;
+
+/*
+ * Under Gather a node of ours is marked parallel-aware, only so that the
+ * executor gives it shared memory: each worker leaves its counts there at
+ * shutdown, and the leader copies them out at its own shutdown (before
+ * Gather's releases the memory) for EXPLAIN.
+ */
+typedef struct RuntimeParallel
+{
+	struct RuntimeShared *shared; /* the shared memory, while attached */
+	RuntimeCounts *workers;       /* the leader's copy of the workers' counts */
+	int nworkers;
+} RuntimeParallel;
+
+extern Size bloom_rf_parallel_size(ParallelContext *pcxt);
+extern void bloom_rf_parallel_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate);
+extern void bloom_rf_parallel_attach(RuntimeParallel *par, void *coordinate);
+/* At shutdown: a worker leaves its counts, the leader collects the workers'. */
+extern void bloom_rf_parallel_shutdown(RuntimeParallel *par, const RuntimeCounts *mine);
+/* The probe counts of every process, summed into *sum (which holds the leader's). */
+extern void bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum);
+/* The build counts to show: the leader's if it built, else the first worker's that did. */
+extern const RuntimeCounts *bloom_rf_parallel_build(const RuntimeParallel *par,
+                                                    const RuntimeCounts *mine);
 
 /* ---- the nodes ---- */
 

@@ -28,6 +28,7 @@ typedef struct BuildState
 	double outer_rows; /* the planner's estimates, for EXPLAIN */
 	double inner_rows;
 	double pass;
+	RuntimeParallel par;
 } BuildState;
 
 static Node *build_create(CustomScan *cscan);
@@ -36,6 +37,12 @@ static TupleTableSlot *build_exec(CustomScanState *node);
 static void build_end(CustomScanState *node);
 static void build_rescan(CustomScanState *node);
 static void build_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static Size build_dsm_size(CustomScanState *node, ParallelContext *pcxt);
+static void build_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void build_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void build_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void build_shutdown(CustomScanState *node);
+static void build_counts(BuildState *state, RuntimeCounts *counts);
 
 const CustomScanMethods bloom_build_plan_methods = {
     .CustomName = BLOOM_BUILD_NAME,
@@ -48,6 +55,11 @@ static const CustomExecMethods build_exec_methods = {
     .ExecCustomScan = build_exec,
     .EndCustomScan = build_end,
     .ReScanCustomScan = build_rescan,
+    .EstimateDSMCustomScan = build_dsm_size,
+    .InitializeDSMCustomScan = build_dsm_init,
+    .ReInitializeDSMCustomScan = build_dsm_reinit,
+    .InitializeWorkerCustomScan = build_dsm_attach,
+    .ShutdownCustomScan = build_shutdown,
     .ExplainCustomScan = build_explain,
 };
 
@@ -130,13 +142,69 @@ build_rescan(CustomScanState *node)
 		ExecReScan(outerPlanState(node));
 }
 
+static Size
+build_dsm_size(CustomScanState *node, ParallelContext *pcxt)
+{
+	return bloom_rf_parallel_size(pcxt);
+}
+
+static void
+build_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	bloom_rf_parallel_init(&((BuildState *) node)->par, pcxt, coordinate);
+}
+
+static void
+build_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	bloom_rf_parallel_init(&((BuildState *) node)->par, pcxt, coordinate);
+}
+
+static void
+build_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	bloom_rf_parallel_attach(&((BuildState *) node)->par, coordinate);
+}
+
+static void
+build_shutdown(CustomScanState *node)
+{
+	BuildState *state = (BuildState *) node;
+	RuntimeCounts mine;
+
+	build_counts(state, &mine);
+	bloom_rf_parallel_shutdown(&state->par, &mine);
+}
+
+/* This process's counts. */
+static void
+build_counts(BuildState *state, RuntimeCounts *counts)
+{
+	RuntimeFilter *f = &state->filter;
+
+	memset(counts, 0, sizeof(*counts));
+	counts->used = true;
+	counts->keys = f->keys;
+	counts->builds = f->builds;
+	counts->ready = f->ready;
+	if (f->ready)
+	{
+		counts->bytes = f->view.nbytes;
+		counts->nhashes = f->view.p.nhashes;
+		counts->fill = f->fill;
+		counts->useless = f->useless;
+		counts->build_ms = f->build_ms;
+	}
+}
+
 static void
 build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BuildState *state = (BuildState *) node;
-	RuntimeFilter *f = &state->filter;
+	RuntimeCounts mine, all;
+	const RuntimeCounts *shown;
 
-	ExplainPropertyInteger("Runtime Filter", NULL, f->id, es);
+	ExplainPropertyInteger("Runtime Filter", NULL, state->filter.id, es);
 	ExplainPropertyText("Build Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (es->verbose)
 	{
@@ -144,19 +212,25 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Planned Inner Rows", NULL, state->inner_rows, 0, es);
 		ExplainPropertyFloat("Planned Pass Fraction", NULL, state->pass, 3, es);
 	}
-	if (!es->analyze || f->builds == 0)
+	if (!es->analyze)
 		return;
-	ExplainPropertyUInteger("Filter Keys", NULL, f->keys, es);
-	if (f->ready)
+	build_counts(state, &mine);
+	all = mine;
+	bloom_rf_parallel_sum(&state->par, &all);
+	shown = bloom_rf_parallel_build(&state->par, &mine);
+	if (all.builds == 0)
+		return;
+	ExplainPropertyUInteger("Filter Keys", NULL, shown->keys, es);
+	if (shown->ready)
 	{
-		ExplainPropertyUInteger("Filter Size", "kB", (f->view.nbytes + 1023) / 1024, es);
-		ExplainPropertyInteger("Filter Hashes", NULL, f->view.p.nhashes, es);
-		ExplainPropertyFloat("Filter Fill", "%", 100.0 * f->fill, 1, es);
-		if (f->useless)
+		ExplainPropertyUInteger("Filter Size", "kB", (shown->bytes + 1023) / 1024, es);
+		ExplainPropertyInteger("Filter Hashes", NULL, shown->nhashes, es);
+		ExplainPropertyText("Filter Fill", psprintf("%.1f%%", 100.0 * shown->fill), es);
+		if (shown->useless)
 			ExplainPropertyText("Filter Disabled", "too full to remove rows", es);
 	}
-	if (f->builds > 1)
-		ExplainPropertyUInteger("Filter Builds", NULL, f->builds, es);
-	if (es->timing && f->ready)
-		ExplainPropertyFloat("Build Time", "ms", f->build_ms, 3, es);
+	if (all.builds > 1)
+		ExplainPropertyUInteger("Filter Builds", NULL, all.builds, es);
+	if (es->timing && shown->ready)
+		ExplainPropertyFloat("Build Time", "ms", shown->build_ms, 3, es);
 }

@@ -91,6 +91,7 @@ typedef Plan *(*PlanMutator)(Plan *plan, void *arg);
 static void mutate_children(Plan *plan, PlanMutator fn, void *arg);
 static Plan *find_max_id(Plan *plan, void *arg);
 static Plan *add_filters(Plan *plan, void *arg);
+static Plan *mark_under_gather(Plan *plan, void *arg);
 static void try_filter(HashJoin *join, PlanContext *ctx);
 static bool filterable_join(JoinType jointype);
 static double estimate_pass(JoinType jointype, double outer, double inner, double join);
@@ -126,6 +127,8 @@ bloom_rf_plan(PlannedStmt *stmt)
 	foreach (lc, stmt->subplans)
 		if (lfirst(lc) != NULL)
 			lfirst(lc) = add_filters(lfirst(lc), &ctx);
+	if (ctx.next_filter_id > 1)
+		mark_under_gather(stmt->planTree, NULL);
 }
 
 /* Apply fn to every child plan of plan, replacing each with fn's result. */
@@ -173,6 +176,24 @@ find_max_id(Plan *plan, void *arg)
 
 	ctx->next_node_id = Max(ctx->next_node_id, plan->plan_node_id);
 	mutate_children(plan, find_max_id, arg);
+	return plan;
+}
+
+/*
+ * Our nodes under Gather are marked parallel-aware: that is what gives them
+ * the shared memory in which workers leave their counts (bloom_runtime.h).
+ * arg is non-NULL below a Gather.
+ */
+static Plan *
+mark_under_gather(Plan *plan, void *arg)
+{
+	static int below;
+
+	if (arg != NULL && is_runtime_node(plan))
+		plan->parallel_aware = true;
+	if (IsA(plan, Gather) || IsA(plan, GatherMerge))
+		arg = &below;
+	mutate_children(plan, mark_under_gather, arg);
 	return plan;
 }
 
@@ -642,10 +663,15 @@ is_runtime_node(Plan *plan)
 	                                 ((CustomScan *) plan)->methods == &bloom_probe_plan_methods);
 }
 
+/*
+ * A Float node for custom_private.  Always with a decimal point: the plan is
+ * copied to parallel workers as text, and a token without one reads back as
+ * an Integer.
+ */
 static Node *
 float_node(double value)
 {
-	return (Node *) makeFloat(psprintf("%.17g", value));
+	return (Node *) makeFloat(psprintf("%.6f", value));
 }
 
 /*

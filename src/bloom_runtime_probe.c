@@ -28,6 +28,7 @@ typedef struct ProbeState
 	double pass;           /* the planner's estimate, for EXPLAIN */
 	bf_rf_switch sw;
 	uint64 unready; /* rows passed while the filter was not usable */
+	RuntimeParallel par;
 } ProbeState;
 
 static Node *probe_create(CustomScan *cscan);
@@ -36,6 +37,12 @@ static TupleTableSlot *probe_exec(CustomScanState *node);
 static void probe_end(CustomScanState *node);
 static void probe_rescan(CustomScanState *node);
 static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static Size probe_dsm_size(CustomScanState *node, ParallelContext *pcxt);
+static void probe_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void probe_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void probe_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void probe_shutdown(CustomScanState *node);
+static void probe_counts(ProbeState *state, RuntimeCounts *counts);
 
 const CustomScanMethods bloom_probe_plan_methods = {
     .CustomName = BLOOM_PROBE_NAME,
@@ -48,6 +55,11 @@ static const CustomExecMethods probe_exec_methods = {
     .ExecCustomScan = probe_exec,
     .EndCustomScan = probe_end,
     .ReScanCustomScan = probe_rescan,
+    .EstimateDSMCustomScan = probe_dsm_size,
+    .InitializeDSMCustomScan = probe_dsm_init,
+    .ReInitializeDSMCustomScan = probe_dsm_reinit,
+    .InitializeWorkerCustomScan = probe_dsm_attach,
+    .ShutdownCustomScan = probe_shutdown,
     .ExplainCustomScan = probe_explain,
 };
 
@@ -137,22 +149,71 @@ probe_rescan(CustomScanState *node)
 		ExecReScan(outerPlanState(node));
 }
 
+static Size
+probe_dsm_size(CustomScanState *node, ParallelContext *pcxt)
+{
+	return bloom_rf_parallel_size(pcxt);
+}
+
+static void
+probe_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	bloom_rf_parallel_init(&((ProbeState *) node)->par, pcxt, coordinate);
+}
+
+static void
+probe_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	bloom_rf_parallel_init(&((ProbeState *) node)->par, pcxt, coordinate);
+}
+
+static void
+probe_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	bloom_rf_parallel_attach(&((ProbeState *) node)->par, coordinate);
+}
+
+static void
+probe_shutdown(CustomScanState *node)
+{
+	ProbeState *state = (ProbeState *) node;
+	RuntimeCounts mine;
+
+	probe_counts(state, &mine);
+	bloom_rf_parallel_shutdown(&state->par, &mine);
+}
+
+/* This process's counts. */
+static void
+probe_counts(ProbeState *state, RuntimeCounts *counts)
+{
+	memset(counts, 0, sizeof(*counts));
+	counts->used = true;
+	counts->probed = state->sw.probed;
+	counts->removed = state->sw.removed;
+	counts->skipped = state->sw.skipped;
+	counts->pauses = state->sw.pauses;
+	counts->unready = state->unready;
+}
+
 static void
 probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	ProbeState *state = (ProbeState *) node;
-	bf_rf_switch *sw = &state->sw;
+	RuntimeCounts all;
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (!es->analyze)
 		return;
-	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, sw->removed, es);
-	if (es->verbose || sw->skipped > 0 || state->unready > 0)
+	probe_counts(state, &all);
+	bloom_rf_parallel_sum(&state->par, &all);
+	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
+	if (es->verbose || all.skipped > 0)
 	{
-		ExplainPropertyUInteger("Rows Probed", NULL, sw->probed, es);
-		ExplainPropertyUInteger("Rows Passed Before Filter Ready", NULL, state->unready, es);
-		ExplainPropertyUInteger("Rows Passed Unprobed", NULL, sw->skipped, es);
-		ExplainPropertyUInteger("Pauses", NULL, sw->pauses, es);
+		ExplainPropertyUInteger("Rows Probed", NULL, all.probed, es);
+		ExplainPropertyUInteger("Rows Passed Before Filter Ready", NULL, all.unready, es);
+		ExplainPropertyUInteger("Rows Passed Unprobed", NULL, all.skipped, es);
+		ExplainPropertyUInteger("Pauses", NULL, all.pauses, es);
 	}
 }

@@ -1,0 +1,91 @@
+/*
+ * bloom_runtime_parallel.c
+ *	  Counts of runtime filter nodes across the processes of a parallel plan,
+ *	  for EXPLAIN ANALYZE (bloom_runtime.h, RuntimeParallel).
+ *
+ * Each process builds and probes its own filter (a join that is not
+ * parallel-aware builds its whole hash table in every process), so nothing
+ * but counts is shared.  The shared memory holds one RuntimeCounts per
+ * planned worker.
+ */
+#include "bloom_runtime.h"
+
+typedef struct RuntimeShared
+{
+	int nworkers;
+	RuntimeCounts workers[FLEXIBLE_ARRAY_MEMBER];
+} RuntimeShared;
+
+Size
+bloom_rf_parallel_size(ParallelContext *pcxt)
+{
+	return add_size(offsetof(RuntimeShared, workers),
+	                mul_size(pcxt->nworkers, sizeof(RuntimeCounts)));
+}
+
+void
+bloom_rf_parallel_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate)
+{
+	RuntimeShared *shared = coordinate;
+
+	memset(shared, 0, bloom_rf_parallel_size(pcxt));
+	shared->nworkers = pcxt->nworkers;
+	par->shared = shared;
+}
+
+void
+bloom_rf_parallel_attach(RuntimeParallel *par, void *coordinate)
+{
+	par->shared = coordinate;
+}
+
+void
+bloom_rf_parallel_shutdown(RuntimeParallel *par, const RuntimeCounts *mine)
+{
+	RuntimeShared *shared = par->shared;
+
+	if (shared == NULL)
+		return;
+	if (IsParallelWorker())
+	{
+		Assert(ParallelWorkerNumber >= 0);
+		if (ParallelWorkerNumber < shared->nworkers)
+			shared->workers[ParallelWorkerNumber] = *mine;
+	}
+	else
+	{
+		/* a rescan of Gather runs the workers again: keep the last run's */
+		if (par->workers == NULL || par->nworkers != shared->nworkers)
+			par->workers = palloc(shared->nworkers * sizeof(RuntimeCounts)); /* query's context */
+		memcpy(par->workers, shared->workers, shared->nworkers * sizeof(RuntimeCounts));
+		par->nworkers = shared->nworkers;
+	}
+	par->shared = NULL;
+}
+
+void
+bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum)
+{
+	for (int i = 0; i < par->nworkers; i++)
+	{
+		const RuntimeCounts *w = &par->workers[i];
+
+		sum->probed += w->probed;
+		sum->removed += w->removed;
+		sum->skipped += w->skipped;
+		sum->pauses += w->pauses;
+		sum->unready += w->unready;
+		sum->builds += w->builds;
+	}
+}
+
+const RuntimeCounts *
+bloom_rf_parallel_build(const RuntimeParallel *par, const RuntimeCounts *mine)
+{
+	if (mine->ready)
+		return mine;
+	for (int i = 0; i < par->nworkers; i++)
+		if (par->workers[i].ready)
+			return &par->workers[i];
+	return mine;
+}
