@@ -51,6 +51,13 @@
 #define bloom_copy_disabled_nodes(plan, child) ((void) 0)
 #endif
 
+/* 16 renamed the phases of a Parallel Hash Join's build barrier (same numbers). */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_PHJ_BUILD_HASH_OUTER PHJ_BUILD_HASH_OUTER
+#else
+#define BLOOM_PHJ_BUILD_HASH_OUTER PHJ_BUILD_HASHING_OUTER
+#endif
+
 /*
  * 18 split EXPLAIN's API out of commands/explain.h: ExplainState into
  * explain_state.h, the ExplainProperty* functions into explain_format.h.

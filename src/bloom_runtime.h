@@ -58,6 +58,7 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_OUTER_ROWS, /* Float: the planner's estimates, for EXPLAIN */
 	RF_PRIVATE_INNER_ROWS, /* Float */
 	RF_PRIVATE_PASS,       /* Float: the fraction of outer rows expected to match */
+	RF_PRIVATE_SHARED,     /* Float: keys of a shared filter (Parallel Hash), else 0 */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -72,12 +73,21 @@ extern const CustomScanMethods bloom_probe_plan_methods;
  * finished, keys are collected as 32-bit hashes, so that the filter can be
  * sized for the rows really read, not the planner's estimate; past the
  * largest filter's capacity they go straight into a filter of that size.
+ *
+ * Under a Parallel Hash Join every participant reads a share of the inner
+ * side.  There the filter is shared: each participant adds its share to a
+ * filter of its own of the planned shape (sized for twice the planner's
+ * estimate of all inner rows) and, at the end of its share, ORs it into the
+ * shared one, in the build node's shared memory, word by word with atomic
+ * ORs.  The join's build barrier tells when every participant is done: the
+ * probes use the shared filter only once it has passed the hashing of the
+ * inner side, which is also when the join starts reading outer rows.
  */
 typedef struct RuntimeFilter
 {
 	int id;
 	struct HashJoinState *join; /* the join it serves; NULL if not wired */
-	bool ready;                 /* holds every inner key of the current scan */
+	bool ready;                 /* this process's build is finished (its share, if shared) */
 	bool useless;               /* too full to be worth probing */
 	MemoryContext context;
 
@@ -86,6 +96,12 @@ typedef struct RuntimeFilter
 	size_t pending_size;
 	uint8 *bytes; /* the filter, once sized */
 	bf_view view;
+
+	/* shared (Parallel Hash Join) */
+	double planned_keys; /* the shape of the shared filter; 0 if not shared */
+	uint8 *shared;       /* its bytes, in shared memory, while attached */
+	bf_view shared_view;
+	bool checked; /* the shared filter's fill has been read */
 
 	/* for EXPLAIN ANALYZE: the last build */
 	uint64 keys;     /* keys added */
@@ -109,18 +125,35 @@ extern void bloom_rf_add(RuntimeFilter *f, uint32 hash);
 extern void bloom_rf_finish(RuntimeFilter *f);
 
 /*
- * Whether a probe may filter now: the filter is ready and worth probing,
+ * Whether a probe may filter now: the filter holds every inner key of the
+ * join's current scan and is worth probing.  A private filter: it is ready
  * and the join's hash table of the current scan exists (so the build that
- * made the filter is the one the join probes).
+ * made the filter is the one the join probes).  A shared one: the join's
+ * build barrier has passed the hashing of the inner side.
  */
-extern bool bloom_rf_usable(const RuntimeFilter *f);
+extern bool bloom_rf_usable(RuntimeFilter *f);
 
 /* Whether a key hash may be in the filter (bloom_rf_usable() first). */
 static inline bool
 bloom_rf_may_contain(const RuntimeFilter *f, uint32 hash)
 {
-	return bf_contains_hash(&f->view, (uint64) hash);
+	return bf_contains_hash(f->shared ? &f->shared_view : &f->view, (uint64) hash);
 }
+
+/* Bytes of the shared filter of planned_keys keys. */
+extern Size bloom_rf_shared_size(double planned_keys);
+
+/* Set up the shared filter in mem (bloom_rf_shared_size() bytes), empty (the leader). */
+extern void bloom_rf_shared_init(RuntimeFilter *f, void *mem);
+
+/* Use the shared filter in mem (a worker). */
+extern void bloom_rf_shared_attach(RuntimeFilter *f, void *mem);
+
+/* Empty the shared filter again, for a rescan (the leader, workers not running). */
+extern void bloom_rf_shared_reset(RuntimeFilter *f);
+
+/* Forget the shared memory (it is about to be released). */
+extern void bloom_rf_shared_detach(RuntimeFilter *f);
 
 /* ---- the keys (bloom_runtime_keys.c) ---- */
 
@@ -159,7 +192,7 @@ extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struc
 /* What one process's node did. */
 typedef struct RuntimeCounts
 {
-	bool used;      /* the process ran the node */
+	bool used; /* the process ran the node */
 	/* probes */
 	uint64 probed;  /* rows probed */
 	uint64 removed; /* rows removed */
@@ -193,9 +226,11 @@ typedef struct RuntimeParallel
 extern Size bloom_rf_parallel_size(ParallelContext *pcxt);
 extern void bloom_rf_parallel_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate);
 extern void bloom_rf_parallel_attach(RuntimeParallel *par, void *coordinate);
+/* The size of the counts a worker attached to (bloom_rf_parallel_size() of the leader's context). */
+extern Size bloom_rf_parallel_attached_size(const RuntimeParallel *par);
 /* At shutdown: a worker leaves its counts, the leader collects the workers'. */
 extern void bloom_rf_parallel_shutdown(RuntimeParallel *par, const RuntimeCounts *mine);
-/* The probe counts of every process, summed into *sum (which holds the leader's). */
+/* The counts of every process, summed into *sum (which holds the leader's). */
 extern void bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum);
 /* The build counts to show: the leader's if it built, else the first worker's that did. */
 extern const RuntimeCounts *bloom_rf_parallel_build(const RuntimeParallel *par,

@@ -103,6 +103,7 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	state->outer_rows = floatVal(list_nth(private, RF_PRIVATE_OUTER_ROWS));
 	state->inner_rows = floatVal(list_nth(private, RF_PRIVATE_INNER_ROWS));
 	state->pass = floatVal(list_nth(private, RF_PRIVATE_PASS));
+	state->filter.planned_keys = floatVal(list_nth(private, RF_PRIVATE_SHARED));
 }
 
 static TupleTableSlot *
@@ -142,28 +143,63 @@ build_rescan(CustomScanState *node)
 		ExecReScan(outerPlanState(node));
 }
 
+/*
+ * The shared memory: the counts (bloom_runtime_parallel.c), then, under a
+ * Parallel Hash Join, the shared filter.
+ */
+static Size
+counts_size(ParallelContext *pcxt)
+{
+	return MAXALIGN(bloom_rf_parallel_size(pcxt));
+}
+
 static Size
 build_dsm_size(CustomScanState *node, ParallelContext *pcxt)
 {
-	return bloom_rf_parallel_size(pcxt);
+	RuntimeFilter *f = &((BuildState *) node)->filter;
+
+	if (f->planned_keys > 0)
+		return add_size(counts_size(pcxt), bloom_rf_shared_size(f->planned_keys));
+	return counts_size(pcxt);
 }
 
 static void
 build_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
-	bloom_rf_parallel_init(&((BuildState *) node)->par, pcxt, coordinate);
+	BuildState *state = (BuildState *) node;
+
+	bloom_rf_parallel_init(&state->par, pcxt, coordinate);
+	if (state->filter.planned_keys > 0)
+		bloom_rf_shared_init(&state->filter, (char *) coordinate + counts_size(pcxt));
 }
 
 static void
 build_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
-	bloom_rf_parallel_init(&((BuildState *) node)->par, pcxt, coordinate);
+	BuildState *state = (BuildState *) node;
+
+	bloom_rf_parallel_init(&state->par, pcxt, coordinate);
+	if (state->filter.planned_keys > 0)
+	{
+		bloom_rf_shared_attach(&state->filter, (char *) coordinate + counts_size(pcxt));
+		bloom_rf_shared_reset(&state->filter);
+	}
 }
 
 static void
 build_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	bloom_rf_parallel_attach(&((BuildState *) node)->par, coordinate);
+	BuildState *state = (BuildState *) node;
+	RuntimeFilter *f = &state->filter;
+
+	bloom_rf_parallel_attach(&state->par, coordinate);
+	if (f->planned_keys > 0)
+	{
+		/* the counts' size depends on the number of workers, which the leader wrote */
+		Size offset = MAXALIGN(bloom_rf_parallel_attached_size(&state->par));
+
+		bloom_rf_shared_attach(f, (char *) coordinate + offset);
+	}
 }
 
 static void
@@ -174,25 +210,40 @@ build_shutdown(CustomScanState *node)
 
 	build_counts(state, &mine);
 	bloom_rf_parallel_shutdown(&state->par, &mine);
+	if (state->filter.shared)
+		bloom_rf_shared_detach(&state->filter);
 }
 
-/* This process's counts. */
+/* This process's counts; under a Parallel Hash Join, the shared filter's shape and fill. */
 static void
 build_counts(BuildState *state, RuntimeCounts *counts)
 {
 	RuntimeFilter *f = &state->filter;
+	const bf_view *view = f->shared ? &f->shared_view : &f->view;
 
 	memset(counts, 0, sizeof(*counts));
 	counts->used = true;
 	counts->keys = f->keys;
 	counts->builds = f->builds;
 	counts->ready = f->ready;
-	if (f->ready)
+	if (f->shared && f->builds > 0)
 	{
-		counts->bytes = f->view.nbytes;
-		counts->nhashes = f->view.p.nhashes;
+		uint64 occupied = bf_occupied(view, 0, view->nbytes);
+
+		counts->ready = true;
+		counts->fill = (double) occupied / (double) view->p.ncells;
+		counts->useless =
+		    bf_current_fpp(view->p.ncells, view->p.nhashes, occupied) > BF_RF_MAX_USEFUL_FPP;
+	}
+	else if (f->ready)
+	{
 		counts->fill = f->fill;
 		counts->useless = f->useless;
+	}
+	if (counts->ready)
+	{
+		counts->bytes = view->nbytes;
+		counts->nhashes = view->p.nhashes;
 		counts->build_ms = f->build_ms;
 	}
 }
@@ -220,7 +271,11 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	shown = bloom_rf_parallel_build(&state->par, &mine);
 	if (all.builds == 0)
 		return;
-	ExplainPropertyUInteger("Filter Keys", NULL, shown->keys, es);
+	/* a shared filter holds every process's keys */
+	ExplainPropertyUInteger("Filter Keys", NULL,
+	                        state->filter.planned_keys > 0 ? all.keys : shown->keys, es);
+	if (state->filter.planned_keys > 0)
+		ExplainPropertyText("Filter Shared", "by the processes of the Parallel Hash Join", es);
 	if (shown->ready)
 	{
 		ExplainPropertyUInteger("Filter Size", "kB", (shown->bytes + 1023) / 1024, es);

@@ -33,6 +33,13 @@ bloom_rf_parallel_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordi
 	par->shared = shared;
 }
 
+Size
+bloom_rf_parallel_attached_size(const RuntimeParallel *par)
+{
+	Assert(par->shared != NULL);
+	return offsetof(RuntimeShared, workers) + par->shared->nworkers * sizeof(RuntimeCounts);
+}
+
 void
 bloom_rf_parallel_attach(RuntimeParallel *par, void *coordinate)
 {
@@ -76,6 +83,7 @@ bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum)
 		sum->pauses += w->pauses;
 		sum->unready += w->unready;
 		sum->builds += w->builds;
+		sum->keys += w->keys;
 	}
 }
 

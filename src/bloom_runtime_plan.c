@@ -6,9 +6,8 @@
  *	  child nodes' outputs (OUTER_VAR, INNER_VAR, INDEX_VAR).
  *
  * Which joins.  A hash join whose type discards the outer rows that match
- * nothing (inner, semi, right, right semi, right anti), that is not a
- * Parallel Hash Join (its inner side is split between processes, so no
- * process would see every key), whose hash operators are strict and whose
+ * nothing (inner, semi, right, right semi, right anti), whose hash
+ * operators are strict and whose
  * keys are neither volatile nor subqueries, and where bf_rf_worthwhile()
  * says the filter pays, from the planner's row estimates: outer rows, inner
  * rows, and the fraction of outer rows that find a match (join rows / outer
@@ -75,7 +74,8 @@ typedef struct FilterInfo
 	double outer_rows;
 	double inner_rows;
 	double pass;
-	bool stable; /* the inner side gives the same rows at every scan */
+	double shared_keys; /* a Parallel Hash Join's shared filter is sized for these */
+	bool stable;        /* the inner side gives the same rows at every scan */
 } FilterInfo;
 
 /* Which child of a node the keys lead to. */
@@ -225,8 +225,6 @@ try_filter(HashJoin *join, PlanContext *ctx)
 	info.nkeys = list_length(join->hashkeys);
 	if (!filterable_join(jointype))
 		why = "its type keeps outer rows that match nothing";
-	else if (join->join.plan.parallel_aware)
-		why = "it is a Parallel Hash Join";
 	else if (info.nkeys == 0 || list_length(hash->hashkeys) != info.nkeys ||
 	         list_length(join->hashoperators) != info.nkeys)
 		why = "its keys are not as expected";
@@ -253,6 +251,9 @@ try_filter(HashJoin *join, PlanContext *ctx)
 	foreach (lc, join->hashoperators)
 		info.families[i++] = hash_family(lfirst_oid(lc));
 	info.stable = bms_is_empty(hash->plan.allParam) && inner_is_stable(hash->plan.lefttree);
+	/* a shared filter is sized before the build, for twice the estimate of all inner rows */
+	if (hash->plan.parallel_aware)
+		info.shared_keys = Max(2.0 * hash->rows_total, 1024.0);
 	elog(DEBUG1,
 	     "bloomfilter: runtime filter %d for a hash join (estimated %.0f outer rows, %.0f inner "
 	     "rows, %.1f%% of outer rows matching)",
@@ -721,6 +722,7 @@ make_node(Plan *child, List *keys, FilterInfo *info, bool probe, PlanContext *ct
 	    list_make5(makeInteger(info->id), list_copy(info->operators), list_copy(info->collations),
 	               float_node(info->outer_rows), float_node(info->inner_rows));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->pass));
+	cscan->custom_private = lappend(cscan->custom_private, float_node(info->shared_keys));
 	cscan->methods = probe ? &bloom_probe_plan_methods : &bloom_build_plan_methods;
 	return plan;
 }

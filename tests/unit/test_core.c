@@ -686,6 +686,104 @@ test_binary_rejects(void)
 #undef MUTATE
 }
 
+/* ---- runtime join filters (bf_runtime.h) ---- */
+
+static void
+test_runtime_decision(void)
+{
+	/* 10M outer rows, 1M inner, 10 % matching: pays */
+	CHECK(bf_rf_worthwhile(1e7, 1e6, 0.10));
+	/* every outer row matches: never */
+	CHECK(!bf_rf_worthwhile(1e7, 1e6, 1.0));
+	/* the break-even point: removed * 4 - 1 > 0, so below 75 % passing */
+	CHECK(bf_rf_worthwhile(1e7, 0, 0.74));
+	CHECK(!bf_rf_worthwhile(1e7, 0, 0.76));
+	/* the build must be paid for: 1,000 outer rows cannot pay for 10,000 inner ones */
+	CHECK(!bf_rf_worthwhile(1000, 10000, 0.0));
+	CHECK(bf_rf_worthwhile(1000, 100, 0.0));
+	/* too few outer rows, or more inner rows than the largest filter holds */
+	CHECK(!bf_rf_worthwhile(999, 1, 0.0));
+	CHECK(!bf_rf_worthwhile(1e9, bf_rf_max_keys() + 1, 0.0));
+	CHECK(bf_rf_worthwhile(1e9, bf_rf_max_keys(), 0.0));
+	/* estimates outside [0, 1] are clamped; NaN rows never pay */
+	CHECK(bf_rf_worthwhile(1e6, 10, -0.5));
+	CHECK(!bf_rf_worthwhile(1e6, 10, 7.0));
+	CHECK(!bf_rf_worthwhile(NAN, 10, 0.1));
+}
+
+static void
+test_runtime_shape(void)
+{
+	uint64_t m;
+	int k;
+	double max = bf_rf_max_keys();
+
+	/* about 10 bits per key at 1 %, as the blocked sizing gives */
+	bf_rf_shape(1e6, &m, &k);
+	CHECK(m % BF_BLOCK_BITS == 0);
+	CHECK(m >= 9.5e6 && m <= 11e6);
+	CHECK(bf_blocked_fpp(1e6, (double) m, k) <= BF_RF_TARGET_FPP);
+	/* the largest filter holds about 13 million keys */
+	CHECK(max > 12e6 && max < 14e6);
+	bf_rf_shape(max, &m, &k);
+	CHECK(m <= (uint64_t) BF_RF_MAX_BYTES * 8);
+	/* beyond it: the largest filter */
+	bf_rf_shape(max * 10, &m, &k);
+	CHECK(m == (uint64_t) BF_RF_MAX_BYTES * 8 && k >= 1 && k <= BF_MAX_HASHES);
+	/* no keys: the smallest filter */
+	bf_rf_shape(0, &m, &k);
+	CHECK(m == BF_BLOCK_BITS && k >= 1);
+}
+
+/* Feed n rows to the switch, removing each with the given period (0: none). */
+static void
+feed(bf_rf_switch *s, uint64_t n, unsigned remove_every)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (bf_rf_switch_probing(s))
+			bf_rf_switch_record(s, remove_every > 0 && i % remove_every == 0);
+}
+
+static void
+test_runtime_switch(void)
+{
+	bf_rf_switch s;
+
+	/* a filter that removes half the rows never pauses */
+	bf_rf_switch_init(&s);
+	feed(&s, 100 * BF_RF_WINDOW, 2);
+	CHECK(s.pauses == 0 && s.skipped == 0 && s.probed == 100 * BF_RF_WINDOW);
+	CHECK(s.removed == 50 * BF_RF_WINDOW);
+
+	/* one that removes nothing pauses after one window, for 16 windows */
+	bf_rf_switch_init(&s);
+	feed(&s, BF_RF_WINDOW, 0);
+	CHECK(s.pauses == 1 && s.skip_left == (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW);
+	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 0);
+	CHECK(s.skipped == (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW && s.skip_left == 0);
+	/* a second bad window doubles the pause, up to the maximum */
+	feed(&s, BF_RF_WINDOW, 0);
+	CHECK(s.pauses == 2 && s.skip_left == 2ull * BF_RF_FIRST_PAUSE * BF_RF_WINDOW);
+	feed(&s, 1000ull * BF_RF_MAX_PAUSE * BF_RF_WINDOW, 0);
+	CHECK(s.pause == BF_RF_MAX_PAUSE);
+	/* a useless filter is probed at most once per 17 windows */
+	CHECK(s.probed * 17 <= s.probed + s.skipped + BF_RF_WINDOW);
+
+	/* the break-even point: a quarter removed pays, a bit less does not */
+	bf_rf_switch_init(&s);
+	feed(&s, BF_RF_WINDOW, 4);
+	CHECK(s.pauses == 0);
+	feed(&s, BF_RF_WINDOW, 5);
+	CHECK(s.pauses == 1);
+
+	/* a filter that becomes useful (sorted keys) is back after the pause, and the pause resets */
+	bf_rf_switch_init(&s);
+	feed(&s, BF_RF_WINDOW, 0);
+	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 1);
+	feed(&s, 10 * BF_RF_WINDOW, 1);
+	CHECK(s.pauses == 1 && s.pause == BF_RF_FIRST_PAUSE && s.removed == 10 * BF_RF_WINDOW);
+}
+
 /* ---- the blocked layout ---- */
 
 static void
@@ -1569,6 +1667,9 @@ main(void)
 	run("fold", test_fold);
 	run("format_table", test_format_table);
 	run("format_golden", test_format_golden);
+	run("runtime_decision", test_runtime_decision);
+	run("runtime_shape", test_runtime_shape);
+	run("runtime_switch", test_runtime_switch);
 	run("assertions_live", test_assertions_live);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
 	return tests_failed == 0 ? 0 : 1;
