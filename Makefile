@@ -4,7 +4,8 @@
 EXTENSION = bloomfilter
 MODULE_big = bloomfilter
 DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql \
-	bloomfilter--1.2--1.3.sql bloomfilter--1.3--1.4.sql
+	bloomfilter--1.2--1.3.sql bloomfilter--1.3--1.4.sql \
+	bloomfilter--1.4--1.5.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
@@ -20,8 +21,8 @@ OBJS = bloomfilter.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o s
 	$(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_upgrade \
-	runtime_filter runtime_filter_right
+	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
+	runtime_filter_right bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -156,12 +156,22 @@ DROP FUNCTION agg_results(), resolves_to(text);
 DROP TYPE upgrade_mood;
 DROP DOMAIN big_id;
 
+-- 1.4 -> 1.5: runtime join filters live in the library (the setting
+-- bloomfilter.runtime_filter); the update adds and changes no SQL object
+ALTER EXTENSION bloomfilter UPDATE TO '1.5';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.5', o FROM ext_objects_now() o;
+SELECT count(*) AS changed_objects FROM (
+  (SELECT object FROM ext_objects WHERE version = '1.5' EXCEPT SELECT object FROM ext_objects WHERE version = '1.4')
+  UNION ALL
+  (SELECT object FROM ext_objects WHERE version = '1.4' EXCEPT SELECT object FROM ext_objects WHERE version = '1.5')) d;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.4' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.5' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.4')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.5')) d;
