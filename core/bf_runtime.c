@@ -11,8 +11,18 @@
 /* Bits of the largest runtime filter. */
 #define MAX_BITS ((uint64_t) BF_RF_MAX_BYTES * 8)
 
+double
+bf_rf_saved_per_removed(double table_bytes)
+{
+	double share = table_bytes / BF_RF_CACHE_BYTES;
+
+	if (!(share > 0))
+		return 1.0;
+	return 1.0 + (BF_RF_SAVED_PER_REMOVED - 1.0) * (share < 1.0 ? share : 1.0);
+}
+
 bool
-bf_rf_worthwhile(double outer_rows, double inner_rows, double pass)
+bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass)
 {
 	double removed, gain;
 
@@ -22,8 +32,8 @@ bf_rf_worthwhile(double outer_rows, double inner_rows, double pass)
 		return false;
 	pass = pass < 0 ? 0 : (pass > 1 ? 1 : pass);
 	removed = 1.0 - pass;
-	gain =
-	    outer_rows * (removed * BF_RF_SAVED_PER_REMOVED - 1.0) - inner_rows * BF_RF_BUILD_PER_INNER;
+	gain = outer_rows * (removed * bf_rf_saved_per_removed(table_bytes) - 1.0) -
+	       inner_rows * BF_RF_BUILD_PER_INNER;
 	return gain > 0;
 }
 
@@ -72,10 +82,12 @@ bf_rf_shape(double n, uint64_t *ncells, int *nhashes)
 }
 
 void
-bf_rf_switch_init(bf_rf_switch *s)
+bf_rf_switch_init(bf_rf_switch *s, double saved)
 {
+	assert(saved >= 1.0);
 	s->window_left = BF_RF_WINDOW;
 	s->window_removed = 0;
+	s->min_removed = (uint32_t) ceil(BF_RF_WINDOW / saved);
 	s->skip_left = 0;
 	s->pause = BF_RF_FIRST_PAUSE;
 	s->probed = s->removed = s->skipped = s->pauses = 0;
@@ -84,8 +96,7 @@ bf_rf_switch_init(bf_rf_switch *s)
 void
 bf_rf_switch_window_end(bf_rf_switch *s)
 {
-	/* removed / WINDOW < 1 / SAVED_PER_REMOVED, in integers */
-	bool pays = (double) s->window_removed * BF_RF_SAVED_PER_REMOVED >= (double) BF_RF_WINDOW;
+	bool pays = s->window_removed >= s->min_removed;
 
 	assert(s->window_left == 0 && s->window_removed <= BF_RF_WINDOW);
 	if (pays)

@@ -12,11 +12,14 @@
  * write to a batch file, other joins, or a network hop.  Everything here is
  * in units of one filter probe, the cost of the probe node per row:
  *
- *	 gain = outer_rows * (removed * BF_RF_SAVED_PER_REMOVED - 1)
- *	        - inner_rows * BF_RF_BUILD_PER_INNER
+ *	 gain = outer_rows * (removed * saved - 1) - inner_rows * BF_RF_BUILD_PER_INNER
  *
- * where removed = 1 - pass is the fraction of outer rows without a match.
- * The constants are measured (bench/runtime.sh, bench/README.md); they are
+ * where removed = 1 - pass is the fraction of outer rows without a match and
+ * saved what removing one saves: a hash-table probe, which costs about one
+ * filter probe while the hash table is in the CPU cache and about
+ * BF_RF_SAVED_PER_REMOVED of them once it is well beyond
+ * (BF_RF_CACHE_BYTES); in between, proportionally.  The constants are
+ * measured (bench/runtime.sql, bench/tpch.sql, bench/README.md); they are
  * deliberately the cheap end of what a removed row saves, so that a filter
  * is planned only where it pays for the plainest join.
  */
@@ -27,8 +30,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What removing one outer row saves, in filter probes (at least). */
+/* What removing one outer row saves, in filter probes, at most. */
 #define BF_RF_SAVED_PER_REMOVED 4.0
+/* A hash table this large (bytes) or larger misses the CPU cache on nearly every probe. */
+#define BF_RF_CACHE_BYTES (4.0 * 1024 * 1024)
 /* What adding one inner row costs, in filter probes. */
 #define BF_RF_BUILD_PER_INNER 1.0
 /* Joins whose outer side is estimated below this many rows get no filter. */
@@ -44,13 +49,19 @@
 #define BF_RF_MAX_USEFUL_FPP 0.5
 
 /*
- * Whether a filter is expected to pay: outer_rows and inner_rows are the
- * planner's estimates, pass its estimate of the fraction of outer rows that
- * find a match (clamped to [0, 1]).  False for fewer than
- * BF_RF_MIN_OUTER_ROWS outer rows, for more inner rows than the largest
- * filter holds, and whenever the gain above is not positive.
+ * What removing one outer row saves, in filter probes, for a hash table of
+ * table_bytes: from 1 (in the cache) to BF_RF_SAVED_PER_REMOVED.
  */
-extern bool bf_rf_worthwhile(double outer_rows, double inner_rows, double pass);
+extern double bf_rf_saved_per_removed(double table_bytes);
+
+/*
+ * Whether a filter is expected to pay: outer_rows and inner_rows are the
+ * planner's estimates, table_bytes its hash table's, pass its estimate of
+ * the fraction of outer rows that find a match (clamped to [0, 1]).  False
+ * for fewer than BF_RF_MIN_OUTER_ROWS outer rows, for more inner rows than
+ * the largest filter holds, and whenever the gain above is not positive.
+ */
+extern bool bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass);
 
 /* The largest number of keys a filter of BF_RF_MAX_BYTES holds at the target rate. */
 extern double bf_rf_max_keys(void);
@@ -72,8 +83,8 @@ extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
 
 /*
  * The state of a probe's switch.  A window of BF_RF_WINDOW probed rows that
- * removes less than 1 / BF_RF_SAVED_PER_REMOVED of its rows (the break-even
- * point of the model above) costs more than it saves: the probe then passes
+ * removes less than the break-even fraction 1 / saved (saved from
+ * bf_rf_saved_per_removed()) costs more than it saves: the probe then passes
  * the next pause * BF_RF_WINDOW rows unchecked, and probes one window again.
  * Consecutive bad windows double the pause up to BF_RF_MAX_PAUSE; a good one
  * resets it.  So a useless filter costs at most 1/17 of its probes, and a
@@ -83,6 +94,7 @@ typedef struct bf_rf_switch
 {
 	uint32_t window_left;    /* rows still to probe in this window */
 	uint32_t window_removed; /* rows this window removed */
+	uint32_t min_removed;    /* a window must remove this many to go on */
 	uint64_t skip_left;      /* rows still to pass unchecked */
 	uint32_t pause;          /* windows the next pause skips */
 	/* totals, for EXPLAIN ANALYZE */
@@ -92,8 +104,8 @@ typedef struct bf_rf_switch
 	uint64_t pauses;
 } bf_rf_switch;
 
-/* A switch that probes. */
-extern void bf_rf_switch_init(bf_rf_switch *s);
+/* A switch that probes, for a filter where removing a row saves `saved` probes (>= 1). */
+extern void bf_rf_switch_init(bf_rf_switch *s, double saved);
 
 /* Called at a window's end: pause or go on (bf_runtime.c). */
 extern void bf_rf_switch_window_end(bf_rf_switch *s);

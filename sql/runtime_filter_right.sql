@@ -7,6 +7,7 @@
 --
 LOAD 'bloomfilter';
 SET search_path = runtime, public;
+SET bloomfilter.runtime_filter_force = on;
 SET max_parallel_workers_per_gather = 0;
 SET enable_mergejoin = off;
 SET enable_nestloop = off;

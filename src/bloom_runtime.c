@@ -22,6 +22,7 @@
 #include "utils/guc.h"
 
 bool bloom_runtime_filter = true;
+bool bloom_runtime_filter_force = false;
 
 static planner_hook_type previous_planner_hook;
 static ExecutorStart_hook_type previous_executor_start;
@@ -42,6 +43,13 @@ bloom_runtime_init(void)
 	    "are collected in a Bloom filter while the hash table is built, and outer rows "
 	    "whose keys it does not hold are dropped as low in the plan as is correct.",
 	    &bloom_runtime_filter, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable(
+	    "bloomfilter.runtime_filter_force",
+	    "Adds a runtime filter to every hash join that can take one, whatever the estimates.",
+	    "For testing: the filters' correctness does not depend on the cost model, and this "
+	    "puts them into plans the model would leave alone.  Their probes pause only where "
+	    "they remove less than a quarter of the rows.",
+	    &bloom_runtime_filter_force, false, PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	RegisterCustomScanMethods(&bloom_build_plan_methods);
 	RegisterCustomScanMethods(&bloom_probe_plan_methods);

@@ -39,8 +39,9 @@
 #include "nodes/extensible.h"
 #include "nodes/plannodes.h"
 
-/* bloomfilter.runtime_filter */
+/* bloomfilter.runtime_filter, and bloomfilter.runtime_filter_force (for tests) */
 extern bool bloom_runtime_filter;
+extern bool bloom_runtime_filter_force;
 
 #define BLOOM_BUILD_NAME "BloomFilterBuild"
 #define BLOOM_PROBE_NAME "BloomFilterProbe"
@@ -59,6 +60,7 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_INNER_ROWS, /* Float */
 	RF_PRIVATE_PASS,       /* Float: the fraction of outer rows expected to match */
 	RF_PRIVATE_SHARED,     /* Float: keys of a shared filter (Parallel Hash), else 0 */
+	RF_PRIVATE_SAVED,      /* Float: what removing an outer row saves, in probes */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 

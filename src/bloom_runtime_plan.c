@@ -9,8 +9,9 @@
  * nothing (inner, semi, right, right semi, right anti), whose hash
  * operators are strict and whose
  * keys are neither volatile nor subqueries, and where bf_rf_worthwhile()
- * says the filter pays, from the planner's row estimates: outer rows, inner
- * rows, and the fraction of outer rows that find a match (join rows / outer
+ * says the filter pays, from the planner's estimates: outer rows, inner
+ * rows, the size of the hash table, and the fraction of outer rows that
+ * find a match (join rows / outer
  * rows for inner, semi and right joins; for right semi and anti joins,
  * whose rows are inner rows, inner rows / outer rows, a guess the probe's
  * adaptive switch corrects).  DEBUG1 says why a join gets none.
@@ -56,6 +57,13 @@
 #include "utils/catcache.h"
 #include "utils/syscache.h"
 
+/*
+ * Bytes of a hash table entry besides the tuple's data: the HashJoinTuple
+ * and MinimalTuple headers and the bucket pointer, about as the planner
+ * counts them.
+ */
+#define HASH_ROW_OVERHEAD 48.0
+
 /* Numbering of the new nodes and filters of one statement. */
 typedef struct PlanContext
 {
@@ -75,6 +83,8 @@ typedef struct FilterInfo
 	double inner_rows;
 	double pass;
 	double shared_keys; /* a Parallel Hash Join's shared filter is sized for these */
+	double table_bytes; /* the estimated size of the join's hash table */
+	double saved;       /* what removing an outer row saves, in filter probes */
 	bool stable;        /* the inner side gives the same rows at every scan */
 } FilterInfo;
 
@@ -128,7 +138,12 @@ bloom_rf_plan(PlannedStmt *stmt)
 		if (lfirst(lc) != NULL)
 			lfirst(lc) = add_filters(lfirst(lc), &ctx);
 	if (ctx.next_filter_id > 1)
+	{
 		mark_under_gather(stmt->planTree, NULL);
+		foreach (lc, stmt->subplans)
+			if (lfirst(lc) != NULL)
+				mark_under_gather(lfirst(lc), NULL);
+	}
 }
 
 /* Apply fn to every child plan of plan, replacing each with fn's result. */
@@ -210,7 +225,7 @@ add_filters(Plan *plan, void *arg)
 static void
 try_filter(HashJoin *join, PlanContext *ctx)
 {
-	Hash *hash = castNode(Hash, innerPlan(join));
+	Hash *hash = (Hash *) innerPlan(join);
 	Plan *outer = outerPlan(join);
 	JoinType jointype = join->join.jointype;
 	FilterInfo info = {0};
@@ -218,11 +233,20 @@ try_filter(HashJoin *join, PlanContext *ctx)
 	ListCell *lc;
 	int i = 0;
 
+	if (hash == NULL || !IsA(hash, Hash) || outer == NULL)
+		return; /* not a plan the core planner makes */
+
 	info.outer_rows = outer->plan_rows;
 	info.inner_rows = hash->plan.plan_rows;
 	info.pass =
 	    estimate_pass(jointype, info.outer_rows, info.inner_rows, join->join.plan.plan_rows);
 	info.nkeys = list_length(join->hashkeys);
+	/* the hash table: every inner row (of every process, if shared), with its header */
+	info.table_bytes = (hash->plan.parallel_aware ? hash->rows_total : info.inner_rows) *
+	                   (MAXALIGN(hash->plan.plan_width) + HASH_ROW_OVERHEAD);
+	/* forced (tests): the switch pauses only what would not pay beyond the cache */
+	info.saved = bloom_runtime_filter_force ? BF_RF_SAVED_PER_REMOVED
+	                                        : bf_rf_saved_per_removed(info.table_bytes);
 	if (!filterable_join(jointype))
 		why = "its type keeps outer rows that match nothing";
 	else if (info.nkeys == 0 || list_length(hash->hashkeys) != info.nkeys ||
@@ -230,7 +254,8 @@ try_filter(HashJoin *join, PlanContext *ctx)
 		why = "its keys are not as expected";
 	else if (!exprs_safe(join->hashkeys) || !exprs_safe(hash->hashkeys))
 		why = "a key is volatile or holds a subquery";
-	else if (!bf_rf_worthwhile(info.outer_rows, info.inner_rows, info.pass))
+	else if (!bloom_runtime_filter_force &&
+	         !bf_rf_worthwhile(info.outer_rows, info.inner_rows, info.table_bytes, info.pass))
 		why = "a filter is not expected to pay";
 	foreach (lc, join->hashoperators)
 		if (why == NULL && !op_strict(lfirst_oid(lc)))
@@ -239,8 +264,8 @@ try_filter(HashJoin *join, PlanContext *ctx)
 	{
 		elog(DEBUG1,
 		     "bloomfilter: no runtime filter for a hash join (estimated %.0f outer rows, "
-		     "%.0f inner rows, %.1f%% of outer rows matching): %s",
-		     info.outer_rows, info.inner_rows, 100.0 * info.pass, why);
+		     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s",
+		     info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass, why);
 		return;
 	}
 
@@ -256,8 +281,9 @@ try_filter(HashJoin *join, PlanContext *ctx)
 		info.shared_keys = Max(2.0 * hash->rows_total, 1024.0);
 	elog(DEBUG1,
 	     "bloomfilter: runtime filter %d for a hash join (estimated %.0f outer rows, %.0f inner "
-	     "rows, %.1f%% of outer rows matching)",
-	     info.id, info.outer_rows, info.inner_rows, 100.0 * info.pass);
+	     "rows in %.0f kB, %.1f%% of outer rows matching)%s",
+	     info.id, info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass,
+	     bloom_runtime_filter_force ? ", forced" : "");
 
 	outerPlan(join) = place_probes(outer, join->hashkeys, &info, ctx);
 	hash->plan.lefttree = make_node(hash->plan.lefttree, hash->hashkeys, &info, false, ctx);
@@ -723,6 +749,7 @@ make_node(Plan *child, List *keys, FilterInfo *info, bool probe, PlanContext *ct
 	               float_node(info->outer_rows), float_node(info->inner_rows));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->pass));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->shared_keys));
+	cscan->custom_private = lappend(cscan->custom_private, float_node(info->saved));
 	cscan->methods = probe ? &bloom_probe_plan_methods : &bloom_build_plan_methods;
 	return plan;
 }

@@ -102,7 +102,8 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	bloom_rf_keys_init(&state->keys, node, true);
 	state->filter_id = intVal(list_nth(cscan->custom_private, RF_PRIVATE_ID));
 	state->pass = floatVal(list_nth(cscan->custom_private, RF_PRIVATE_PASS));
-	bf_rf_switch_init(&state->sw);
+	bf_rf_switch_init(&state->sw,
+	                  Max(1.0, floatVal(list_nth(cscan->custom_private, RF_PRIVATE_SAVED))));
 }
 
 static TupleTableSlot *

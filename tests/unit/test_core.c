@@ -691,24 +691,38 @@ test_binary_rejects(void)
 static void
 test_runtime_decision(void)
 {
+	double big = 1e9; /* a hash table far beyond the CPU cache */
+
+	/* what a removed row saves: 1 probe in the cache, 4 beyond it, linear between */
+	CHECK_NEAR(bf_rf_saved_per_removed(0), 1.0, 1e-12);
+	CHECK_NEAR(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES / 2), 2.5, 1e-12);
+	CHECK_NEAR(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES), 4.0, 1e-12);
+	CHECK_NEAR(bf_rf_saved_per_removed(big), 4.0, 1e-12);
+	CHECK_NEAR(bf_rf_saved_per_removed(NAN), 1.0, 1e-12);
+
 	/* 10M outer rows, 1M inner, 10 % matching: pays */
-	CHECK(bf_rf_worthwhile(1e7, 1e6, 0.10));
+	CHECK(bf_rf_worthwhile(1e7, 1e6, big, 0.10));
 	/* every outer row matches: never */
-	CHECK(!bf_rf_worthwhile(1e7, 1e6, 1.0));
-	/* the break-even point: removed * 4 - 1 > 0, so below 75 % passing */
-	CHECK(bf_rf_worthwhile(1e7, 0, 0.74));
-	CHECK(!bf_rf_worthwhile(1e7, 0, 0.76));
+	CHECK(!bf_rf_worthwhile(1e7, 1e6, big, 1.0));
+	/* the break-even point beyond the cache: removed * 4 - 1 > 0, so below 75 % passing */
+	CHECK(bf_rf_worthwhile(1e7, 0, big, 0.74));
+	CHECK(!bf_rf_worthwhile(1e7, 0, big, 0.76));
+	/* a hash table in the cache: a removed row saves little more than a probe costs */
+	CHECK(!bf_rf_worthwhile(1e7, 10, 64 * 1024, 0.10));
+	/* half the cache: saved 2.5, so more than 40 % must be removed */
+	CHECK(bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.59));
+	CHECK(!bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.61));
 	/* the build must be paid for: 1,000 outer rows cannot pay for 10,000 inner ones */
-	CHECK(!bf_rf_worthwhile(1000, 10000, 0.0));
-	CHECK(bf_rf_worthwhile(1000, 100, 0.0));
+	CHECK(!bf_rf_worthwhile(1000, 10000, big, 0.0));
+	CHECK(bf_rf_worthwhile(1000, 100, big, 0.0));
 	/* too few outer rows, or more inner rows than the largest filter holds */
-	CHECK(!bf_rf_worthwhile(999, 1, 0.0));
-	CHECK(!bf_rf_worthwhile(1e9, bf_rf_max_keys() + 1, 0.0));
-	CHECK(bf_rf_worthwhile(1e9, bf_rf_max_keys(), 0.0));
+	CHECK(!bf_rf_worthwhile(999, 1, big, 0.0));
+	CHECK(!bf_rf_worthwhile(1e9, bf_rf_max_keys() + 1, big, 0.0));
+	CHECK(bf_rf_worthwhile(1e9, bf_rf_max_keys(), big, 0.0));
 	/* estimates outside [0, 1] are clamped; NaN rows never pay */
-	CHECK(bf_rf_worthwhile(1e6, 10, -0.5));
-	CHECK(!bf_rf_worthwhile(1e6, 10, 7.0));
-	CHECK(!bf_rf_worthwhile(NAN, 10, 0.1));
+	CHECK(bf_rf_worthwhile(1e6, 10, big, -0.5));
+	CHECK(!bf_rf_worthwhile(1e6, 10, big, 7.0));
+	CHECK(!bf_rf_worthwhile(NAN, 10, big, 0.1));
 }
 
 static void
@@ -750,13 +764,13 @@ test_runtime_switch(void)
 	bf_rf_switch s;
 
 	/* a filter that removes half the rows never pauses */
-	bf_rf_switch_init(&s);
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, 100 * BF_RF_WINDOW, 2);
 	CHECK(s.pauses == 0 && s.skipped == 0 && s.probed == 100 * BF_RF_WINDOW);
 	CHECK(s.removed == 50 * BF_RF_WINDOW);
 
 	/* one that removes nothing pauses after one window, for 16 windows */
-	bf_rf_switch_init(&s);
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 0);
 	CHECK(s.pauses == 1 && s.skip_left == (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW);
 	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 0);
@@ -770,14 +784,20 @@ test_runtime_switch(void)
 	CHECK(s.probed * 17 <= s.probed + s.skipped + BF_RF_WINDOW);
 
 	/* the break-even point: a quarter removed pays, a bit less does not */
-	bf_rf_switch_init(&s);
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 4);
 	CHECK(s.pauses == 0);
 	feed(&s, BF_RF_WINDOW, 5);
 	CHECK(s.pauses == 1);
+	/* where a removed row saves 2 probes, half must be removed */
+	bf_rf_switch_init(&s, 2.0);
+	feed(&s, BF_RF_WINDOW, 2);
+	CHECK(s.pauses == 0);
+	feed(&s, BF_RF_WINDOW, 3);
+	CHECK(s.pauses == 1);
 
 	/* a filter that becomes useful (sorted keys) is back after the pause, and the pause resets */
-	bf_rf_switch_init(&s);
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 0);
 	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 1);
 	feed(&s, 10 * BF_RF_WINDOW, 1);
