@@ -224,3 +224,16 @@ ANALYZE wide, big2;
 SELECT rf_check('SELECT big2.k, length(wide.pad) FROM big2 JOIN wide USING (k)') AS large_table;
 SELECT rf_check('SELECT big.id FROM big JOIN small USING (k)') AS table_in_cache;
 SELECT rf_check('SELECT big2.k FROM big2 JOIN (SELECT k / 10 AS fk, pad FROM wide) w USING (fk)') AS every_row_matches;
+
+-- More inner rows than the build collects before sizing (4,194,304 hashes,
+-- as much memory as the largest filter): the rest go straight into the
+-- largest filter, whatever the estimate said (here 1,000 rows).  About half
+-- the probe keys match; the join's row count must equal the count below.
+SET bloomfilter.runtime_filter_force = on;
+SET work_mem = '1GB';
+CREATE FUNCTION many_keys() RETURNS SETOF int ROWS 1000 LANGUAGE plpgsql AS
+  'BEGIN RETURN QUERY SELECT generate_series(1, 4300000); END';
+SELECT line FROM explain_analyze('SELECT count(*) FROM big2 JOIN many_keys() g(k) ON big2.k * 7919 % 8600000 = g.k') AS line
+ WHERE line ~ 'Hash Join|Filter (Keys|Size)|Removed';
+RESET work_mem;
+SELECT count(*) AS matching FROM big2 WHERE k * 7919 % 8600000 BETWEEN 1 AND 4300000;

@@ -200,7 +200,7 @@ typedef struct RuntimeCounts
 	uint64 removed; /* rows removed */
 	uint64 skipped; /* rows passed unprobed (paused) */
 	uint64 pauses;
-	uint64 unready; /* rows passed before the filter was usable */
+	uint64 unready; /* rows passed while the filter was not usable */
 	/* builds: the last build */
 	uint64 keys;
 	uint64 builds;

@@ -5,9 +5,9 @@
  * A build collects the 32-bit key hashes of the inner rows; at the end of
  * the inner side it sizes a blocked512 filter for the rows it read (the
  * planner's estimate can be far off) and adds them.  If more rows come than
- * the largest filter holds, the hashes go straight into a filter of the
- * largest size instead (core/bf_runtime.h); if that ends up too full to be
- * worth probing, the filter is marked useless and probes pass every row.
+ * MAX_PENDING, the hashes go straight into a filter of the largest size
+ * instead (core/bf_runtime.h); if that ends up too full to be worth
+ * probing, the filter is marked useless and probes pass every row.
  */
 #include "bloom_runtime.h"
 
@@ -64,7 +64,7 @@ bloom_rf_add(RuntimeFilter *f, uint32 hash)
 		allocate_filter(f, f->planned_keys);
 	if (f->bytes)
 	{
-		/* past the largest filter's capacity: straight in */
+		/* a share of a shared filter, or past MAX_PENDING rows: straight in */
 		bf_add_hash(&f->view, (uint64) hash);
 		return;
 	}
@@ -72,7 +72,8 @@ bloom_rf_add(RuntimeFilter *f, uint32 hash)
 	{
 		if (f->pending_size >= MAX_PENDING)
 		{
-			allocate_filter(f, (double) MAX_PENDING + 1);
+			/* the count is unknown: the largest filter */
+			allocate_filter(f, bf_rf_max_keys() + 1);
 			add_pending(f);
 			bf_add_hash(&f->view, (uint64) hash);
 			return;

@@ -25,9 +25,8 @@ typedef struct ProbeState
 	RuntimeKeys keys;
 	int filter_id;
 	RuntimeFilter *filter; /* the build node's, given at executor start */
-	double pass;           /* the planner's estimate, for EXPLAIN */
 	bf_rf_switch sw;
-	uint64 unready; /* rows passed while the filter was not usable */
+	uint64 unready; /* rows passed while the filter was not usable (not ready, or disabled) */
 	RuntimeParallel par;
 } ProbeState;
 
@@ -101,7 +100,6 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 
 	bloom_rf_keys_init(&state->keys, node, true);
 	state->filter_id = intVal(list_nth(cscan->custom_private, RF_PRIVATE_ID));
-	state->pass = floatVal(list_nth(cscan->custom_private, RF_PRIVATE_PASS));
 	bf_rf_switch_init(&state->sw,
 	                  Max(1.0, floatVal(list_nth(cscan->custom_private, RF_PRIVATE_SAVED))));
 }
@@ -213,7 +211,7 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (es->verbose || all.skipped > 0)
 	{
 		ExplainPropertyUInteger("Rows Probed", NULL, all.probed, es);
-		ExplainPropertyUInteger("Rows Passed Before Filter Ready", NULL, all.unready, es);
+		ExplainPropertyUInteger("Rows Passed Without Filter", NULL, all.unready, es);
 		ExplainPropertyUInteger("Rows Passed Unprobed", NULL, all.skipped, es);
 		ExplainPropertyUInteger("Pauses", NULL, all.pauses, es);
 	}
