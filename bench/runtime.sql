@@ -17,9 +17,10 @@
 --
 -- Each query runs 3 times per setting, alternating; the medians are compared.
 -- work_mem is 2GB, so no join spills, except in "spill".
--- With two workers PostgreSQL picks Parallel Hash Joins, which get no
--- filter; "2 workers, no parallel hash" has enable_parallel_hash off, where
--- every worker builds its own filter.
+-- With two workers PostgreSQL picks Parallel Hash Joins, whose processes
+-- share one filter; "2 workers, no parallel hash" has enable_parallel_hash
+-- off, where every process builds its own filter.  The machine has 2 cores:
+-- with the leader, 3 processes share them.
 \set ON_ERROR_STOP on
 \pset footer off
 SET jit = off;
