@@ -32,8 +32,9 @@ bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, doubl
 		return false;
 	pass = pass < 0 ? 0 : (pass > 1 ? 1 : pass);
 	removed = 1.0 - pass;
-	gain = outer_rows * (removed * bf_rf_saved_per_removed(table_bytes) - 1.0) -
-	       inner_rows * BF_RF_BUILD_PER_INNER;
+	gain =
+	    outer_rows * (removed * bf_rf_saved_per_removed(table_bytes) - 1.0 - BF_RF_NODE_PER_OUTER) -
+	    inner_rows * BF_RF_BUILD_PER_INNER;
 	return gain > 0;
 }
 
