@@ -40,7 +40,7 @@
  * What the probe node itself costs an outer row, in filter probes: a call
  * through the executor and a few branches.  Without it, a filter in front of
  * a hash table in the cache looks like a small gain (removed * saved just
- * above 1) that the node eats: TPC-H's Q8 and Q9 at scale 0.2, 3-10% slower
+ * above 1) that the node eats: TPC-H's Q9 and Q8 at scale 0.2, 7% and 19% slower
  * with such filters (bench/README.md).
  */
 #define BF_RF_NODE_PER_OUTER 0.25
