@@ -7,14 +7,13 @@
  *
  * Which joins.  A hash join whose type discards the outer rows that match
  * nothing (inner, semi, right, right semi, right anti), whose hash
- * operators are strict and whose
- * keys are neither volatile nor subqueries, and where bf_rf_worthwhile()
- * says the filter pays, from the planner's estimates: outer rows, inner
- * rows, the size of the hash table, and the fraction of outer rows that
- * find a match (join rows / outer
- * rows for inner, semi and right joins; for right semi and anti joins,
- * whose rows are inner rows, inner rows / outer rows, a guess the probe's
- * adaptive switch corrects).  DEBUG1 says why a join gets none.
+ * operators are strict and whose keys are neither volatile nor subqueries,
+ * and where bf_rf_worthwhile() says the filter pays, from the planner's
+ * estimates: outer rows, inner rows, the size of the hash table, and the
+ * fraction of outer rows that find a match (join rows / outer rows for
+ * inner, semi and right joins; for right semi and anti joins, whose rows
+ * are inner rows, inner rows / outer rows, a guess the probe's adaptive
+ * switch corrects).  DEBUG1 says why a join gets none.
  *
  * Where the probes go.  As far down the outer side as the keys can be
  * followed as plain columns, through nodes where dropping the rows that
