@@ -108,7 +108,12 @@ static bool exprs_safe(List *exprs);
 static bool inner_is_stable(Plan *plan);
 static Oid hash_family(Oid opno);
 static Plan *place_probes(Plan *plan, List *keys, FilterInfo *info, PlanContext *ctx);
-static Plan *place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx);
+static Plan *place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx,
+                           bool may_stop);
+static bool accepts_probe(Plan *parent, Plan *child);
+#ifdef USE_ASSERT_CHECKING
+static Plan *check_edges(Plan *plan, void *arg);
+#endif
 static Plan **passable_child(Plan *plan, const AttrNumber *cols, AttrNumber *child_cols,
                              FilterInfo *info);
 static bool map_columns(Plan *plan, const AttrNumber *cols, int ncols, Side *side,
@@ -142,8 +147,38 @@ bloom_rf_plan(PlannedStmt *stmt)
 		foreach (lc, stmt->subplans)
 			if (lfirst(lc) != NULL)
 				mark_under_gather(lfirst(lc), NULL);
+#ifdef USE_ASSERT_CHECKING
+		check_edges(stmt->planTree, NULL);
+		foreach (lc, stmt->subplans)
+			if (lfirst(lc) != NULL)
+				check_edges(lfirst(lc), NULL);
+#endif
 	}
 }
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * Assert that every node of ours sits where it may: a build right under a
+ * Hash node, a probe on an edge accepts_probe() allows.  arg is plan's
+ * parent, NULL at the top of a tree.
+ */
+static Plan *
+check_edges(Plan *plan, void *arg)
+{
+	Plan *parent = arg;
+
+	if (is_runtime_node(plan))
+	{
+		Assert(parent != NULL);
+		if (((CustomScan *) plan)->methods == &bloom_build_plan_methods)
+			Assert(IsA(parent, Hash));
+		else
+			Assert(accepts_probe(parent, plan));
+	}
+	mutate_children(plan, check_edges, plan);
+	return plan;
+}
+#endif
 
 /* Apply fn to every child plan of plan, replacing each with fn's result. */
 static void
@@ -448,7 +483,7 @@ place_probes(Plan *plan, List *keys, FilterInfo *info, PlanContext *ctx)
 			return make_node(plan, keys, info, true, ctx); /* an expression: right here */
 		cols[i++] = ((Var *) key)->varattno;
 	}
-	return place_columns(plan, cols, info, ctx);
+	return place_columns(plan, cols, info, ctx, true);
 }
 
 /*
@@ -456,7 +491,8 @@ place_probes(Plan *plan, List *keys, FilterInfo *info, PlanContext *ctx)
  * columns cols of plan's output.  Returns the node that replaces plan.
  */
 static Plan *
-place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx)
+place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx,
+              bool may_stop)
 {
 	AttrNumber *child_cols = palloc(info->nkeys * sizeof(AttrNumber));
 	Plan **child;
@@ -478,17 +514,24 @@ place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext 
 		    exprs_safe(plan->qual))
 		{
 			foreach (lc, children)
-				lfirst(lc) = place_columns(lfirst(lc), child_cols, info, ctx);
+				lfirst(lc) = place_columns(lfirst(lc), child_cols, info, ctx, true);
 			return plan;
 		}
 	}
 	else if ((child = passable_child(plan, cols, child_cols, info)) != NULL)
 	{
-		*child = place_columns(*child, child_cols, info, ctx);
-		return plan;
+		Plan *placed = place_columns(*child, child_cols, info, ctx, accepts_probe(plan, *child));
+
+		if (placed != NULL)
+		{
+			*child = placed;
+			return plan;
+		}
 	}
 
-	/* the probe goes right above plan */
+	/* the probe goes right above plan, if plan's parent reads it as any child */
+	if (!may_stop)
+		return NULL;
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
@@ -583,6 +626,54 @@ passable_child(Plan *plan, const AttrNumber *cols, AttrNumber *child_cols, Filte
 		}
 		default:
 			return NULL;
+	}
+}
+
+/*
+ * Whether a probe may sit between parent and child, one of parent's
+ * children.  The executor must read that child only through ExecProcNode,
+ * must not look at the child's node type or state, and must not mark and
+ * restore it; parameters must reach the child through chgParam, which the
+ * probe's rescan passes on.  Every edge not named here is kept free of
+ * probes, among them:
+ *	 - Hash Join -> Hash: ExecHashJoin reads the Hash node's state (its hash
+ *	   table) and MultiExecProcNode runs it;
+ *	 - Merge Join -> inner side: marked and restored;
+ *	 - Bitmap Heap Scan -> bitmap nodes, BitmapAnd/BitmapOr -> theirs: read
+ *	   with MultiExecProcNode;
+ *	 - Append -> an async child: Append talks to it by its own protocol;
+ *	 - Gather, Gather Merge: the child runs in other processes;
+ *	 - RecursiveUnion, ModifyTable, LockRows, Limit, SetOp, WindowAgg and
+ *	   any node not listed: never descended into (passable_child).
+ */
+static bool
+accepts_probe(Plan *parent, Plan *child)
+{
+	switch (nodeTag(parent))
+	{
+		case T_HashJoin:
+		case T_MergeJoin:
+			return child == outerPlan(parent);
+		case T_NestLoop:
+			return true;
+		case T_Append:
+		case T_MergeAppend:
+			return !child->async_capable;
+		case T_Result:
+		case T_SubqueryScan:
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+		case T_Hash:
+		case T_Agg:
+		case T_Group:
+		case T_Unique:
+			return true;
+		case T_CustomScan:
+			return is_runtime_node(parent);
+		default:
+			return false;
 	}
 }
 

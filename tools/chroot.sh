@@ -49,6 +49,10 @@ packages=(postgresql-"$version" postgresql-server-dev-"$version" postgresql-cont
 # dependencies where it can run.
 [ "$version" -gt 17 ] || packages+=(perl libicu-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
 	libxslt1-dev libpam0g-dev libreadline-dev)
+# PostgreSQL's own regression suite (tests/pg_suite) is built from source:
+# 17 and later ship no generated parser files in their tarballs; curl fetches
+# the source (tools/pgsource.sh).
+packages+=(bison flex perl curl)
 recipe="suite=$suite packages=${packages[*]}"
 
 # The first plain (non-security) Debian mirror the host's apt uses.
