@@ -22,7 +22,7 @@ OBJS = bloomfilter.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o s
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right bloom_upgrade
+	runtime_filter_right runtime_filter_edges bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

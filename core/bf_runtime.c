@@ -82,33 +82,66 @@ bf_rf_shape(double n, uint64_t *ncells, int *nhashes)
 	(void) ok;
 }
 
+/* Whether removing `removed` of `rows` rows pays for probing them. */
+static bool
+pays(const bf_rf_switch *s, double removed, double rows)
+{
+	return removed * s->saved >= rows;
+}
+
 void
 bf_rf_switch_init(bf_rf_switch *s, double saved)
 {
 	assert(saved >= 1.0);
+	s->paused = false;
 	s->window_left = BF_RF_WINDOW;
 	s->window_removed = 0;
-	s->min_removed = (uint32_t) ceil(BF_RF_WINDOW / saved);
-	s->skip_left = 0;
-	s->pause = BF_RF_FIRST_PAUSE;
+	s->gap_left = 0;
+	s->saved = saved;
+	s->random = 0x9E3779B97F4A7C15ull; /* any nonzero seed; fixed, so runs repeat */
+	s->run_rows = s->run_removed = 0;
 	s->probed = s->removed = s->skipped = s->pauses = 0;
+}
+
+uint32_t
+bf_rf_switch_next_gap(bf_rf_switch *s)
+{
+	uint64_t x = s->random;
+
+	/* xorshift64 (Marsaglia 2003): fast, and random enough to break periods */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	s->random = x;
+	/* uniform in [1, 2 * GAP - 1], mean GAP (the modulo's bias is negligible) */
+	return 1 + (uint32_t) ((x >> 32) % (2 * BF_RF_SAMPLE_GAP - 1));
 }
 
 void
 bf_rf_switch_window_end(bf_rf_switch *s)
 {
-	bool pays = s->window_removed >= s->min_removed;
+	uint32_t probes = s->paused ? BF_RF_SAMPLE_WINDOW : BF_RF_WINDOW;
+	uint64_t weight = s->paused ? BF_RF_SAMPLE_GAP : 1;
+	bool window_pays, run_pays;
 
-	assert(s->window_left == 0 && s->window_removed <= BF_RF_WINDOW);
-	if (pays)
-		s->pause = BF_RF_FIRST_PAUSE;
-	else
+	assert(s->window_left == 0 && s->window_removed <= probes);
+	s->run_rows += (uint64_t) probes * weight;
+	s->run_removed += (uint64_t) s->window_removed * weight;
+	if (s->run_rows > 2 * BF_RF_HORIZON)
 	{
-		s->skip_left = (uint64_t) s->pause * BF_RF_WINDOW;
-		s->pauses++;
-		if (s->pause < BF_RF_MAX_PAUSE)
-			s->pause *= 2;
+		s->run_rows /= 2;
+		s->run_removed /= 2;
 	}
-	s->window_left = BF_RF_WINDOW;
+	window_pays = pays(s, s->window_removed, probes);
+	run_pays = pays(s, (double) s->run_removed, (double) s->run_rows);
+	if (!s->paused && !window_pays && !run_pays)
+	{
+		s->paused = true;
+		s->pauses++;
+		s->gap_left = bf_rf_switch_next_gap(s);
+	}
+	else if (s->paused && (window_pays || run_pays))
+		s->paused = false;
+	s->window_left = s->paused ? BF_RF_SAMPLE_WINDOW : BF_RF_WINDOW;
 	s->window_removed = 0;
 }

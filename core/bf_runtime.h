@@ -85,28 +85,49 @@ extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
 
 /* ---- the probe's adaptive switch ---- */
 
-/* Rows probed per window; the decision to pause is taken at a window's end. */
-#define BF_RF_WINDOW 4096u
-/* Windows skipped after the first bad window; doubled after each further one. */
-#define BF_RF_FIRST_PAUSE 16u
-#define BF_RF_MAX_PAUSE 256u
-
 /*
- * The state of a probe's switch.  A window of BF_RF_WINDOW probed rows that
- * removes less than the break-even fraction 1 / saved (saved from
- * bf_rf_saved_per_removed()) costs more than it saves: the probe then passes
- * the next pause * BF_RF_WINDOW rows unchecked, and probes one window again.
- * Consecutive bad windows double the pause up to BF_RF_MAX_PAUSE; a good one
- * resets it.  So a useless filter costs at most 1/17 of its probes, and a
- * filter that becomes useful (keys sorted, say) is back within a pause.
+ * A probe that removes too few rows costs more than it saves, so the probe
+ * node pauses it; but whether it pays can change along the scan (time-ordered
+ * facts whose matches come in runs, keys sorted, a table whose first half
+ * matches and second half does not).  The switch therefore judges on two
+ * measures and keeps measuring while paused:
+ *
+ *	 - the last window: BF_RF_WINDOW probes while probing every row, or
+ *	   BF_RF_SAMPLE_WINDOW sampled probes while paused;
+ *	 - the long run: the fraction of rows removed over the scan so far,
+ *	   estimated from every probe (a sampled probe stands for the rows it
+ *	   was drawn from) and halved past 2 * BF_RF_HORIZON rows, so that it
+ *	   covers the last one to two million rows: longer than any run of
+ *	   matches it should see through, short enough to follow a table whose
+ *	   halves differ.
+ *
+ * Either pays when its removed fraction reaches the break-even point
+ * 1 / saved (saved from bf_rf_saved_per_removed()).  A probing filter pauses
+ * only when neither pays; a paused one resumes as soon as either does.
+ * While paused, one row in BF_RF_SAMPLE_GAP on average is still probed (and
+ * dropped if the filter rejects it), at gaps drawn at random between 1 and
+ * 2 * BF_RF_SAMPLE_GAP - 1 rows, so that no period in the data lines up
+ * with the samples.  A filter that removes nothing thus costs one probe per
+ * BF_RF_SAMPLE_GAP rows after its first window, and one that pays overall
+ * is never paused by a run of matches, however long.
  */
+#define BF_RF_WINDOW 4096u
+#define BF_RF_SAMPLE_WINDOW 64u
+#define BF_RF_SAMPLE_GAP 17u
+#define BF_RF_HORIZON ((uint64_t) 1 << 18)
+
+/* The state of a probe's switch. */
 typedef struct bf_rf_switch
 {
-	uint32_t window_left;    /* rows still to probe in this window */
-	uint32_t window_removed; /* rows this window removed */
-	uint32_t min_removed;    /* a window must remove this many to go on */
-	uint64_t skip_left;      /* rows still to pass unchecked */
-	uint32_t pause;          /* windows the next pause skips */
+	bool paused;
+	uint32_t window_left;    /* probes still to make in this window */
+	uint32_t window_removed; /* rows this window's probes removed */
+	uint32_t gap_left;       /* paused: rows to pass before the next sampled probe */
+	double saved;            /* what a removed row saves, in probes (>= 1) */
+	uint64_t random;         /* the sampling's generator state (xorshift64) */
+	/* the long run, in rows: a probe counts 1, a sampled probe BF_RF_SAMPLE_GAP */
+	uint64_t run_rows;
+	uint64_t run_removed;
 	/* totals, for EXPLAIN ANALYZE */
 	uint64_t probed;
 	uint64_t removed;
@@ -117,8 +138,11 @@ typedef struct bf_rf_switch
 /* A switch that probes, for a filter where removing a row saves `saved` probes (>= 1). */
 extern void bf_rf_switch_init(bf_rf_switch *s, double saved);
 
-/* Called at a window's end: pause or go on (bf_runtime.c). */
+/* Called at a window's end: pause, resume or go on (bf_runtime.c). */
 extern void bf_rf_switch_window_end(bf_rf_switch *s);
+
+/* Called when a paused switch's gap is over: the next gap (bf_runtime.c). */
+extern uint32_t bf_rf_switch_next_gap(bf_rf_switch *s);
 
 /*
  * Whether to probe the next row.  If it returns false the row passes
@@ -128,12 +152,14 @@ extern void bf_rf_switch_window_end(bf_rf_switch *s);
 static inline bool
 bf_rf_switch_probing(bf_rf_switch *s)
 {
-	if (s->skip_left > 0)
+	if (!s->paused)
+		return true;
+	if (--s->gap_left > 0)
 	{
-		s->skip_left--;
 		s->skipped++;
 		return false;
 	}
+	s->gap_left = bf_rf_switch_next_gap(s);
 	return true;
 }
 

@@ -491,8 +491,7 @@ place_probes(Plan *plan, List *keys, FilterInfo *info, PlanContext *ctx)
  * columns cols of plan's output.  Returns the node that replaces plan.
  */
 static Plan *
-place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx,
-              bool may_stop)
+place_columns(Plan *plan, const AttrNumber *cols, FilterInfo *info, PlanContext *ctx, bool may_stop)
 {
 	AttrNumber *child_cols = palloc(info->nkeys * sizeof(AttrNumber));
 	Plan **child;

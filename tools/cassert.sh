@@ -6,8 +6,9 @@
 #
 # The server is built once from Debian's source of postgresql-15 (the
 # upstream tarball, unpatched; about 10 minutes on 2 cores) and cached in
-# $BLOOM_CASSERT_CACHE (default /var/cache/bloomfilter/pg15-cassert); later
-# runs only rebuild the extension.  Run as root from the repository.  The
+# $BLOOM_CASSERT_CACHE (default /var/cache/bloomfilter/pg15-cassert: the
+# installation in install/, the built tree in src/postgresql-VERSION, the
+# version in ready); later runs only rebuild the extension.  Run as root from the repository.  The
 # server runs as postgres on a throwaway data folder and is stopped on every
 # exit path.  Ends with "cassert: N passed, N failed".
 set -euo pipefail
@@ -18,41 +19,35 @@ cache=${BLOOM_CASSERT_CACHE:-/var/cache/bloomfilter/pg15-cassert}
 prefix=$cache/install
 export DEBIAN_FRONTEND=noninteractive
 
-install_missing bison flex libreadline-dev zlib1g-dev libicu-dev pkg-config dpkg-dev make gcc perl
+install_missing bison flex libreadline-dev zlib1g-dev libicu-dev pkg-config make gcc perl curl
 
 # ---- the server, built once ----
+# From the upstream source of the host's own PostgreSQL 15 version, as
+# Debian ships it (tools/pgsource.sh).  The configured and built tree stays
+# in the cache: PostgreSQL's own regression suite runs from it
+# (tests/pg_suite/pg_suite.sh, called by tools/run.sh after this script).
 build_server() {
-	local src=$cache/src apt=$cache/apt mirror version
-	mirror=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
-		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-	rm -rf "$src" "$apt" "$prefix"
-	mkdir -p "$src" "$apt/lists/partial"
-	# A private apt state with a deb-src line, so that the host's sources stay
-	# as they are.  The main suite only: the security pool reachable here
-	# serves no sources.
-	printf 'deb-src %s bookworm main\n' "${mirror:-http://deb.debian.org/debian}" >"$apt/sources.list"
-	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt/lists")
-	apt-get "${opts[@]}" update -qq
-	(cd "$src" && apt-get "${opts[@]}" source --download-only -qq postgresql-15 >/dev/null 2>&1)
-	version=$(cd "$src" && ls postgresql-15_*.orig.tar.* | sed 's/^postgresql-15_\(.*\)\.orig\.tar\..*/\1/')
+	local host version
+	host=$(/usr/lib/postgresql/15/bin/postgres --version | sed -n 's/^postgres (PostgreSQL) \([0-9]*\.[0-9]*\).*/\1/p')
+	rm -rf "$cache/src" "$prefix" "$cache/ready"
+	version=$(bash tools/pgsource.sh "${host:-15.0}" "$cache/src")
 	echo "== cassert: building PostgreSQL $version with --enable-cassert into $prefix"
-	tar -C "$src" -xf "$src"/postgresql-15_*.orig.tar.*
-	(cd "$src/postgresql-$version" &&
+	(cd "$cache/src/postgresql-$version" &&
 		./configure --quiet --prefix="$prefix" --enable-cassert --enable-debug --without-llvm \
 			--with-icu CFLAGS="-O2 -g" >"$cache/configure.log" 2>&1 &&
 		make -s -j"$(nproc)" >"$cache/make.log" 2>&1 &&
-		make -s install >>"$cache/make.log" 2>&1) || {
+		make -s install >>"$cache/make.log" 2>&1 &&
+		make -s -C src/test/regress >>"$cache/make.log" 2>&1) || {
 		tail -n 30 "$cache/make.log" "$cache/configure.log" 2>/dev/null
 		echo "cassert: building the server failed"
 		return 1
 	}
-	rm -rf "$src" "$apt"
 	echo "$version" >"$cache/ready"
 }
 
 mkdir -p "$cache"
-if [ ! -f "$cache/ready" ]; then
+# (a cache from before the tree was kept has no suite to run)
+if [ ! -f "$cache/ready" ] || [ ! -f "$cache/src/postgresql-$(cat "$cache/ready")/src/test/regress/regress.so" ]; then
 	t0=$(date +%s)
 	build_server
 	echo "== cassert: server built in $(($(date +%s) - t0)) s"

@@ -13,7 +13,9 @@
 #         the Citus cluster test (tests/citus/citus_test.sh: Citus 13.2.2,
 #         built from ../shared/vendor once and cached; skipped, and counted
 #         so, where that source is absent or Citus does not support the
-#         version, as 18).
+#         version, as 18) and PostgreSQL's own regression suite with runtime
+#         filters off and forced (tests/pg_suite/pg_suite.sh; on 15, the
+#         host's version, against the cassert server).
 #
 # 15 is the host's (Debian bookworm).  17 (Debian trixie) and 18 (Debian
 # forky) run in minimal debootstrap chroots that tools/chroot.sh builds on
@@ -21,7 +23,7 @@
 #
 # With 15 in the run, the pg_regress suite also runs against a PostgreSQL 15
 # built with --enable-cassert (tools/cassert.sh; built once, about 5 minutes,
-# and cached).
+# and cached), and so does PostgreSQL's own suite, from that server's tree.
 #
 # Choosing versions: --pg 17,18 (or BLOOM_PG_VERSIONS="17 18").  Other knobs:
 # FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (60), BLOOM_CASSERT=0
@@ -229,6 +231,14 @@ for v in $versions; do
 	echo
 	echo "======== Citus on PostgreSQL $v ========"
 	run_part "citus$v" "$(date +%s)" on_version_run "$v" bash tests/citus/citus_test.sh "$v"
+
+	# ---- PostgreSQL's own regression suite, filters off and forced ----
+	# (on the host's version it runs on the cassert server, below)
+	if [ "$v" != "$host_version" ]; then
+		echo
+		echo "======== PostgreSQL $v's own regression suite with runtime filters forced ========"
+		run_part "pgsuite$v" "$(date +%s)" on_version_run "$v" bash tests/pg_suite/pg_suite.sh "$v"
+	fi
 done
 
 # ---- PostgreSQL's own assertions: make installcheck on a cassert server ----
@@ -241,6 +251,11 @@ if [[ " $versions " == *" $host_version "* ]]; then
 		summary+=("cassert: skipped")
 	else
 		run_part cassert "$(date +%s)" bash tools/cassert.sh
+		echo
+		echo "======== PostgreSQL $host_version's own regression suite with runtime filters forced, cassert ========"
+		cassert_cache=${BLOOM_CASSERT_CACHE:-/var/cache/bloomfilter/pg15-cassert}
+		run_part "pgsuite$host_version-cassert" "$(date +%s)" bash tests/pg_suite/pg_suite.sh "$host_version" \
+			"$cassert_cache/install" "$cassert_cache/src/postgresql-$(cat "$cassert_cache/ready" 2>/dev/null)"
 		# the cassert build replaced the objects: leave a plain build behind
 		make -s PG_CONFIG="$HOST_PG_CONFIG" clean >/dev/null
 	fi

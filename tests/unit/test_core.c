@@ -763,10 +763,56 @@ feed(bf_rf_switch *s, uint64_t n, unsigned remove_every)
 			bf_rf_switch_record(s, remove_every > 0 && i % remove_every == 0);
 }
 
+/* Whether row i of n matches (cannot be removed) in an ordering of the probe side. */
+typedef bool (*row_matches)(uint64_t i, uint64_t n, uint64_t arg);
+
+/* 10 % of the rows match, in runs of arg rows (then 9 * arg that do not). */
+static bool
+matches_in_runs(uint64_t i, uint64_t n, uint64_t arg)
+{
+	(void) n;
+	return i % (10 * arg) < arg;
+}
+
+/* The first half matches, the second does not (arg 0), or the reverse (arg 1). */
+static bool
+matches_in_halves(uint64_t i, uint64_t n, uint64_t arg)
+{
+	return (i < n / 2) == (arg == 0);
+}
+
+/* Every row but each arg-th matches: a period in the data. */
+static bool
+matches_but_every(uint64_t i, uint64_t n, uint64_t arg)
+{
+	(void) n;
+	return i % arg != 0;
+}
+
+/* Run n rows of an ordering through a fresh switch; returns rows removable. */
+static uint64_t
+run_ordering(bf_rf_switch *s, row_matches matches, uint64_t n, uint64_t arg)
+{
+	uint64_t removable = 0;
+
+	bf_rf_switch_init(s, BF_RF_SAVED_PER_REMOVED);
+	for (uint64_t i = 0; i < n; i++)
+	{
+		bool removed = !matches(i, n, arg);
+
+		removable += removed;
+		if (bf_rf_switch_probing(s))
+			bf_rf_switch_record(s, removed);
+	}
+	return removable;
+}
+
 static void
 test_runtime_switch(void)
 {
 	bf_rf_switch s;
+	const uint64_t n = 4000000;
+	uint64_t removable, before;
 
 	/* a filter that removes half the rows never pauses */
 	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
@@ -774,39 +820,81 @@ test_runtime_switch(void)
 	CHECK(s.pauses == 0 && s.skipped == 0 && s.probed == 100 * BF_RF_WINDOW);
 	CHECK(s.removed == 50 * BF_RF_WINDOW);
 
-	/* one that removes nothing pauses after one window, for 16 windows */
+	/* one that removes nothing pauses after one window, and stays paused */
 	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 0);
-	CHECK(s.pauses == 1 && s.skip_left == (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW);
-	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 0);
-	CHECK(s.skipped == (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW && s.skip_left == 0);
-	/* a second bad window doubles the pause, up to the maximum */
-	feed(&s, BF_RF_WINDOW, 0);
-	CHECK(s.pauses == 2 && s.skip_left == 2ull * BF_RF_FIRST_PAUSE * BF_RF_WINDOW);
-	feed(&s, 1000ull * BF_RF_MAX_PAUSE * BF_RF_WINDOW, 0);
-	CHECK(s.pause == BF_RF_MAX_PAUSE);
-	/* a useless filter is probed at most once per 17 windows */
-	CHECK(s.probed * 17 <= s.probed + s.skipped + BF_RF_WINDOW);
+	CHECK(s.pauses == 1 && s.paused);
+	feed(&s, n, 0);
+	CHECK(s.pauses == 1 && s.paused && s.removed == 0);
+	/* then probes one row in BF_RF_SAMPLE_GAP (17), within 2 % */
+	CHECK(s.probed - BF_RF_WINDOW <= n / BF_RF_SAMPLE_GAP * 1.02 + BF_RF_SAMPLE_WINDOW);
+	CHECK(s.probed - BF_RF_WINDOW >= n / BF_RF_SAMPLE_GAP * 0.98);
+	CHECK(s.probed + s.skipped == n + BF_RF_WINDOW);
+
+	/* the sampling gaps: between 1 and 2 * GAP - 1, averaging GAP */
+	{
+		uint64_t sum = 0;
+		uint32_t lo = UINT32_MAX, hi = 0;
+
+		for (int i = 0; i < 100000; i++)
+		{
+			uint32_t g = bf_rf_switch_next_gap(&s);
+
+			sum += g;
+			lo = g < lo ? g : lo;
+			hi = g > hi ? g : hi;
+		}
+		CHECK(lo == 1 && hi == 2 * BF_RF_SAMPLE_GAP - 1);
+		CHECK_NEAR(sum / 100000.0, BF_RF_SAMPLE_GAP, 0.1);
+	}
 
 	/* the break-even point: a quarter removed pays, a bit less does not */
 	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 4);
 	CHECK(s.pauses == 0);
 	feed(&s, BF_RF_WINDOW, 5);
-	CHECK(s.pauses == 1);
+	CHECK(s.pauses == 1 && s.paused);
 	/* where a removed row saves 2 probes, half must be removed */
 	bf_rf_switch_init(&s, 2.0);
 	feed(&s, BF_RF_WINDOW, 2);
 	CHECK(s.pauses == 0);
 	feed(&s, BF_RF_WINDOW, 3);
-	CHECK(s.pauses == 1);
+	CHECK(s.pauses == 1 && s.paused);
 
-	/* a filter that becomes useful (sorted keys) is back after the pause, and the pause resets */
+	/* a paused filter that becomes useful (sorted keys) resumes within a sampled window */
 	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 0);
-	feed(&s, (uint64_t) BF_RF_FIRST_PAUSE * BF_RF_WINDOW, 1);
+	CHECK(s.paused);
+	feed(&s, 2ull * BF_RF_SAMPLE_WINDOW * BF_RF_SAMPLE_GAP, 1);
+	CHECK(!s.paused);
+	before = s.skipped;
 	feed(&s, 10 * BF_RF_WINDOW, 1);
-	CHECK(s.pauses == 1 && s.pause == BF_RF_FIRST_PAUSE && s.removed == 10 * BF_RF_WINDOW);
+	CHECK(s.skipped == before && s.pauses == 1);
+
+	/*
+	 * Orderings that fooled 1.5's switch, which judged on the last window
+	 * alone: 10 % matching in runs of 100 to 1,000,000 rows.  The filter pays
+	 * over the scan, so it must remove nearly every removable row, whatever
+	 * the run length.
+	 */
+	for (uint64_t run = 100; run <= 1000000; run *= 10)
+	{
+		removable = run_ordering(&s, matches_in_runs, n, run);
+		CHECK(s.removed >= removable * 0.99);
+	}
+	/* the first half matches, then nothing does: the second half is removed */
+	removable = run_ordering(&s, matches_in_halves, n, 0);
+	CHECK(s.removed >= removable * 0.99);
+	/* the reverse: the first half is removed, and the filter pauses in the second */
+	removable = run_ordering(&s, matches_in_halves, n, 1);
+	CHECK(s.removed >= removable * 0.99 && s.pauses == 1 && s.paused);
+	/*
+	 * A period in the data: every 17th row removable, that is 5.9 %, below
+	 * break-even.  The random gaps see the removable rows at their share.
+	 */
+	removable = run_ordering(&s, matches_but_every, n, BF_RF_SAMPLE_GAP);
+	CHECK(s.paused && s.removed > 0);
+	CHECK_NEAR((double) s.removed / (double) s.probed, 1.0 / BF_RF_SAMPLE_GAP, 0.01);
 }
 
 /* ---- the blocked layout ---- */
