@@ -52,7 +52,7 @@ packages=(postgresql-"$version" postgresql-server-dev-"$version" postgresql-cont
 # PostgreSQL's own regression suite (tests/pg_suite) is built from source:
 # 17 and later ship no generated parser files in their tarballs; curl fetches
 # the source (tools/pgsource.sh).
-packages+=(bison flex perl curl)
+packages+=(bison flex perl curl bzip2)
 recipe="suite=$suite packages=${packages[*]}"
 
 # The first plain (non-security) Debian mirror the host's apt uses.
