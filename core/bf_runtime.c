@@ -22,6 +22,12 @@ bf_rf_saved_per_removed(double table_bytes)
 }
 
 bool
+bf_rf_can_pay(double saved)
+{
+	return saved > 1.0 + BF_RF_NODE_PER_OUTER;
+}
+
+bool
 bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass)
 {
 	double removed, gain;
@@ -101,6 +107,13 @@ bf_rf_switch_init(bf_rf_switch *s, double saved)
 	s->random = 0x9E3779B97F4A7C15ull; /* any nonzero seed; fixed, so runs repeat */
 	s->run_rows = s->run_removed = 0;
 	s->probed = s->removed = s->skipped = s->pauses = 0;
+}
+
+void
+bf_rf_switch_set_saved(bf_rf_switch *s, double saved)
+{
+	assert(saved >= 1.0);
+	s->saved = saved;
 }
 
 uint32_t

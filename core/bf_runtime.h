@@ -65,6 +65,15 @@
 extern double bf_rf_saved_per_removed(double table_bytes);
 
 /*
+ * Whether removing outer rows can pay at all where removing one saves
+ * `saved` probes: even a filter that removes every row costs a probe and
+ * the node's own work per row, 1 + BF_RF_NODE_PER_OUTER.  The probe node
+ * asks this again once the join's hash table is built, with its real size:
+ * a table the planner believed large may fit in the cache after all.
+ */
+extern bool bf_rf_can_pay(double saved);
+
+/*
  * Whether a filter is expected to pay: outer_rows and inner_rows are the
  * planner's estimates, table_bytes its hash table's, pass its estimate of
  * the fraction of outer rows that find a match (clamped to [0, 1]).  False
@@ -137,6 +146,9 @@ typedef struct bf_rf_switch
 
 /* A switch that probes, for a filter where removing a row saves `saved` probes (>= 1). */
 extern void bf_rf_switch_init(bf_rf_switch *s, double saved);
+
+/* Change what a removed row saves (>= 1), keeping the switch's state and totals. */
+extern void bf_rf_switch_set_saved(bf_rf_switch *s, double saved);
 
 /* Called at a window's end: pause, resume or go on (bf_runtime.c). */
 extern void bf_rf_switch_window_end(bf_rf_switch *s);

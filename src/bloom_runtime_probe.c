@@ -14,6 +14,7 @@
 #include "bloom_runtime.h"
 
 #include "executor/executor.h"
+#include "executor/hashjoin.h"
 #include "miscadmin.h"
 
 #include BLOOM_EXPLAIN_STATE_H
@@ -27,6 +28,11 @@ typedef struct ProbeState
 	RuntimeFilter *filter; /* the build node's, given at executor start */
 	bf_rf_switch sw;
 	uint64 unready; /* rows passed while the filter was not usable (not ready, or disabled) */
+	/* the judgement on the real hash table (probe_judge) */
+	bool judge;          /* judge at all: not for forced filters */
+	uint64 judged_build; /* the filter's build judged last (RuntimeFilter.builds) */
+	bool in_cache;       /* the join's hash table turned out too small for the filter to pay */
+	double table_kb;     /* its size, for EXPLAIN */
 	RuntimeParallel par;
 } ProbeState;
 
@@ -42,6 +48,7 @@ static void probe_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void 
 static void probe_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
 static void probe_shutdown(CustomScanState *node);
 static void probe_counts(ProbeState *state, RuntimeCounts *counts);
+static void probe_judge(ProbeState *state);
 
 const CustomScanMethods bloom_probe_plan_methods = {
     .CustomName = BLOOM_PROBE_NAME,
@@ -102,6 +109,38 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	state->filter_id = intVal(list_nth(cscan->custom_private, RF_PRIVATE_ID));
 	bf_rf_switch_init(&state->sw,
 	                  Max(1.0, floatVal(list_nth(cscan->custom_private, RF_PRIVATE_SAVED))));
+	/* forced filters (tests) must filter whatever the table's size */
+	state->judge = !bloom_runtime_filter_force;
+}
+
+/*
+ * The planner priced the filter from its estimate of the hash table's size;
+ * now that the table is built, price it again from the real one: a table
+ * that fits in the CPU cache after all (TPC-H's Q18: 128,642 rows expected,
+ * 57 found) makes every probe cost more than the row it removes saves, so
+ * the filter is not probed at all; otherwise the switch's break-even point
+ * follows the real size.  A spilled table (several batches) or a shared one
+ * (Parallel Hash Join) keeps the planner's price.  Called when the filter
+ * of a new build becomes usable.
+ */
+static void
+probe_judge(ProbeState *state)
+{
+	HashJoinTable table = state->filter->join->hj_HashTable;
+	double bytes, saved;
+
+	Assert(table != NULL);
+	state->judged_build = state->filter->builds;
+	state->in_cache = false;
+	if (!state->judge || table->parallel_state != NULL || table->nbatch > 1)
+		return;
+	bytes = (double) Max(table->spacePeak, table->spaceUsed);
+	saved = bf_rf_saved_per_removed(bytes);
+	state->table_kb = bytes / 1024.0;
+	if (!bf_rf_can_pay(saved))
+		state->in_cache = true;
+	else
+		bf_rf_switch_set_saved(&state->sw, saved);
 }
 
 static TupleTableSlot *
@@ -120,6 +159,13 @@ probe_exec(CustomScanState *node)
 		if (TupIsNull(slot))
 			return slot;
 		if (state->filter == NULL || !bloom_rf_usable(state->filter))
+		{
+			state->unready++;
+			return slot;
+		}
+		if (state->judged_build != state->filter->builds)
+			probe_judge(state);
+		if (state->in_cache)
 		{
 			state->unready++;
 			return slot;
@@ -208,6 +254,9 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	probe_counts(state, &all);
 	bloom_rf_parallel_sum(&state->par, &all);
 	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
+	if (state->in_cache)
+		ExplainPropertyText("Filter Disabled",
+		                    psprintf("hash table in the CPU cache (%.0f kB)", state->table_kb), es);
 	if (es->verbose || all.skipped > 0)
 	{
 		ExplainPropertyUInteger("Rows Probed", NULL, all.probed, es);

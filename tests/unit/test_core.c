@@ -698,6 +698,11 @@ test_runtime_decision(void)
 	CHECK_NEAR(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES / 2), 2.5, 1e-12);
 	CHECK_NEAR(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES), 4.0, 1e-12);
 	CHECK_NEAR(bf_rf_saved_per_removed(big), 4.0, 1e-12);
+	/* no removal rate pays in front of a table in the cache; beyond a quarter of it, some does */
+	CHECK(!bf_rf_can_pay(bf_rf_saved_per_removed(0)));
+	CHECK(!bf_rf_can_pay(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES / 12)));
+	CHECK(bf_rf_can_pay(bf_rf_saved_per_removed(BF_RF_CACHE_BYTES / 4)));
+	CHECK(bf_rf_can_pay(BF_RF_SAVED_PER_REMOVED));
 	CHECK_NEAR(bf_rf_saved_per_removed(NAN), 1.0, 1e-12);
 
 	/* 10M outer rows, 1M inner, 10 % matching: pays */
@@ -858,6 +863,14 @@ test_runtime_switch(void)
 	bf_rf_switch_init(&s, 2.0);
 	feed(&s, BF_RF_WINDOW, 2);
 	CHECK(s.pauses == 0);
+	feed(&s, BF_RF_WINDOW, 3);
+	CHECK(s.pauses == 1 && s.paused);
+
+	/* a new saving moves the break-even point and keeps the totals */
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
+	feed(&s, BF_RF_WINDOW, 4);
+	bf_rf_switch_set_saved(&s, 2.0);
+	CHECK(s.probed == BF_RF_WINDOW && s.removed == BF_RF_WINDOW / 4);
 	feed(&s, BF_RF_WINDOW, 3);
 	CHECK(s.pauses == 1 && s.paused);
 
