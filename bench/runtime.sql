@@ -58,14 +58,7 @@ INSERT INTO queries VALUES
   ('fk', 'SELECT count(*), sum(o.amount) FROM rt_orders o JOIN rt_customers c ON o.customer = c.id'),
   ('misled', 'SELECT count(*), sum(o.amount) FROM rt_orders o JOIN rt_customers c ON o.customer = c.id WHERE (c.region < 1000) = (c.id > 0)');
 
-CREATE FUNCTION timed(q text) RETURNS TABLE (ms float8, result text) LANGUAGE plpgsql AS $$
-DECLARE
-    t0 timestamptz := clock_timestamp();
-BEGIN
-    EXECUTE 'SELECT r::text FROM (' || q || ') r' INTO result;
-    ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    RETURN NEXT;
-END $$;
+\ir timing.sql
 
 DO $$
 DECLARE
@@ -80,12 +73,12 @@ BEGIN
             FOR rep IN 1..3 LOOP
                 FOREACH s IN ARRAY ARRAY['off', 'on'] LOOP
                     PERFORM set_config('bloomfilter.runtime_filter', s, false);
-                    INSERT INTO runs SELECT qq.name, w.label, s, t.ms, t.result FROM timed(qq.q) t;
+                    INSERT INTO runs SELECT qq.name, w.label, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
                 END LOOP;
                 IF qq.name = 'semijoin' THEN
                     PERFORM set_config('bloomfilter.runtime_filter', 'off', false);
                     INSERT INTO runs SELECT qq.name, w.label, 'hand-written', t.ms, t.result
-                      FROM timed('SELECT count(*) FROM rt_probe WHERE (SELECT bloom_agg(k, 1000000, 0.01) FROM rt_build) @> k AND k IN (SELECT k FROM rt_build)') t;
+                      FROM pg_temp.timed('SELECT count(*) FROM rt_probe WHERE (SELECT bloom_agg(k, 1000000, 0.01) FROM rt_build) @> k AND k IN (SELECT k FROM rt_build)') t;
                 END IF;
             END LOOP;
         END LOOP;

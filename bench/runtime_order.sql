@@ -85,14 +85,7 @@ INSERT INTO queries VALUES
   (9, 'star_runs', 'SELECT count(*), sum(amount) FROM ro_fact JOIN ro_dim1 ON ro_fact.d1 = ro_dim1.k JOIN ro_dim2 ON ro_fact.d2 = ro_dim2.k'),
   (10, 'misled', 'SELECT count(*), sum(o.amount) FROM ro_orders o JOIN ro_customers c ON o.customer = c.id WHERE (c.region < 1000) = (c.id > 0)');
 
-CREATE FUNCTION timed(q text) RETURNS TABLE (ms float8, result text) LANGUAGE plpgsql AS $$
-DECLARE
-    t0 timestamptz := clock_timestamp();
-BEGIN
-    EXECUTE 'SELECT r::text FROM (' || q || ') r' INTO result;
-    ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    RETURN NEXT;
-END $$;
+\ir timing.sql
 
 DO $$
 DECLARE
@@ -103,7 +96,7 @@ BEGIN
         FOR rep IN 1..5 LOOP
             FOREACH s IN ARRAY ARRAY['off', 'on'] LOOP
                 PERFORM set_config('bloomfilter.runtime_filter', s, false);
-                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM timed(qq.q) t;
+                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
             END LOOP;
         END LOOP;
     END LOOP;

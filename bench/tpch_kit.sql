@@ -8,22 +8,22 @@ SET client_min_messages = warning;
 
 CREATE TEMP TABLE tpch_runs (n int, work_mem text, workers int, setting text, ms float8, result text);
 
-CREATE FUNCTION pg_temp.timed(q text) RETURNS TABLE (ms float8, result text) LANGUAGE plpgsql AS $$
-DECLARE
-    t0 timestamptz := clock_timestamp();
-BEGIN
-    -- a subquery with ORDER BY, LIMIT or aggregates is planned as it stands
-    EXECUTE 'SELECT count(*)::text FROM (' || q || ') x' INTO result;
-    ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-    RETURN NEXT;
-END $$;
+\ir timing.sql
 
--- every config, query and repetition, the setting off then on
+CREATE TEMP TABLE tpch_filters (n int, work_mem text, workers int, probes int, removed bigint,
+                                probe_rows bigint);
+CREATE TEMP TABLE tpch_stakes (n int, workers int, node text, join_type text, outer_rows bigint,
+                               join_rows bigint, at_stake bigint, note text);
+
+-- every config and query: the runs, the setting off then on, then the
+-- filters it gets (EXPLAIN ANALYZE, the setting on) and, at 64MB, the
+-- joins whose outer rows without a match are not dropped early
 DO $$
 DECLARE
     c text;
     qq record;
     s text;
+    plan jsonb;
 BEGIN
     FOREACH c IN ARRAY regexp_split_to_array(current_setting('tpch.configs'), '\s+') LOOP
         PERFORM set_config('work_mem', split_part(c, ':', 1), false);
@@ -32,31 +32,13 @@ BEGIN
             FOR rep IN 1..current_setting('tpch.reps')::int LOOP
                 FOREACH s IN ARRAY ARRAY['off', 'on'] LOOP
                     PERFORM set_config('bloomfilter.runtime_filter', s, false);
+                    -- a subquery with ORDER BY, LIMIT or aggregates is planned as it stands
                     INSERT INTO tpch_runs
                       SELECT qq.n, split_part(c, ':', 1), split_part(c, ':', 2)::int, s, t.ms, t.result
-                        FROM pg_temp.timed(qq.q) t;
+                        FROM pg_temp.timed('SELECT count(*) FROM (' || qq.q || ') x') t;
                 END LOOP;
             END LOOP;
-        END LOOP;
-    END LOOP;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
-END $$;
-
--- the filters each query gets, per config: probes and the rows they removed
-CREATE TEMP TABLE tpch_filters (n int, work_mem text, workers int, probes int, removed bigint,
-                                probe_rows bigint);
-CREATE TEMP TABLE tpch_stakes (n int, workers int, node text, join_type text, outer_rows bigint,
-                               join_rows bigint, at_stake bigint, note text);
-DO $$
-DECLARE
-    c text;
-    qq record;
-    plan jsonb;
-BEGIN
-    FOREACH c IN ARRAY regexp_split_to_array(current_setting('tpch.configs'), '\s+') LOOP
-        PERFORM set_config('work_mem', split_part(c, ':', 1), false);
-        PERFORM set_config('max_parallel_workers_per_gather', split_part(c, ':', 2), false);
-        FOR qq IN SELECT * FROM tpch_queries ORDER BY n LOOP
+            PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
             EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || qq.q INTO plan;
             INSERT INTO tpch_filters
               SELECT qq.n, split_part(c, ':', 1), split_part(c, ':', 2)::int, count(*),
@@ -65,7 +47,6 @@ BEGIN
                                   + (p->>'Rows Removed by Runtime Filter')::bigint), 0)
                 FROM jsonb_path_query(plan, 'strict $.**') p
                WHERE jsonb_typeof(p) = 'object' AND p->>'Custom Plan Provider' = 'BloomFilterProbe';
-            -- at 64MB: the joins whose outer rows without a match are not dropped early
             IF split_part(c, ':', 1) = '64MB' THEN
                 INSERT INTO tpch_stakes
                   SELECT qq.n, split_part(c, ':', 2)::int, j->>'Node Type', j->>'Join Type',
