@@ -46,11 +46,12 @@ full=$("$bindir/postgres" --version | sed -n 's/^postgres (PostgreSQL) \([0-9]*\
 # ---- the suite's tree: configured, src/test/regress built ----
 if [ -z "$tree" ]; then
 	mkdir -p "$cache"
-	got=$(cat "$cache/pg$version.ready" 2>/dev/null || true)
+	# keyed on the server's version: a minor update of the server fetches again
+	got=$(cat "$cache/server-$full.ready" 2>/dev/null || true)
 	tree=$cache/postgresql-$got
 	if [ -z "$got" ] || [ ! -d "$tree" ]; then
 		t0=$(date +%s)
-		rm -rf "$cache"/postgresql-"$version".*
+		rm -rf "$cache"/postgresql-"$version".* "$cache"/server-"$version".*.ready
 		got=$(bash tools/pgsource.sh "$full" "$cache")
 		tree=$cache/postgresql-$got
 		# only the suite is built: no optional library it would need
@@ -61,7 +62,7 @@ if [ -z "$tree" ]; then
 			echo "$name: 0 passed, 1 failed"
 			exit 1
 		fi
-		echo "$got" >"$cache/pg$version.ready"
+		echo "$got" >"$cache/server-$full.ready"
 		echo "== $name: PostgreSQL $got's src/test/regress built in $(($(date +%s) - t0)) s"
 	fi
 	[ "$got" = "$full" ] ||
