@@ -5,12 +5,13 @@
 # assert()s too (the Makefile keeps them for a cassert server).
 #
 # The server is built once from Debian's source of postgresql-15 (the
-# upstream tarball, unpatched; about 10 minutes on 2 cores) and cached in
+# upstream tarball, unpatched; 264 s on 2 cores here) and cached in
 # $BLOOM_CASSERT_CACHE (default /var/cache/bloomfilter/pg15-cassert: the
 # installation in install/, the built tree in src/postgresql-VERSION, the
-# version in ready); later runs only rebuild the extension.  Run as root from the repository.  The
-# server runs as postgres on a throwaway data folder and is stopped on every
-# exit path.  Ends with "cassert: N passed, N failed".
+# version in ready); later runs only rebuild the extension.  Run as root
+# from the repository.  The server runs as postgres on a throwaway data
+# folder and is stopped on every exit path.  Ends with "cassert: N passed,
+# N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
