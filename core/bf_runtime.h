@@ -106,9 +106,9 @@ extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
  *	 - the long run: the fraction of rows removed over the scan so far,
  *	   estimated from every probe (a sampled probe stands for the rows it
  *	   was drawn from) and halved past 2 * BF_RF_HORIZON rows, so that it
- *	   covers the last one to two million rows: longer than any run of
- *	   matches it should see through, short enough to follow a table whose
- *	   halves differ.
+ *	   covers the last 262,144 to 524,288 rows: long enough to see through
+ *	   runs of matches shorter than that, short enough to follow a table
+ *	   whose halves differ.
  *
  * Either pays when its removed fraction reaches the break-even point
  * 1 / saved (saved from bf_rf_saved_per_removed()).  A probing filter pauses
@@ -117,8 +117,11 @@ extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
  * dropped if the filter rejects it), at gaps drawn at random between 1 and
  * 2 * BF_RF_SAMPLE_GAP - 1 rows, so that no period in the data lines up
  * with the samples.  A filter that removes nothing thus costs one probe per
- * BF_RF_SAMPLE_GAP rows after its first window, and one that pays overall
- * is never paused by a run of matches, however long.
+ * BF_RF_SAMPLE_GAP rows after its first window.  One that pays overall is
+ * paused by a run of matches only before the long run has seen it pay (a
+ * run at the start of the scan) or when the run is longer than the long run
+ * covers, and then resumes within a sampled window (about a thousand rows)
+ * of the next rows it removes.
  */
 #define BF_RF_WINDOW 4096u
 #define BF_RF_SAMPLE_WINDOW 64u
