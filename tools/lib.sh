@@ -21,6 +21,13 @@ regress_counts() {
 		"$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$1" || true)"
 }
 
+# regress_failed LOG: the names of the tests that pg_regress's output LOG
+# reports as failed (the formats of regress_counts), one a line, sorted.
+regress_failed() {
+	grep -E '\.\.\. FAILED|^not ok [0-9]+ +[-+] ' "$1" |
+		sed -E 's/^not ok [0-9]+ +[-+] +//; s/ +\.\.\. FAILED.*//; s/^ *(test +)?//; s/ .*//' | sort -u
+}
+
 # counts_line NAME LOG: the last line "NAME: P passed, F failed" of LOG, or
 # "NAME: 0 passed, 1 failed" when it has none (the run died before counting).
 counts_line() {
