@@ -48,26 +48,23 @@ END $$;
 -- each run undone.
 CREATE FUNCTION rf_check_dml(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-    with_filters text[];
-    without text[];
+    setting text;
+    rows text[];
+    results text[] := '{}';  -- each setting's rows, as text
 BEGIN
+    FOREACH setting IN ARRAY ARRAY['on', 'off'] LOOP
+        PERFORM set_config('bloomfilter.runtime_filter', setting, true);
+        BEGIN
+            EXECUTE format('WITH m AS (%s RETURNING *) SELECT coalesce(array_agg(m::text ORDER BY m::text), ''{}'') FROM m', q)
+               INTO rows;
+            results := results || ARRAY[rows::text];
+            RAISE EXCEPTION USING ERRCODE = 'P0004';  -- undo the writes
+        EXCEPTION WHEN assert_failure THEN NULL;
+        END;
+    END LOOP;
     PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    BEGIN
-        EXECUTE format('WITH m AS (%s RETURNING *) SELECT coalesce(array_agg(m::text ORDER BY m::text), ''{}'') FROM m', q)
-           INTO with_filters;
-        RAISE EXCEPTION USING ERRCODE = 'P0004';
-    EXCEPTION WHEN assert_failure THEN NULL;
-    END;
-    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
-    BEGIN
-        EXECUTE format('WITH m AS (%s RETURNING *) SELECT coalesce(array_agg(m::text ORDER BY m::text), ''{}'') FROM m', q)
-           INTO without;
-        RAISE EXCEPTION USING ERRCODE = 'P0004';
-    EXCEPTION WHEN assert_failure THEN NULL;
-    END;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
-    RETURN format('%s rows, %s', cardinality(with_filters),
-                  CASE WHEN with_filters = without THEN 'same' ELSE 'DIFFERENT' END);
+    RETURN format('%s rows, %s', cardinality(results[1]::text[]),
+                  CASE WHEN results[1] = results[2] THEN 'same' ELSE 'DIFFERENT' END);
 END $$;
 
 CREATE TABLE big_copy AS SELECT * FROM big;
