@@ -21,7 +21,8 @@
 # The server preloads bloomfilter (shared_preload_libraries), JIT off,
 # shared_buffers 4GB.  Run as root from the repository, after `make install`
 # against the host's PostgreSQL (bench/run.sh does it).  Output goes to
-# standard output; bench/run.sh tpch_kit writes bench/results/tpch_kit.txt.
+# standard output (bench/results/tpch_kit.txt is `bash bench/tpch_kit.sh >
+# bench/results/tpch_kit.txt`).
 # Knobs: BLOOM_TPCH_REPS (5), BLOOM_TPCH_QUERIES ("1 2 ... 22"),
 # BLOOM_TPCH_CONFIGS ("4MB:0 4MB:2 64MB:0 64MB:2", work_mem:workers).
 set -euo pipefail
