@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh [probe|semijoin|build|fpr|auto|runtime|tpch ...]: run benchmarks on a throwaway
+# bench/run.sh [probe|semijoin|build|fpr|auto|runtime|runtime_order|tpch ...]: run benchmarks on a throwaway
 # cluster (as root, like tools/run.sh) and write bench/results/<name>.txt
 # (and fpr.png).  With no argument, all of them.  Not part of the test suite:
 # they take minutes and report ratios measured in one run.
