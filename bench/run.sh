@@ -12,7 +12,7 @@ make -s install >/dev/null
 chmod -R a+rX . 2>/dev/null || true
 mkdir -p bench/results
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(probe semijoin build fpr auto runtime tpch)
+[ ${#names[@]} -gt 0 ] || names=(probe semijoin build fpr auto runtime runtime_order tpch)
 for name in "${names[@]}"; do
 	echo "== $name"
 	pg_virtualenv -t -o shared_buffers=2GB -o max_parallel_workers_per_gather=2 \
