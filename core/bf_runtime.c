@@ -103,6 +103,7 @@ bf_rf_switch_init(bf_rf_switch *s, double saved)
 	s->window_left = BF_RF_WINDOW;
 	s->window_removed = 0;
 	s->gap_left = 0;
+	s->gap_mean = BF_RF_SAMPLE_GAP;
 	s->saved = saved;
 	s->random = 0x9E3779B97F4A7C15ull; /* any nonzero seed; fixed, so runs repeat */
 	s->run_rows = s->run_removed = 0;
@@ -126,15 +127,16 @@ bf_rf_switch_next_gap(bf_rf_switch *s)
 	x ^= x >> 7;
 	x ^= x << 17;
 	s->random = x;
-	/* uniform in [1, 2 * GAP - 1], mean GAP (the modulo's bias is negligible) */
-	return 1 + (uint32_t) ((x >> 32) % (2 * BF_RF_SAMPLE_GAP - 1));
+	/* uniform in [1, 2 * mean - 1], mean `mean` (the modulo's bias is negligible) */
+	assert(s->gap_mean >= BF_RF_SAMPLE_GAP && s->gap_mean <= BF_RF_SAMPLE_GAP_MAX);
+	return 1 + (uint32_t) ((x >> 32) % (2 * s->gap_mean - 1));
 }
 
 void
 bf_rf_switch_window_end(bf_rf_switch *s)
 {
 	uint32_t probes = s->paused ? BF_RF_SAMPLE_WINDOW : BF_RF_WINDOW;
-	uint64_t weight = s->paused ? BF_RF_SAMPLE_GAP : 1;
+	uint64_t weight = s->paused ? s->gap_mean : 1;
 	bool window_pays, run_pays;
 
 	assert(s->window_left == 0 && s->window_removed <= probes);
@@ -151,10 +153,19 @@ bf_rf_switch_window_end(bf_rf_switch *s)
 	{
 		s->paused = true;
 		s->pauses++;
+		s->gap_mean = BF_RF_SAMPLE_GAP;
 		s->gap_left = bf_rf_switch_next_gap(s);
 	}
 	else if (s->paused && (window_pays || run_pays))
 		s->paused = false;
+	else if (s->paused)
+	{
+		/* still paused: sample less often while the samples remove nothing */
+		if (s->window_removed > 0)
+			s->gap_mean = BF_RF_SAMPLE_GAP;
+		else if (s->gap_mean < BF_RF_SAMPLE_GAP_MAX)
+			s->gap_mean *= 2;
+	}
 	s->window_left = s->paused ? BF_RF_SAMPLE_WINDOW : BF_RF_WINDOW;
 	s->window_removed = 0;
 }

@@ -115,17 +115,23 @@ extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
  * only when neither pays; a paused one resumes as soon as either does.
  * While paused, one row in BF_RF_SAMPLE_GAP on average is still probed (and
  * dropped if the filter rejects it), at gaps drawn at random between 1 and
- * 2 * BF_RF_SAMPLE_GAP - 1 rows, so that no period in the data lines up
- * with the samples.  A filter that removes nothing thus costs one probe per
- * BF_RF_SAMPLE_GAP rows after its first window.  One that pays overall is
- * paused by a run of matches only before the long run has seen it pay (a
- * run at the start of the scan) or when the run is longer than the long run
- * covers, and then resumes within a sampled window (about a thousand rows)
- * of the next rows it removes.
+ * twice the mean gap less one, so that no period in the data lines up with
+ * the samples.  Each sampled window that removes no row at all doubles the
+ * mean gap, up to BF_RF_SAMPLE_GAP_MAX; one that removes any row brings it
+ * back to BF_RF_SAMPLE_GAP.  The back-off is for the filter that removes
+ * nothing (a misestimated join: every outer row matches), whose probes are
+ * pure cost, and a costly one, since a filter the hash table's traffic
+ * evicts from the cache misses on nearly every probe: after its first window
+ * and three sampled ones it costs one probe per BF_RF_SAMPLE_GAP_MAX rows.
+ * One that pays overall is paused by a run of matches only before the long
+ * run has seen it pay (a run at the start of the scan) or when the run is
+ * longer than the long run covers, and then resumes within a sampled window
+ * (1,088 to 8,704 rows) of the next rows it removes.
  */
 #define BF_RF_WINDOW 4096u
 #define BF_RF_SAMPLE_WINDOW 64u
 #define BF_RF_SAMPLE_GAP 17u
+#define BF_RF_SAMPLE_GAP_MAX (8u * BF_RF_SAMPLE_GAP)
 #define BF_RF_HORIZON ((uint64_t) 1 << 18)
 
 /* The state of a probe's switch. */
@@ -135,9 +141,10 @@ typedef struct bf_rf_switch
 	uint32_t window_left;    /* probes still to make in this window */
 	uint32_t window_removed; /* rows this window's probes removed */
 	uint32_t gap_left;       /* paused: rows to pass before the next sampled probe */
+	uint32_t gap_mean;       /* paused: the mean gap, BF_RF_SAMPLE_GAP to BF_RF_SAMPLE_GAP_MAX */
 	double saved;            /* what a removed row saves, in probes (>= 1) */
 	uint64_t random;         /* the sampling's generator state (xorshift64) */
-	/* the long run, in rows: a probe counts 1, a sampled probe BF_RF_SAMPLE_GAP */
+	/* the long run, in rows: a probe counts 1, a sampled probe its mean gap */
 	uint64_t run_rows;
 	uint64_t run_removed;
 	/* totals, for EXPLAIN ANALYZE */

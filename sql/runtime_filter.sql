@@ -237,6 +237,22 @@ SELECT rf_check('SELECT big2.k FROM big2 JOIN stale USING (k)') AS table_smaller
 SELECT regexp_replace(line, '\(\d+ kB\)', '(N kB)') AS line
   FROM explain_analyze('SELECT count(*) FROM big2 JOIN stale USING (k)') AS line
  WHERE line ~ 'Runtime Filter|Filter Disabled';
+-- The same under a Parallel Hash Join: the shared table's size is read from
+-- its one batch once every participant has hashed its share, and whichever
+-- process probes finds it in the cache.
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT rf_check('SELECT big2.k FROM big2 JOIN stale USING (k)') AS parallel_table_smaller_than_planned;
+-- (the counts depend on how many workers start)
+SELECT regexp_replace(regexp_replace(line, '\(\d+ kB\)', '(N kB)'), ' \(actual .*\)', '') AS line
+  FROM explain_analyze('SELECT count(*) FROM big2 JOIN stale USING (k)') AS line
+ WHERE line ~ 'Parallel Hash Join|Runtime Filter|Filter Disabled';
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
 
 -- More inner rows than the build collects before sizing (4,194,304 hashes,
 -- as much memory as the largest filter): the rest go straight into the

@@ -200,7 +200,8 @@ typedef struct RuntimeCounts
 	uint64 removed; /* rows removed */
 	uint64 skipped; /* rows passed unprobed (paused) */
 	uint64 pauses;
-	uint64 unready; /* rows passed while the filter was not usable */
+	uint64 unready;     /* rows passed while the filter was not usable */
+	double in_cache_kb; /* the join's hash table, if found in the CPU cache (not probed); else 0 */
 	/* builds: the last build */
 	uint64 keys;
 	uint64 builds;

@@ -82,6 +82,7 @@ bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum)
 		sum->skipped += w->skipped;
 		sum->pauses += w->pauses;
 		sum->unready += w->unready;
+		sum->in_cache_kb = Max(sum->in_cache_kb, w->in_cache_kb);
 		sum->builds += w->builds;
 		sum->keys += w->keys;
 	}

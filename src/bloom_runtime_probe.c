@@ -39,6 +39,7 @@ typedef struct ProbeState
 static Node *probe_create(CustomScan *cscan);
 static void probe_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *probe_exec(CustomScanState *node);
+static TupleTableSlot *probe_exec_direct(PlanState *ps);
 static void probe_end(CustomScanState *node);
 static void probe_rescan(CustomScanState *node);
 static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
@@ -101,6 +102,15 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	ProbeState *state = (ProbeState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 
+	/*
+	 * Every outer row of the join passes through this node, and a paused or
+	 * disabled filter must cost next to nothing per row: skip the call
+	 * through ExecCustomScan, which only checks for interrupts (the child's
+	 * scan checks per row, probe_exec per row it drops).  ExecInitNode
+	 * wraps whatever this field holds when BeginCustomScan returns.
+	 */
+	Assert(node->ss.ps.ExecProcNode != NULL);
+	node->ss.ps.ExecProcNode = probe_exec_direct;
 	outerPlanState(node) = ExecInitNode(outerPlan(cscan), estate, eflags);
 	node->ss.ps.resultops = ExecGetResultSlotOps(outerPlanState(node), &node->ss.ps.resultopsfixed);
 	node->ss.ps.resultopsset = true;
@@ -114,14 +124,33 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 }
 
 /*
+ * The bytes a built hash table holds, bucket array included, as EXPLAIN
+ * reports them ("Memory Usage"); -1 for a table of several batches, whose
+ * probes go to files as well.  A shared table (Parallel Hash Join) is read
+ * from its one batch's shared size, final once every participant has
+ * hashed its share (bloom_rf_usable waits for that).
+ */
+static double
+hash_table_bytes(HashJoinTable table)
+{
+	if (table->nbatch > 1)
+		return -1;
+	if (table->parallel_state == NULL)
+		return (double) Max(table->spacePeak, table->spaceUsed);
+	if (table->batches == NULL || table->batches[0].shared == NULL)
+		return -1;
+	return (double) table->batches[0].shared->size +
+	       (double) table->nbuckets * sizeof(dsa_pointer_atomic);
+}
+
+/*
  * The planner priced the filter from its estimate of the hash table's size;
  * now that the table is built, price it again from the real one: a table
  * that fits in the CPU cache after all (TPC-H's Q18: 128,642 rows expected,
  * 57 found) makes every probe cost more than the row it removes saves, so
  * the filter is not probed at all; otherwise the switch's break-even point
- * follows the real size.  A spilled table (several batches) or a shared one
- * (Parallel Hash Join) keeps the planner's price.  Called when the filter
- * of a new build becomes usable.
+ * follows the real size.  A spilled table (several batches) keeps the
+ * planner's price.  Called when the filter of a new build becomes usable.
  */
 static void
 probe_judge(ProbeState *state)
@@ -132,9 +161,8 @@ probe_judge(ProbeState *state)
 	Assert(table != NULL);
 	state->judged_build = state->filter->builds;
 	state->in_cache = false;
-	if (!state->judge || table->parallel_state != NULL || table->nbatch > 1)
+	if (!state->judge || (bytes = hash_table_bytes(table)) < 0)
 		return;
-	bytes = (double) Max(table->spacePeak, table->spaceUsed);
 	saved = bf_rf_saved_per_removed(bytes);
 	state->table_kb = bytes / 1024.0;
 	if (!bf_rf_can_pay(saved))
@@ -143,7 +171,7 @@ probe_judge(ProbeState *state)
 		bf_rf_switch_set_saved(&state->sw, saved);
 }
 
-static TupleTableSlot *
+static pg_attribute_always_inline TupleTableSlot *
 probe_exec(CustomScanState *node)
 {
 	ProbeState *state = (ProbeState *) node;
@@ -179,6 +207,12 @@ probe_exec(CustomScanState *node)
 			return slot;
 		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+static TupleTableSlot *
+probe_exec_direct(PlanState *ps)
+{
+	return probe_exec((CustomScanState *) ps);
 }
 
 static void
@@ -239,6 +273,7 @@ probe_counts(ProbeState *state, RuntimeCounts *counts)
 	counts->skipped = state->sw.skipped;
 	counts->pauses = state->sw.pauses;
 	counts->unready = state->unready;
+	counts->in_cache_kb = state->in_cache ? state->table_kb : 0;
 }
 
 static void
@@ -254,9 +289,9 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	probe_counts(state, &all);
 	bloom_rf_parallel_sum(&state->par, &all);
 	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
-	if (state->in_cache)
+	if (all.in_cache_kb > 0)
 		ExplainPropertyText("Filter Disabled",
-		                    psprintf("hash table in the CPU cache (%.0f kB)", state->table_kb), es);
+		                    psprintf("hash table in the CPU cache (%.0f kB)", all.in_cache_kb), es);
 	if (es->verbose || all.skipped > 0)
 	{
 		ExplainPropertyUInteger("Rows Probed", NULL, all.probed, es);

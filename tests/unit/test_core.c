@@ -828,19 +828,40 @@ test_runtime_switch(void)
 	/* one that removes nothing pauses after one window, and stays paused */
 	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
 	feed(&s, BF_RF_WINDOW, 0);
-	CHECK(s.pauses == 1 && s.paused);
+	CHECK(s.pauses == 1 && s.paused && s.gap_mean == BF_RF_SAMPLE_GAP);
 	feed(&s, n, 0);
 	CHECK(s.pauses == 1 && s.paused && s.removed == 0);
-	/* then probes one row in BF_RF_SAMPLE_GAP (17), within 2 % */
-	CHECK(s.probed - BF_RF_WINDOW <= n / BF_RF_SAMPLE_GAP * 1.02 + BF_RF_SAMPLE_WINDOW);
-	CHECK(s.probed - BF_RF_WINDOW >= n / BF_RF_SAMPLE_GAP * 0.98);
-	CHECK(s.probed + s.skipped == n + BF_RF_WINDOW);
+	/*
+	 * then samples one row in 17, 34 and 68 for a sampled window each, and
+	 * one in 136 from then on (within 2 %)
+	 */
+	CHECK(s.gap_mean == BF_RF_SAMPLE_GAP_MAX);
+	{
+		double backoff_rows = BF_RF_SAMPLE_WINDOW * (1 + 2 + 4) * BF_RF_SAMPLE_GAP;
+		double expected = 3 * BF_RF_SAMPLE_WINDOW + (n - backoff_rows) / BF_RF_SAMPLE_GAP_MAX;
 
-	/* the sampling gaps: between 1 and 2 * GAP - 1, averaging GAP */
+		CHECK_NEAR((double) (s.probed - BF_RF_WINDOW) / expected, 1.0, 0.02);
+	}
+	CHECK(s.probed + s.skipped == n + BF_RF_WINDOW);
+	/* a sampled window that removes a row (here 10 %, below break-even) brings the gap back to 17 */
+	feed(&s, 4 * BF_RF_SAMPLE_WINDOW * BF_RF_SAMPLE_GAP_MAX, 10);
+	CHECK(s.paused && s.removed > 0 && s.gap_mean < BF_RF_SAMPLE_GAP_MAX);
+	before = s.probed;
+	feed(&s, n, 10);
+	/*
+	 * and it stays there: one probe in 17 rows, give or take the odd window
+	 * whose 64 samples miss every removable row (0.1 %), or remove a quarter
+	 * of them by chance and resume (a window of probes, then a pause)
+	 */
+	CHECK_NEAR((double) (s.probed - before) / ((double) n / BF_RF_SAMPLE_GAP), 1.0, 0.05);
+
+	/* the sampling gaps: between 1 and twice the mean less one, averaging the mean */
+	for (uint32_t mean = BF_RF_SAMPLE_GAP; mean <= BF_RF_SAMPLE_GAP_MAX; mean *= 2)
 	{
 		uint64_t sum = 0;
 		uint32_t lo = UINT32_MAX, hi = 0;
 
+		s.gap_mean = mean;
 		for (int i = 0; i < 100000; i++)
 		{
 			uint32_t g = bf_rf_switch_next_gap(&s);
@@ -849,8 +870,8 @@ test_runtime_switch(void)
 			lo = g < lo ? g : lo;
 			hi = g > hi ? g : hi;
 		}
-		CHECK(lo == 1 && hi == 2 * BF_RF_SAMPLE_GAP - 1);
-		CHECK_NEAR(sum / 100000.0, BF_RF_SAMPLE_GAP, 0.1);
+		CHECK(lo == 1 && hi == 2 * mean - 1);
+		CHECK_NEAR(sum / 100000.0 / mean, 1.0, 0.01);
 	}
 
 	/* the break-even point: a quarter removed pays, a bit less does not */
@@ -883,6 +904,12 @@ test_runtime_switch(void)
 	before = s.skipped;
 	feed(&s, 10 * BF_RF_WINDOW, 1);
 	CHECK(s.skipped == before && s.pauses == 1);
+	/* and so does one paused long enough to sample one row in 136 */
+	bf_rf_switch_init(&s, BF_RF_SAVED_PER_REMOVED);
+	feed(&s, n, 0);
+	CHECK(s.paused && s.gap_mean == BF_RF_SAMPLE_GAP_MAX);
+	feed(&s, 2ull * BF_RF_SAMPLE_WINDOW * BF_RF_SAMPLE_GAP_MAX, 1);
+	CHECK(!s.paused);
 
 	/*
 	 * Orderings that fooled 1.5's switch, which judged on the last window
