@@ -13,12 +13,14 @@ CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o cor
 	core/bf_text.o core/bf_runtime.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h core/bf_runtime.h
-OBJS = bloomfilter.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o src/bloom_io.o \
-	src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o src/bloom_counting.o src/bloom_planner.o \
-	src/bloom_explicit.o src/bloom_auto.o \
-	src/bloom_runtime.o src/bloom_runtime_plan.o src/bloom_runtime_filter.o src/bloom_runtime_keys.o \
-	src/bloom_runtime_build.o src/bloom_runtime_probe.o src/bloom_runtime_parallel.o \
-	$(CORE_OBJS)
+# the type's room (src/), the runtime filters' room (src/runtime/), the core
+TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
+	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
+	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o
+RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src/runtime/cost.o \
+	src/runtime/placement.o src/runtime/plantree.o src/runtime/node.o src/runtime/build.o \
+	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o
+OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
@@ -76,7 +78,7 @@ unitcheck: $(UNIT_BINS)
 EXTRA_CLEAN = $(UNIT_BINS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes
-$(OBJS): $(CORE_HEADERS) src/bloom_pg.h src/bloom_compat.h src/bloom_runtime.h
+$(OBJS): $(CORE_HEADERS) $(wildcard src/*.h src/runtime/*.h)
 
 # ---- libFuzzer targets of the core's parsers (clang) ----
 # `make fuzzcheck FUZZ_SECONDS=60` runs each target on a scratch copy of its

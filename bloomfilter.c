@@ -1,32 +1,12 @@
 /*
  * bloomfilter.c
- *	  The module's front door: its magic block, _PG_init and settings, and a
- *	  map of where things live.  ARCHITECTURE.md tells the whole story.
- *
- * core/               the PostgreSQL-free core (no postgres.h): the format
- *                     (bf_format.h), cell positions (bf_hash.h), the four
- *                     layouts under one dispatch (bf_filter.c), sizing math,
- *                     the text form.  Its interface is core/bf_core.h.
- * src/                the thin PostgreSQL layer, by concern:
- *   bloom_functions.c   create, add, probe, inspect
- *   bloom_io.c          type input and output, text and binary
- *   bloom_agg.c         bloom_agg and counting_bloom_agg with sizing hints
- *   bloom_auto.c        bloom_agg(value) sized from the data
- *   bloom_aggstate.c    what the aggregates' states share (expanded object, batches)
- *   bloom_setops.c      union, intersection, equality, estimates
- *   bloom_counting.c    remove, count, subtract, the cast to bloom
- *   bloom_explicit.c    sets of hashes (the explicit layout) in SQL
- *   bloom_calc.c        the sizing calculator
- *   bloom_planner.c     selectivity and cost for the planner
- *   bloom_value.c       hashing SQL values, element families
- *   bloom_datum.c       datums to checked views, the TOAST cache, errors
- *   bloom_runtime*.c    runtime filters in hash joins (bloom_runtime.h):
- *                       the hooks, the planner's part, the build and probe
- *                       nodes, the filter, the keys
- *   bloom_compat.h      every difference between PostgreSQL versions
+ *	  The module's front door: its magic block and _PG_init, which defines
+ *	  the settings and starts the runtime filters' room.  The map of the
+ *	  source tree (core/, src/, src/runtime/) is ARCHITECTURE.md's, the one
+ *	  map; each file's header says what it is for.
  */
-#include "src/bloom_pg.h"
-#include "src/bloom_runtime.h"
+#include "src/bloom_autostate.h"
+#include "src/runtime/runtime.h"
 
 #include "miscadmin.h"
 #include "utils/guc.h"
@@ -47,6 +27,6 @@ _PG_init(void)
 {
 	bf_set_tick(bloom_tick);
 	bloom_auto_define_guc(); /* bloomfilter.agg_explicit_limit */
-	bloom_runtime_init();    /* bloomfilter.runtime_filter, its nodes and hooks */
+	bloom_rf_module_init();  /* bloomfilter.runtime_filter, its nodes and hooks */
 	MarkGUCPrefixReserved("bloomfilter");
 }

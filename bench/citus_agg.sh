@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/citus_agg.sh: what bloom_agg costs on Citus against a local build,
-# and what the state's kept hasher (src/bloom_pg.h, bloom_agg_hasher) saves.
+# and what the state's kept hasher (src/bloom_value.c, bloom_agg_hasher) saves.
 # Citus's worker_partial_agg calls the transition function through an
 # FmgrInfo it sets up for every row, so fn_extra is empty on every call;
 # the state keeps the hasher instead.  The script builds the extension twice
@@ -20,8 +20,8 @@ bash tests/citus/build.sh 15 >/dev/null
 work=$(mktemp -d /tmp/bloom-agg-ab.XXXXXX)
 git ls-files | tar -T - -cf - | tar -C "$work" -xf -
 sed -i 's/if (kept != NULL \&\& kept->valid \&\& fcinfo->flinfo->fn_expr == NULL \&\&/if (false \&\& kept != NULL \&\& kept->valid \&\& fcinfo->flinfo->fn_expr == NULL \&\&/' \
-	"$work/src/bloom_pg.h"
-grep -q "if (false && kept" "$work/src/bloom_pg.h" || {
+	"$work/src/bloom_value.c"
+grep -q "if (false && kept" "$work/src/bloom_value.c" || {
 	echo "citus_agg: could not switch the kept hasher off in the copy"
 	exit 1
 }

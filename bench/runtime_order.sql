@@ -1,6 +1,8 @@
 -- bench/runtime_order.sql: the runtime filter's adaptive switch against the
 -- order of the probe rows.  One process, JIT off, every hash table in
--- memory; the setting on against off, alternating, medians of 5.
+-- memory; the setting on against off, alternating (off first in odd runs,
+-- on first in even ones), medians of 5 runs per setting; of 15 for misled,
+-- whose 2 % difference is smaller than the machine's noise over 5 runs.
 --
 -- Every case is a semi-join of 10,000,000 probe rows against 1,000,000
 -- build keys where 10 % of the probe rows match; only the order of the rows
@@ -78,18 +80,18 @@ VACUUM ANALYZE ro_build, ro_build_range, ro_random, ro_runs_300, ro_runs_3000, r
   ro_orders, ro_customers;
 
 CREATE TEMP TABLE runs (name text, setting text, ms float8, result text);
-CREATE TEMP TABLE queries (ord int, name text, q text);
+CREATE TEMP TABLE queries (ord int, name text, q text, reps int DEFAULT 5);
 INSERT INTO queries VALUES
-  (1, 'random', 'SELECT count(*) FROM ro_random WHERE k IN (SELECT k FROM ro_build)'),
-  (2, 'runs_300', 'SELECT count(*) FROM ro_runs_300 WHERE k IN (SELECT k FROM ro_build)'),
-  (3, 'runs_3000', 'SELECT count(*) FROM ro_runs_3000 WHERE k IN (SELECT k FROM ro_build)'),
-  (4, 'runs_30000', 'SELECT count(*) FROM ro_runs_30000 WHERE k IN (SELECT k FROM ro_build)'),
-  (5, 'runs_300000', 'SELECT count(*) FROM ro_runs_300000 WHERE k IN (SELECT k FROM ro_build)'),
-  (6, 'sorted', 'SELECT count(*) FROM ro_sorted WHERE k IN (SELECT k FROM ro_build_range)'),
-  (7, 'match_then_none', 'SELECT count(*) FROM ro_match_then_none WHERE k IN (SELECT k FROM ro_build)'),
-  (8, 'none_then_match', 'SELECT count(*) FROM ro_none_then_match WHERE k IN (SELECT k FROM ro_build)'),
-  (9, 'star_runs', 'SELECT count(*), sum(amount) FROM ro_fact JOIN ro_dim1 ON ro_fact.d1 = ro_dim1.k JOIN ro_dim2 ON ro_fact.d2 = ro_dim2.k'),
-  (10, 'misled', 'SELECT count(*), sum(o.amount) FROM ro_orders o JOIN ro_customers c ON o.customer = c.id WHERE ro_kept(c.id)');
+  (1, 'random', 'SELECT count(*) FROM ro_random WHERE k IN (SELECT k FROM ro_build)', 5),
+  (2, 'runs_300', 'SELECT count(*) FROM ro_runs_300 WHERE k IN (SELECT k FROM ro_build)', 5),
+  (3, 'runs_3000', 'SELECT count(*) FROM ro_runs_3000 WHERE k IN (SELECT k FROM ro_build)', 5),
+  (4, 'runs_30000', 'SELECT count(*) FROM ro_runs_30000 WHERE k IN (SELECT k FROM ro_build)', 5),
+  (5, 'runs_300000', 'SELECT count(*) FROM ro_runs_300000 WHERE k IN (SELECT k FROM ro_build)', 5),
+  (6, 'sorted', 'SELECT count(*) FROM ro_sorted WHERE k IN (SELECT k FROM ro_build_range)', 5),
+  (7, 'match_then_none', 'SELECT count(*) FROM ro_match_then_none WHERE k IN (SELECT k FROM ro_build)', 5),
+  (8, 'none_then_match', 'SELECT count(*) FROM ro_none_then_match WHERE k IN (SELECT k FROM ro_build)', 5),
+  (9, 'star_runs', 'SELECT count(*), sum(amount) FROM ro_fact JOIN ro_dim1 ON ro_fact.d1 = ro_dim1.k JOIN ro_dim2 ON ro_fact.d2 = ro_dim2.k', 5),
+  (10, 'misled', 'SELECT count(*), sum(o.amount) FROM ro_orders o JOIN ro_customers c ON o.customer = c.id WHERE ro_kept(c.id)', 15);
 
 \ir timing.sql
 
@@ -99,8 +101,8 @@ DECLARE
     s text;
 BEGIN
     FOR qq IN SELECT * FROM queries ORDER BY ord LOOP
-        FOR rep IN 1..5 LOOP
-            FOREACH s IN ARRAY ARRAY['off', 'on'] LOOP
+        FOR rep IN 1..qq.reps LOOP
+            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
                 PERFORM set_config('bloomfilter.runtime_filter', s, false);
                 INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
             END LOOP;
@@ -112,7 +114,7 @@ END $$;
 \echo '== every run (ms)'
 SELECT name, setting, round(ms) AS ms, result FROM runs ORDER BY name, setting;
 
-\echo '== medians of 5 (ms); speedup = off / on; vs_random = this case''s speedup / random''s'
+\echo '== medians (ms) of each case''s runs (runs per setting); speedup = off / on; vs_random = this case''s speedup / random''s'
 WITH med AS (
   SELECT name, setting, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
          min(result) AS result, count(DISTINCT result) AS results
@@ -121,7 +123,7 @@ ratio AS (
   SELECT f.name, f.ms AS off_ms, n.ms AS on_ms, f.ms / n.ms AS speedup,
          f.result = n.result AND f.results = 1 AND n.results = 1 AS same_result
     FROM med f JOIN med n USING (name) WHERE f.setting = 'off' AND n.setting = 'on')
-SELECT r.name, round(r.off_ms) AS off_ms, round(r.on_ms) AS on_ms, round(r.speedup::numeric, 2) AS speedup,
+SELECT r.name, q.reps AS runs, round(r.off_ms) AS off_ms, round(r.on_ms) AS on_ms, round(r.speedup::numeric, 2) AS speedup,
        round((r.speedup / x.speedup)::numeric, 2) AS vs_random, r.same_result
   FROM ratio r JOIN queries q USING (name), ratio x
  WHERE x.name = 'random'

@@ -2,7 +2,7 @@
 -- Runtime filters: the plan edges a probe must never sit on, with filters
 -- forced.  A probe may go only between a node and a child that the node
 -- reads through ExecProcNode alone (accepts_probe in
--- src/bloom_runtime_plan.c); each case below builds a plan with one of the
+-- src/runtime/placement.c); each case below builds a plan with one of the
 -- other edges in the way of a probe, shows where the probes went (parent ->
 -- probe -> child), and compares the rows with the setting on and off.
 -- Uses the tables and helpers of runtime_filter.sql.

@@ -12,7 +12,9 @@
  * exactly the serial filter.  bloom_agg(value) without hints is in
  * bloom_auto.c.
  */
-#include "bloom_pg.h"
+#include "bloom_aggstate.h"
+#include "bloom_callcache.h"
+#include "bloom_functions.h"
 
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
@@ -70,7 +72,7 @@ typedef struct BloomAggState
 	ExpandedObjectHeader hdr;
 	BloomBatch batch;          /* the filter, allocated in hdr.eoh_context */
 	const BloomHasher *hasher; /* the hasher whose element key the filter is known to hold */
-	BloomKeptHasher kept;      /* for callers without fn_extra across rows (bloom_pg.h) */
+	BloomKeptHasher kept;      /* for callers without fn_extra across rows (bloom_value.h) */
 } BloomAggState;
 
 static Size agg_flat_size(ExpandedObjectHeader *eohptr);

@@ -1,7 +1,8 @@
 /*
  * bloom_aggstate.c
- *	  What the aggregates' states share: an expanded object of their own, and
- *	  a bit filter whose new hashes are written in batches.
+ *	  What the aggregates' states share: their memory context, an expanded
+ *	  object of their own, and a bit filter whose new hashes are written in
+ *	  batches.
  *
  * The transition value of bloom_agg is a bloom value, not "internal", so
  * that partial states travel between processes and servers with no
@@ -13,9 +14,20 @@
  * bloom_auto.c (sized from the data) each keep their own state behind these
  * helpers.
  */
-#include "bloom_pg.h"
+#include "bloom_aggstate.h"
 
 #include "utils/memutils.h"
+
+MemoryContext
+bloom_agg_context(FunctionCallInfo fcinfo, const char *name)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("%s called in non-aggregate context", name)));
+	return aggcontext;
+}
 
 void *
 bloom_agg_state_new(MemoryContext aggcontext, const ExpandedObjectMethods *methods, Size size)

@@ -6,7 +6,7 @@
  * Each takes an optional last argument naming the layout (classic by
  * default; "blocked" uses the blocked512 formula).
  */
-#include "bloom_pg.h"
+#include "bloom_datum.h"
 
 #include "access/htup_details.h"
 #include "funcapi.h"

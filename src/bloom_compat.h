@@ -3,8 +3,8 @@
  *	  Every difference between the PostgreSQL versions the extension builds
  *	  against, in one place.
  *
- * The PostgreSQL layer includes this right after postgres.h (through
- * bloom_pg.h); no other file tests PG_VERSION_NUM.  The code is written for
+ * It includes postgres.h, and every header of the PostgreSQL layer starts
+ * with it; no other file tests PG_VERSION_NUM.  The code is written for
  * PostgreSQL 15 to 18; 15, 17 and 18 are tested (tools/run.sh test).  16 is
  * covered by the same conditionals as 17 but no package of it is reachable
  * from the machines the suite runs on, so it is not tested.

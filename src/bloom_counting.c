@@ -8,7 +8,8 @@
  * dispatch on the layout recorded in the value.  The counters and their
  * saturation are in core/bf_counting.c.
  */
-#include "bloom_pg.h"
+#include "bloom_datum.h"
+#include "bloom_value.h"
 
 #include "miscadmin.h"
 

@@ -8,66 +8,14 @@
  * check of the bits is done once, when a value enters the system (type
  * input, binary receive).
  */
-#include "bloom_pg.h"
+#include "bloom_datum.h"
+#include "bloom_callcache.h"
 
 #include "access/detoast.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
-
-void
-bloom_report(const bf_error *err, BloomSource source)
-{
-	bloom_report_as(err, source, "bloom");
-}
-
-void
-bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
-{
-	int code;
-
-	if (err->status == BF_ERR_TOO_LARGE)
-		code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
-	else
-		switch (source)
-		{
-			case BLOOM_FROM_TEXT:
-				code = ERRCODE_INVALID_TEXT_REPRESENTATION;
-				break;
-			case BLOOM_FROM_BINARY:
-				code = ERRCODE_INVALID_BINARY_REPRESENTATION;
-				break;
-			case BLOOM_FROM_ARGUMENT:
-				code = ERRCODE_INVALID_PARAMETER_VALUE;
-				break;
-			default:
-				code = ERRCODE_DATA_CORRUPTED;
-				break;
-		}
-
-	if (err->status == BF_ERR_TOO_LARGE)
-		ereport(ERROR, (errcode(code), errmsg("bloom filter too large: %s", err->message)));
-
-	switch (source)
-	{
-		case BLOOM_FROM_TEXT:
-			ereport(ERROR, (errcode(code),
-			                errmsg("invalid input syntax for type %s: %s", typname, err->message)));
-			break;
-		case BLOOM_FROM_BINARY:
-			ereport(ERROR, (errcode(code),
-			                errmsg("invalid external binary %s value: %s", typname, err->message)));
-			break;
-		case BLOOM_FROM_ARGUMENT:
-			ereport(ERROR, (errcode(code), errmsg("%s", err->message)));
-			break;
-		case BLOOM_FROM_STORAGE:
-			ereport(ERROR, (errcode(code), errmsg("corrupted bloom value: %s", err->message)));
-			break;
-	}
-	pg_unreachable();
-}
 
 static void
 check_header(struct varlena *raw, BloomFilter *out)
@@ -95,18 +43,7 @@ bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
 }
 
-MemoryContext
-bloom_agg_context(FunctionCallInfo fcinfo, const char *name)
-{
-	MemoryContext aggcontext;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		                errmsg("%s called in non-aggregate context", name)));
-	return aggcontext;
-}
-
-BloomCallCache *
+bool
 bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 {
 	struct varlena *raw;
@@ -127,7 +64,7 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		check_header(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)), out);
-		return NULL;
+		return false;
 	}
 
 	VARATT_EXTERNAL_GET_POINTER(toast, raw);
@@ -146,11 +83,11 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 		cache->valueid = toast.va_valueid;
 		cache->toastrelid = toast.va_toastrelid;
 		cache->elem_checked = false;
-		return cache;
+		return true;
 	}
 	out->raw = cache->filter;
 	out->view = cache->view;
-	return cache;
+	return true;
 }
 
 uint8

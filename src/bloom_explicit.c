@@ -10,7 +10,7 @@
  * one: its hashes are added to the bits (union), or it keeps only the hashes
  * the bit filter may hold (intersection, still exact on its side).
  */
-#include "bloom_pg.h"
+#include "bloom_explicit.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"

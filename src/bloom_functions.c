@@ -2,7 +2,9 @@
  * bloom_functions.c
  *	  SQL functions of the bloom type: creating, adding, probing, inspecting.
  */
-#include "bloom_pg.h"
+#include "bloom_functions.h"
+#include "bloom_explicit.h"
+#include "bloom_setops.h"
 
 #include <math.h>
 
@@ -135,25 +137,20 @@ bloom_add(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(f.raw);
 }
 
-/* Whether argument value_arg may be in the filter of argument filter_arg. */
+/*
+ * Whether argument value_arg may be in the filter of argument filter_arg:
+ * the filter (detoasted once per query if stored), then the value's hash
+ * (its hasher set up once per call site), then the bits.
+ */
 static bool
 contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 {
-	BloomHasher *hasher = bloom_hasher_for_arg(fcinfo, value_arg);
 	BloomFilter f;
-	BloomCallCache *cached = bloom_get_arg_cached(fcinfo, filter_arg, &f);
+	bool kept = bloom_get_arg_cached(fcinfo, filter_arg, &f);
 
 	if (f.view.elemlen == 0)
 		return false; /* nothing was ever added */
-	/* a cached filter's element key is checked once, not per row */
-	if (cached == NULL || !cached->elem_checked)
-	{
-		bloom_check_elem(&f.view, hasher);
-		if (cached)
-			cached->elem_checked = true;
-	}
-	return bf_contains_hash(&f.view,
-	                        bloom_hash_value(hasher, PG_GETARG_DATUM(value_arg), f.view.p.seed));
+	return bf_contains_hash(&f.view, bloom_hash_arg(fcinfo, value_arg, &f.view, kept));
 }
 
 /*

@@ -9,7 +9,7 @@
  * counting_bloom share the output functions; each input accepts only its
  * own layout.
  */
-#include "bloom_pg.h"
+#include "bloom_datum.h"
 
 #include "libpq/pqformat.h"
 #include "utils/memutils.h"

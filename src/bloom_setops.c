@@ -23,7 +23,8 @@
  * combine functions) the first argument is the aggregate's own state and is
  * updated in place; called as plain functions they return a new value.
  */
-#include "bloom_pg.h"
+#include "bloom_setops.h"
+#include "bloom_explicit.h"
 
 #include <math.h>
 

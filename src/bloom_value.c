@@ -17,7 +17,8 @@
  * error rather than a silent "false".  Names rather than OIDs are recorded
  * because OIDs of extension types change across dump and restore.
  */
-#include "bloom_pg.h"
+#include "bloom_value.h"
+#include "bloom_callcache.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_collation.h"
@@ -158,13 +159,9 @@ bloom_agg_keep_hasher(FunctionCallInfo fcinfo, BloomHasher *hasher, BloomKeptHas
 	return &kept->hasher;
 }
 
-/*
- * The slow path of bloom_hasher_for_arg(): a call site's argument types and
- * collation never change (fn_expr and fncollation belong to one expression),
- * so after the first call the hasher is a lookup in fn_extra.
- */
-BloomHasher *
-bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
+/* Set up the hasher of argument argno in the call site's cache. */
+static BloomHasher *
+hasher_setup(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
 	Oid typid = value_type(fcinfo, argno);
@@ -175,8 +172,43 @@ bloom_hasher_setup(FunctionCallInfo fcinfo, int argno)
 	bloom_hasher_init(&cache->hasher, typid, PG_GET_COLLATION(), false);
 	cache->hasher_argno = argno;
 	cache->hasher_valid = true;
+	cache->elem_checked = false;
 	MemoryContextSwitchTo(old);
 	return &cache->hasher;
+}
+
+BloomHasher *
+bloom_hasher_for_arg(FunctionCallInfo fcinfo, int argno)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+
+	if (cache->hasher_valid && cache->hasher_argno == argno)
+		return &cache->hasher;
+	return hasher_setup(fcinfo, argno);
+}
+
+BloomHasher *
+bloom_agg_hasher(FunctionCallInfo fcinfo, int argno, const BloomKeptHasher *kept)
+{
+	if (kept != NULL && kept->valid && fcinfo->flinfo->fn_expr == NULL &&
+	    kept->fn_oid == fcinfo->flinfo->fn_oid && kept->collid == PG_GET_COLLATION())
+		return (BloomHasher *) &kept->hasher;
+	return bloom_hasher_for_arg(fcinfo, argno);
+}
+
+uint64
+bloom_hash_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view, bool kept)
+{
+	BloomHasher *hasher = bloom_hasher_for_arg(fcinfo, argno);
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+
+	/* a kept filter's element key is checked once, not per row */
+	if (!kept || !cache->elem_checked)
+	{
+		bloom_check_elem(view, hasher);
+		cache->elem_checked = kept;
+	}
+	return bloom_hash_value(hasher, PG_GETARG_DATUM(argno), view->p.seed);
 }
 
 uint64

@@ -4,7 +4,8 @@
 # tools/chroot.sh), then
 #   demo  run the bloom-join demo (demo/bloom_join.sql) on a throwaway cluster;
 #   test  run everything that depends on the server version: the core's
-#         layering (tests/unit/check_layers.sh), its C unit tests (three
+#         layering (tests/unit/check_layers.sh), the rooms of the PostgreSQL
+#         layer (tests/unit/check_rooms.sh), its C unit tests (three
 #         builds, one under ASan+UBSan, with this machine's compiler), the
 #         pg_regress suite (make installcheck), a pg_dump/pg_restore round
 #         trip with the earlier releases' dumps, cancellation of work on a
@@ -61,6 +62,13 @@ failed=0
 
 echo "== layering of the core, read from the objects just built"
 if bash tests/unit/check_layers.sh; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
+
+echo "== the PostgreSQL layer's rooms: no circles, runtime filters behind their header"
+if bash tests/unit/check_rooms.sh; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))

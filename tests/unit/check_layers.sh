@@ -5,7 +5,7 @@
 #   - bf_bits (what the bit layouts share) only bf_util and bf_format;
 #   - the layout files and bf_hashset only bf_util, bf_format and bf_bits:
 #     never each other, never the dispatch;
-#   - the PostgreSQL layer (bloomfilter.o, src/*.o) only the interface,
+#   - the PostgreSQL layer (bloomfilter.o, src/*.o, src/runtime/*.o) only the interface,
 #     the functions core/bf_core.h, core/bf_format.h and core/bf_runtime.h
 #     declare.
 # Run from the top folder after `make`; prints "layers: ok" or what breaks
@@ -46,7 +46,7 @@ interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h
 	echo "layers: found no declarations in core/bf_core.h"
 	exit 1
 }
-for obj in bloomfilter.o src/*.o; do
+for obj in bloomfilter.o src/*.o src/runtime/*.o; do
 	# shellcheck disable=SC2086
 	check "$obj" $interface
 done

@@ -1,8 +1,8 @@
 /*
- * bloom_runtime.c
- *	  Runtime filters' glue: the setting, the node registration, the planner
- *	  hook that adds filters, and the executor-start hook that connects each
- *	  filter's nodes.
+ * hooks.c
+ *	  Runtime filters' glue: the node registration, the planner hook that
+ *	  adds filters, and the executor-start hook that connects each filter's
+ *	  nodes.
  *
  * The executor initializes a hash join's outer side before its Hash node,
  * and gives plan nodes no pointer to their parents, so a probe cannot find
@@ -14,15 +14,11 @@
  * A probe nobody connected (a plan tree started another way, as for an
  * EvalPlanQual recheck) passes every row.
  */
-#include "bloom_runtime.h"
+#include "runtime.h"
 
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/planner.h"
-#include "utils/guc.h"
-
-bool bloom_runtime_filter = true;
-bool bloom_runtime_filter_force = false;
 
 static planner_hook_type previous_planner_hook;
 static ExecutorStart_hook_type previous_executor_start;
@@ -34,25 +30,11 @@ static bool connect_joins(PlanState *ps, void *context);
 static bool connect_probes(PlanState *ps, void *filter);
 
 void
-bloom_runtime_init(void)
+bloom_rf_module_init(void)
 {
-	DefineCustomBoolVariable(
-	    "bloomfilter.runtime_filter",
-	    "Adds Bloom filters built from hash joins' inner sides to their outer sides.",
-	    "Where the planner's estimates say a filter pays, the join keys of the inner side "
-	    "are collected in a Bloom filter while the hash table is built, and outer rows "
-	    "whose keys it does not hold are dropped as low in the plan as is correct.",
-	    &bloom_runtime_filter, true, PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable(
-	    "bloomfilter.runtime_filter_force",
-	    "Adds a runtime filter to every hash join that can take one, whatever the estimates.",
-	    "For testing: the filters' correctness does not depend on the cost model, and this "
-	    "puts them into plans the model would leave alone.  Their probes pause only where "
-	    "they remove less than a quarter of the rows.",
-	    &bloom_runtime_filter_force, false, PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-
-	RegisterCustomScanMethods(&bloom_build_plan_methods);
-	RegisterCustomScanMethods(&bloom_probe_plan_methods);
+	bloom_rf_define_settings();
+	RegisterCustomScanMethods(&bloom_rf_build_plan_methods);
+	RegisterCustomScanMethods(&bloom_rf_probe_plan_methods);
 
 	previous_planner_hook = planner_hook;
 	planner_hook = runtime_planner;
@@ -70,7 +52,7 @@ runtime_planner(Query *parse, const char *query_string, int cursor_options,
 		stmt = previous_planner_hook(parse, query_string, cursor_options, bound_params);
 	else
 		stmt = standard_planner(parse, query_string, cursor_options, bound_params);
-	if (bloom_runtime_filter && stmt->commandType != CMD_UTILITY)
+	if (bloom_rf_enabled && stmt->commandType != CMD_UTILITY)
 		bloom_rf_plan(stmt);
 	return stmt;
 }
@@ -102,9 +84,9 @@ connect_joins(PlanState *ps, void *context)
 		PlanState *hash = innerPlanState(ps);
 		PlanState *below = hash ? outerPlanState(hash) : NULL;
 
-		if (below != NULL && bloom_is_build_state(below))
+		if (below != NULL && bloom_rf_is_build(below))
 		{
-			RuntimeFilter *filter = bloom_build_filter(below);
+			RuntimeFilter *filter = bloom_rf_build_filter(below);
 
 			filter->join = (HashJoinState *) ps;
 			connect_probes(outerPlanState(ps), filter);
@@ -118,7 +100,7 @@ connect_probes(PlanState *ps, void *filter)
 {
 	if (ps == NULL)
 		return false;
-	if (bloom_is_probe_state(ps))
-		bloom_probe_attach(ps, filter);
+	if (bloom_rf_is_probe(ps))
+		bloom_rf_probe_attach(ps, filter);
 	return planstate_tree_walker(ps, connect_probes, filter);
 }

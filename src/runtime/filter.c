@@ -1,5 +1,5 @@
 /*
- * bloom_runtime_filter.c
+ * filter.c
  *	  The filter of a runtime join filter: collected, sized, filled, probed.
  *
  * A build collects the 32-bit key hashes of the inner rows; at the end of
@@ -9,7 +9,7 @@
  * instead (core/bf_runtime.h); if that ends up too full to be worth
  * probing, the filter is marked useless and probes pass every row.
  */
-#include "bloom_runtime.h"
+#include "runtime.h"
 
 #include "executor/hashjoin.h"
 #include "miscadmin.h"
@@ -24,18 +24,21 @@ static void allocate_filter(RuntimeFilter *f, double nkeys);
 static void add_pending(RuntimeFilter *f);
 static void merge_into_shared(RuntimeFilter *f);
 static void read_fill(RuntimeFilter *f, const bf_view *view);
-static void shape_params(double nkeys, bf_params *p);
+static void measure_fill(const bf_view *view, double *fill, bool *useless);
+static void shape_params(double nkeys, bf_params *p, size_t *size);
 
 void
-bloom_rf_init(RuntimeFilter *f, int id)
+bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
 {
+	Assert(shared_keys >= 0);
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	f->context = CurrentMemoryContext;
+	f->shared_keys = shared_keys;
 }
 
 void
-bloom_rf_reset(RuntimeFilter *f)
+bloom_rf_filter_reset(RuntimeFilter *f)
 {
 	if (f->bytes)
 		pfree(f->bytes);
@@ -50,7 +53,7 @@ bloom_rf_reset(RuntimeFilter *f)
 }
 
 void
-bloom_rf_add(RuntimeFilter *f, uint32 hash)
+bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
 {
 	Assert(!f->ready);
 	if (!f->timing)
@@ -61,7 +64,7 @@ bloom_rf_add(RuntimeFilter *f, uint32 hash)
 	}
 	f->keys++;
 	if (f->shared && f->bytes == NULL)
-		allocate_filter(f, f->planned_keys);
+		allocate_filter(f, f->shared_keys);
 	if (f->bytes)
 	{
 		/* a share of a shared filter, or past MAX_PENDING rows: straight in */
@@ -88,7 +91,7 @@ bloom_rf_add(RuntimeFilter *f, uint32 hash)
 }
 
 void
-bloom_rf_finish(RuntimeFilter *f)
+bloom_rf_filter_finish(RuntimeFilter *f)
 {
 	instr_time now;
 
@@ -122,7 +125,7 @@ bloom_rf_finish(RuntimeFilter *f)
 }
 
 bool
-bloom_rf_usable(RuntimeFilter *f)
+bloom_rf_filter_usable(RuntimeFilter *f)
 {
 	HashJoinTable table;
 
@@ -142,44 +145,70 @@ bloom_rf_usable(RuntimeFilter *f)
 	return !f->useless;
 }
 
+void
+bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts)
+{
+	const bf_view *view = f->shared ? &f->shared_view : &f->view;
+
+	counts->keys = f->keys;
+	counts->builds = f->builds;
+	counts->ready = f->ready;
+	if (f->shared && f->builds > 0)
+	{
+		/* every participant's keys, as far as they have been merged */
+		counts->ready = true;
+		measure_fill(view, &counts->fill, &counts->useless);
+	}
+	else if (f->ready)
+	{
+		counts->fill = f->fill;
+		counts->useless = f->useless;
+	}
+	if (counts->ready)
+	{
+		counts->bytes = view->nbytes;
+		counts->nhashes = view->p.nhashes;
+		counts->build_ms = f->build_ms;
+	}
+}
+
 Size
-bloom_rf_shared_size(double planned_keys)
+bloom_rf_filter_shared_size(double shared_keys)
 {
 	bf_params p;
 	size_t size;
-	bf_error err;
 
-	shape_params(planned_keys, &p);
-	if (!bf_payload_size(&p, 0, 0, &size, &err))
-		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	shape_params(shared_keys, &p, &size);
 	return size;
 }
 
 void
-bloom_rf_shared_init(RuntimeFilter *f, void *mem)
+bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem)
 {
 	bf_params p;
+	size_t size;
 
-	Assert(f->planned_keys > 0);
-	shape_params(f->planned_keys, &p);
+	Assert(f->shared_keys > 0);
+	shape_params(f->shared_keys, &p, &size);
 	bf_init(mem, &p, 0, "", 0, 0, &f->shared_view);
 	f->shared = mem;
 	f->checked = false;
 }
 
 void
-bloom_rf_shared_attach(RuntimeFilter *f, void *mem)
+bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem)
 {
 	bf_error err;
 
-	if (!bf_check_header(mem, bloom_rf_shared_size(f->planned_keys), &f->shared_view, &err))
+	Assert(f->shared_keys > 0);
+	if (!bf_check_header(mem, bloom_rf_filter_shared_size(f->shared_keys), &f->shared_view, &err))
 		bloom_report(&err, BLOOM_FROM_STORAGE);
 	f->shared = mem;
 	f->checked = false;
 }
 
 void
-bloom_rf_shared_reset(RuntimeFilter *f)
+bloom_rf_filter_shared_reset(RuntimeFilter *f)
 {
 	Assert(f->shared != NULL);
 	memset(f->shared_view.data, 0, f->shared_view.nbytes);
@@ -187,7 +216,7 @@ bloom_rf_shared_reset(RuntimeFilter *f)
 }
 
 void
-bloom_rf_shared_detach(RuntimeFilter *f)
+bloom_rf_filter_shared_detach(RuntimeFilter *f)
 {
 	f->shared = NULL;
 }
@@ -219,18 +248,30 @@ merge_into_shared(RuntimeFilter *f)
 static void
 read_fill(RuntimeFilter *f, const bf_view *view)
 {
-	uint64 occupied = bf_occupied(view, 0, view->nbytes);
-
-	f->fill = (double) occupied / (double) view->p.ncells;
-	f->useless = bf_current_fpp(view->p.ncells, view->p.nhashes, occupied) > BF_RF_MAX_USEFUL_FPP;
+	measure_fill(view, &f->fill, &f->useless);
 }
 
-/* The parameters of a runtime filter for nkeys keys. */
+/* The fraction of a filter's bits set, and whether the rate they give is too high. */
 static void
-shape_params(double nkeys, bf_params *p)
+measure_fill(const bf_view *view, double *fill, bool *useless)
+{
+	uint64 occupied = bf_occupied(view, 0, view->nbytes);
+
+	*fill = (double) occupied / (double) view->p.ncells;
+	*useless = bf_current_fpp(view->p.ncells, view->p.nhashes, occupied) > BF_RF_MAX_USEFUL_FPP;
+}
+
+/*
+ * The parameters of a runtime filter for nkeys keys, and its size in bytes
+ * (the shape's payload, which the core computes; a shape it refuses would be
+ * a bug here, reported as a bad argument).
+ */
+static void
+shape_params(double nkeys, bf_params *p, size_t *size)
 {
 	uint64_t ncells;
 	int nhashes;
+	bf_error err;
 
 	bf_rf_shape(nkeys, &ncells, &nhashes);
 	memset(p, 0, sizeof(*p));
@@ -239,6 +280,8 @@ shape_params(double nkeys, bf_params *p)
 	p->nhashes = (uint16) nhashes;
 	p->seed = 0;
 	p->ncells = ncells;
+	if (!bf_payload_size(p, 0, 0, size, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
 }
 
 /* Allocate and zero the filter for nkeys keys, in the filter's context. */
@@ -247,12 +290,9 @@ allocate_filter(RuntimeFilter *f, double nkeys)
 {
 	bf_params p;
 	size_t size;
-	bf_error err;
 
 	Assert(f->bytes == NULL);
-	shape_params(nkeys, &p);
-	if (!bf_payload_size(&p, 0, 0, &size, &err))
-		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	shape_params(nkeys, &p, &size);
 	f->bytes = MemoryContextAlloc(f->context, size);
 	bf_init(f->bytes, &p, 0, "", 0, 0, &f->view);
 }

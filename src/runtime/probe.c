@@ -1,17 +1,17 @@
 /*
- * bloom_runtime_probe.c
+ * probe.c
  *	  BloomFilterProbe: the node on a hash join's outer side that drops the
  *	  rows whose join keys the runtime filter does not hold.
  *
  * It passes the other rows through unchanged, in its child's slots.  Until
- * its filter is usable (bloom_rf_usable: built from every inner row of the
+ * its filter is usable (bloom_rf_filter_usable: built from every inner row of the
  * join's current scan, and the join's hash table exists) every row passes:
  * that covers the outer rows a hash join fetches before it builds its table,
  * and a rescan that is rebuilding it.  A row with a NULL key is dropped once
  * the filter is usable: the join operators are strict, so it matches
  * nothing.  A filter that removes too few rows pauses (core/bf_runtime.h).
  */
-#include "bloom_runtime.h"
+#include "runtime.h"
 
 #include "executor/executor.h"
 #include "executor/hashjoin.h"
@@ -22,85 +22,79 @@
 
 typedef struct ProbeState
 {
-	CustomScanState css;
-	RuntimeKeys keys;
-	int filter_id;
+	RuntimeNode node;      /* first: the state both nodes share */
 	RuntimeFilter *filter; /* the build node's, given at executor start */
 	bf_rf_switch sw;
 	uint64 unready; /* rows passed while the filter was not usable (not ready, or disabled) */
 	/* the judgement on the real hash table (probe_judge) */
-	bool judge;          /* judge at all: not for forced filters */
-	uint64 judged_build; /* the filter's build judged last (RuntimeFilter.builds) */
-	bool in_cache;       /* the join's hash table turned out too small for the filter to pay */
-	double table_kb;     /* its size, for EXPLAIN */
-	RuntimeParallel par;
+	bool judge; /* judge at all: not for forced filters */
+	/*
+	 * What was judged last: the filter's build (RuntimeFilter.builds) and the
+	 * join's hash table.  Both, because a Parallel Hash Join's participant
+	 * that arrives after the build has built nothing (builds stays 0) but
+	 * probes the shared filter of a table it must judge too.
+	 */
+	uint64 judged_build;
+	HashJoinTable judged_table; /* NULL: nothing judged yet */
+	bool in_cache;   /* the join's hash table turned out too small for the filter to pay */
+	double table_kb; /* its size, for EXPLAIN */
 } ProbeState;
 
 static Node *probe_create(CustomScan *cscan);
 static void probe_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *probe_exec(CustomScanState *node);
 static TupleTableSlot *probe_exec_direct(PlanState *ps);
-static void probe_end(CustomScanState *node);
-static void probe_rescan(CustomScanState *node);
 static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
-static Size probe_dsm_size(CustomScanState *node, ParallelContext *pcxt);
-static void probe_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
-static void probe_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
-static void probe_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
 static void probe_shutdown(CustomScanState *node);
 static void probe_counts(ProbeState *state, RuntimeCounts *counts);
 static void probe_judge(ProbeState *state);
 
-const CustomScanMethods bloom_probe_plan_methods = {
-    .CustomName = BLOOM_PROBE_NAME,
+const CustomScanMethods bloom_rf_probe_plan_methods = {
+    .CustomName = BLOOM_RF_PROBE_NAME,
     .CreateCustomScanState = probe_create,
 };
 
 static const CustomExecMethods probe_exec_methods = {
-    .CustomName = BLOOM_PROBE_NAME,
+    .CustomName = BLOOM_RF_PROBE_NAME,
     .BeginCustomScan = probe_begin,
     .ExecCustomScan = probe_exec,
-    .EndCustomScan = probe_end,
-    .ReScanCustomScan = probe_rescan,
-    .EstimateDSMCustomScan = probe_dsm_size,
-    .InitializeDSMCustomScan = probe_dsm_init,
-    .ReInitializeDSMCustomScan = probe_dsm_reinit,
-    .InitializeWorkerCustomScan = probe_dsm_attach,
+    .EndCustomScan = bloom_rf_node_end,
+    .ReScanCustomScan = bloom_rf_node_rescan_child,
+    .EstimateDSMCustomScan = bloom_rf_node_dsm_size,
+    .InitializeDSMCustomScan = bloom_rf_node_dsm_init,
+    .ReInitializeDSMCustomScan = bloom_rf_node_dsm_init,
+    .InitializeWorkerCustomScan = bloom_rf_node_dsm_attach,
     .ShutdownCustomScan = probe_shutdown,
     .ExplainCustomScan = probe_explain,
 };
 
 bool
-bloom_is_probe_state(PlanState *ps)
+bloom_rf_is_probe(PlanState *ps)
 {
 	return IsA(ps, CustomScanState) && ((CustomScanState *) ps)->methods == &probe_exec_methods;
 }
 
 void
-bloom_probe_attach(PlanState *probe, RuntimeFilter *filter)
+bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter)
 {
 	ProbeState *state = (ProbeState *) probe;
 
-	Assert(bloom_is_probe_state(probe));
-	if (state->filter_id == filter->id)
+	Assert(bloom_rf_is_probe(probe));
+	if (state->node.filter_id == filter->id)
 		state->filter = filter;
 }
 
 static Node *
 probe_create(CustomScan *cscan)
 {
-	ProbeState *state = palloc0(sizeof(ProbeState));
-
-	NodeSetTag(state, T_CustomScanState);
-	state->css.methods = &probe_exec_methods;
-	return (Node *) state;
+	return bloom_rf_node_create(sizeof(ProbeState), &probe_exec_methods);
 }
 
 static void
 probe_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	ProbeState *state = (ProbeState *) node;
-	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List *private = ((CustomScan *) node->ss.ps.plan)->custom_private;
 
 	/*
 	 * Every outer row of the join passes through this node, and a paused or
@@ -111,16 +105,10 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	 */
 	Assert(node->ss.ps.ExecProcNode != NULL);
 	node->ss.ps.ExecProcNode = probe_exec_direct;
-	outerPlanState(node) = ExecInitNode(outerPlan(cscan), estate, eflags);
-	node->ss.ps.resultops = ExecGetResultSlotOps(outerPlanState(node), &node->ss.ps.resultopsfixed);
-	node->ss.ps.resultopsset = true;
-
-	bloom_rf_keys_init(&state->keys, node, true);
-	state->filter_id = intVal(list_nth(cscan->custom_private, RF_PRIVATE_ID));
-	bf_rf_switch_init(&state->sw,
-	                  Max(1.0, floatVal(list_nth(cscan->custom_private, RF_PRIVATE_SAVED))));
+	bloom_rf_node_begin(&state->node, estate, eflags, true);
+	bf_rf_switch_init(&state->sw, Max(1.0, floatVal(list_nth(private, RF_PRIVATE_SAVED))));
 	/* forced filters (tests) must filter whatever the table's size */
-	state->judge = !bloom_runtime_filter_force;
+	state->judge = !bloom_rf_forced;
 }
 
 /*
@@ -128,7 +116,7 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
  * reports them ("Memory Usage"); -1 for a table of several batches, whose
  * probes go to files as well.  A shared table (Parallel Hash Join) is read
  * from its one batch's shared size, final once every participant has
- * hashed its share (bloom_rf_usable waits for that).
+ * hashed its share (bloom_rf_filter_usable waits for that).
  */
 static double
 hash_table_bytes(HashJoinTable table)
@@ -160,12 +148,12 @@ probe_judge(ProbeState *state)
 
 	Assert(table != NULL);
 	state->judged_build = state->filter->builds;
+	state->judged_table = table;
 	state->in_cache = false;
 	if (!state->judge || (bytes = hash_table_bytes(table)) < 0)
 		return;
-	saved = bf_rf_saved_per_removed(bytes);
 	state->table_kb = bytes / 1024.0;
-	if (!bf_rf_can_pay(saved))
+	if (!bloom_rf_cost_built_table(bytes, &saved))
 		state->in_cache = true;
 	else
 		bf_rf_switch_set_saved(&state->sw, saved);
@@ -186,12 +174,13 @@ probe_exec(CustomScanState *node)
 
 		if (TupIsNull(slot))
 			return slot;
-		if (state->filter == NULL || !bloom_rf_usable(state->filter))
+		if (state->filter == NULL || !bloom_rf_filter_usable(state->filter))
 		{
 			state->unready++;
 			return slot;
 		}
-		if (state->judged_build != state->filter->builds)
+		if (state->judged_build != state->filter->builds ||
+		    state->judged_table != state->filter->join->hj_HashTable)
 			probe_judge(state);
 		if (state->in_cache)
 		{
@@ -200,8 +189,8 @@ probe_exec(CustomScanState *node)
 		}
 		if (!bf_rf_switch_probing(&state->sw))
 			return slot;
-		keep = bloom_rf_keys_hash(&state->keys, slot, econtext, &hash) &&
-		       bloom_rf_may_contain(state->filter, hash);
+		keep = bloom_rf_keys_hash(&state->node.keys, slot, econtext, &hash) &&
+		       bloom_rf_filter_may_contain(state->filter, hash);
 		bf_rf_switch_record(&state->sw, !keep);
 		if (keep)
 			return slot;
@@ -216,50 +205,13 @@ probe_exec_direct(PlanState *ps)
 }
 
 static void
-probe_end(CustomScanState *node)
-{
-	ExecEndNode(outerPlanState(node));
-}
-
-static void
-probe_rescan(CustomScanState *node)
-{
-	if (outerPlanState(node)->chgParam == NULL)
-		ExecReScan(outerPlanState(node));
-}
-
-static Size
-probe_dsm_size(CustomScanState *node, ParallelContext *pcxt)
-{
-	return bloom_rf_parallel_size(pcxt);
-}
-
-static void
-probe_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
-{
-	bloom_rf_parallel_init(&((ProbeState *) node)->par, pcxt, coordinate);
-}
-
-static void
-probe_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
-{
-	bloom_rf_parallel_init(&((ProbeState *) node)->par, pcxt, coordinate);
-}
-
-static void
-probe_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
-{
-	bloom_rf_parallel_attach(&((ProbeState *) node)->par, coordinate);
-}
-
-static void
 probe_shutdown(CustomScanState *node)
 {
 	ProbeState *state = (ProbeState *) node;
 	RuntimeCounts mine;
 
 	probe_counts(state, &mine);
-	bloom_rf_parallel_shutdown(&state->par, &mine);
+	bloom_rf_counts_shutdown(&state->node.par, &mine);
 }
 
 /* This process's counts. */
@@ -267,7 +219,6 @@ static void
 probe_counts(ProbeState *state, RuntimeCounts *counts)
 {
 	memset(counts, 0, sizeof(*counts));
-	counts->used = true;
 	counts->probed = state->sw.probed;
 	counts->removed = state->sw.removed;
 	counts->skipped = state->sw.skipped;
@@ -282,12 +233,12 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ProbeState *state = (ProbeState *) node;
 	RuntimeCounts all;
 
-	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
+	ExplainPropertyInteger("Runtime Filter", NULL, state->node.filter_id, es);
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (!es->analyze)
 		return;
 	probe_counts(state, &all);
-	bloom_rf_parallel_sum(&state->par, &all);
+	bloom_rf_counts_sum(&state->node.par, &all);
 	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
 	if (all.in_cache_kb > 0)
 		ExplainPropertyText("Filter Disabled",

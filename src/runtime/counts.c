@@ -1,14 +1,14 @@
 /*
- * bloom_runtime_parallel.c
+ * counts.c
  *	  Counts of runtime filter nodes across the processes of a parallel plan,
- *	  for EXPLAIN ANALYZE (bloom_runtime.h, RuntimeParallel).
+ *	  for EXPLAIN ANALYZE (runtime.h, RuntimeParallel).
  *
  * Each process builds and probes its own filter (a join that is not
  * parallel-aware builds its whole hash table in every process), so nothing
  * but counts is shared.  The shared memory holds one RuntimeCounts per
  * planned worker.
  */
-#include "bloom_runtime.h"
+#include "runtime.h"
 
 typedef struct RuntimeShared
 {
@@ -17,37 +17,37 @@ typedef struct RuntimeShared
 } RuntimeShared;
 
 Size
-bloom_rf_parallel_size(ParallelContext *pcxt)
+bloom_rf_counts_size(ParallelContext *pcxt)
 {
 	return add_size(offsetof(RuntimeShared, workers),
 	                mul_size(pcxt->nworkers, sizeof(RuntimeCounts)));
 }
 
 void
-bloom_rf_parallel_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate)
+bloom_rf_counts_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate)
 {
 	RuntimeShared *shared = coordinate;
 
-	memset(shared, 0, bloom_rf_parallel_size(pcxt));
+	memset(shared, 0, bloom_rf_counts_size(pcxt));
 	shared->nworkers = pcxt->nworkers;
 	par->shared = shared;
 }
 
 Size
-bloom_rf_parallel_attached_size(const RuntimeParallel *par)
+bloom_rf_counts_attached_size(const RuntimeParallel *par)
 {
 	Assert(par->shared != NULL);
 	return offsetof(RuntimeShared, workers) + par->shared->nworkers * sizeof(RuntimeCounts);
 }
 
 void
-bloom_rf_parallel_attach(RuntimeParallel *par, void *coordinate)
+bloom_rf_counts_attach(RuntimeParallel *par, void *coordinate)
 {
 	par->shared = coordinate;
 }
 
 void
-bloom_rf_parallel_shutdown(RuntimeParallel *par, const RuntimeCounts *mine)
+bloom_rf_counts_shutdown(RuntimeParallel *par, const RuntimeCounts *mine)
 {
 	RuntimeShared *shared = par->shared;
 
@@ -71,7 +71,7 @@ bloom_rf_parallel_shutdown(RuntimeParallel *par, const RuntimeCounts *mine)
 }
 
 void
-bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum)
+bloom_rf_counts_sum(const RuntimeParallel *par, RuntimeCounts *sum)
 {
 	for (int i = 0; i < par->nworkers; i++)
 	{
@@ -89,7 +89,7 @@ bloom_rf_parallel_sum(const RuntimeParallel *par, RuntimeCounts *sum)
 }
 
 const RuntimeCounts *
-bloom_rf_parallel_build(const RuntimeParallel *par, const RuntimeCounts *mine)
+bloom_rf_counts_build(const RuntimeParallel *par, const RuntimeCounts *mine)
 {
 	if (mine->ready)
 		return mine;

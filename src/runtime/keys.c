@@ -1,5 +1,5 @@
 /*
- * bloom_runtime_keys.c
+ * keys.c
  *	  The join keys of a runtime filter node, hashed as the hash join
  *	  hashes them.
  *
@@ -11,7 +11,7 @@
  * (int4 = int8) or under a nondeterministic collation: that is the
  * contract of a hash operator family, and the join relies on it too.
  */
-#include "bloom_runtime.h"
+#include "runtime.h"
 
 #include "executor/executor.h"
 #include "port/pg_bitutils.h"

@@ -1,5 +1,5 @@
 /*
- * bloom_planner.c
+ * bloom_selectivity.c
  *	  What the planner is told about a probe: its selectivity and its cost.
  *
  * Without help the planner guesses that a boolean function keeps 1/3 of the
@@ -24,7 +24,9 @@
  *
  * The cost of a probe is one hash of the value and up to k bit tests.
  */
-#include "bloom_pg.h"
+#include "bloom_datum.h"
+#include "bloom_setops.h"
+#include "bloom_value.h"
 
 #include <math.h>
 

@@ -1,0 +1,389 @@
+/*
+ * placement.c
+ *	  Where a runtime filter's probes go in its join's outer side.
+ *
+ * As far down the outer side as the keys can be
+ * followed as plain columns, through nodes where dropping the rows that
+ * cannot match drops exactly the output rows that cannot match and changes
+ * no other:
+ *	 - Result (projection), our own nodes, a subquery scan;
+ *	 - a join, into the side the keys come from, if that side's unmatched
+ *	   rows are discarded or kept alone (inner joins: either side; left,
+ *	   semi and anti joins: the outer side; right joins: the inner side),
+ *	   never into the nullable side, and never into a merge join's inner
+ *	   side (it needs mark and restore);
+ *	 - Append and MergeAppend, into every child (partitions, UNION ALL);
+ *	 - Agg, Group and Unique whose grouping columns include every key, with
+ *	   an equality at least as strict as the join's (same hash family, and a
+ *	   collation that is the join's or deterministic), so a group's rows are
+ *	   all kept or all dropped; no grouping sets;
+ *	 - Sort, Incremental Sort, Material, Memoize and Hash, which keep rows
+ *	   across rescans, only when the filter is the same at every scan of the
+ *	   join (its inner side has no parameters and only deterministic nodes):
+ *	   otherwise rows dropped by one scan's filter could be reused by a later
+ *	   scan whose filter would keep them.
+ * Never through Limit, WindowAgg, ProjectSet, LockRows, SetOp, Gather (other
+ * processes), a CTE, or a node with volatile functions or subqueries in its
+ * target list or quals (dropping rows would change how often they run).
+ * Keys that are expressions are computed by a probe right on the join's
+ * outer child, on exactly the rows the join would compute them on.
+ */
+#include "runtime.h"
+
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/parsetree.h"
+#include "utils/lsyscache.h"
+
+/* Which child of a node the keys lead to. */
+typedef enum Side
+{
+	SIDE_OUTER,
+	SIDE_INNER,
+	SIDE_SUBQUERY
+} Side;
+
+static Plan *place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
+                           RuntimePlanContext *ctx, bool may_stop);
+static bool accepts_probe(Plan *parent, Plan *child);
+static Plan **passable_child(Plan *plan, const AttrNumber *cols, AttrNumber *child_cols,
+                             RuntimePlanInfo *info);
+static bool map_columns(Plan *plan, const AttrNumber *cols, int ncols, Side *side,
+                        AttrNumber *child_cols);
+static bool join_passes(JoinType jointype, Side side);
+static bool grouping_keeps_keys(int ncols, const AttrNumber *grp_cols, const Oid *grp_ops,
+                                const Oid *grp_colls, const AttrNumber *cols,
+                                RuntimePlanInfo *info);
+
+/* keys are over plan's output (OUTER_VAR of the join). */
+Plan *
+bloom_rf_place_probes(Plan *plan, List *keys, RuntimePlanInfo *info, RuntimePlanContext *ctx)
+{
+	AttrNumber *cols = palloc(info->nkeys * sizeof(AttrNumber));
+	ListCell *lc;
+	int i = 0;
+
+	foreach (lc, keys)
+	{
+		Expr *key = lfirst(lc);
+
+		while (IsA(key, RelabelType))
+			key = ((RelabelType *) key)->arg;
+		if (!IsA(key, Var) || ((Var *) key)->varno != OUTER_VAR || ((Var *) key)->varattno <= 0)
+			return bloom_rf_make_node(plan, keys, info, true, ctx); /* an expression: right here */
+		cols[i++] = ((Var *) key)->varattno;
+	}
+	return place_columns(plan, cols, info, ctx, true);
+}
+
+/*
+ * Put the probes as far below plan as they can go, the keys being the
+ * columns cols of plan's output.  Returns the node that replaces plan.
+ */
+static Plan *
+place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, RuntimePlanContext *ctx,
+              bool may_stop)
+{
+	AttrNumber *child_cols = palloc(info->nkeys * sizeof(AttrNumber));
+	Plan **child;
+	List *keys = NIL;
+
+	if (IsA(plan, Append) || IsA(plan, MergeAppend))
+	{
+		List *children =
+		    IsA(plan, Append) ? ((Append *) plan)->appendplans : ((MergeAppend *) plan)->mergeplans;
+		bool any_async = false;
+		Side side;
+		ListCell *lc;
+
+		foreach (lc, children)
+			any_async |= ((Plan *) lfirst(lc))->async_capable;
+		/* async children must stay the Append's direct children */
+		if (children != NIL && !any_async &&
+		    map_columns(plan, cols, info->nkeys, &side, child_cols) && side == SIDE_OUTER &&
+		    bloom_rf_exprs_safe(plan->qual))
+		{
+			foreach (lc, children)
+				lfirst(lc) = place_columns(lfirst(lc), child_cols, info, ctx, true);
+			return plan;
+		}
+	}
+	else if ((child = passable_child(plan, cols, child_cols, info)) != NULL)
+	{
+		Plan *placed = place_columns(*child, child_cols, info, ctx, accepts_probe(plan, *child));
+
+		if (placed != NULL)
+		{
+			*child = placed;
+			return plan;
+		}
+	}
+
+	/* the probe goes right above plan, if plan's parent reads it as any child */
+	if (!may_stop)
+		return NULL;
+	for (int i = 0; i < info->nkeys; i++)
+	{
+		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
+		Node *e = (Node *) tle->expr;
+
+		keys = lappend(
+		    keys, makeVar(OUTER_VAR, cols[i], exprType(e), exprTypmod(e), exprCollation(e), 0));
+	}
+	return bloom_rf_make_node(plan, keys, info, true, ctx);
+}
+
+/*
+ * The child of plan that the probes may go into, with the keys' columns in
+ * that child's output, or NULL if they must stay above plan (see the header).
+ */
+static Plan **
+passable_child(Plan *plan, const AttrNumber *cols, AttrNumber *child_cols, RuntimePlanInfo *info)
+{
+	Side side;
+
+	if (!map_columns(plan, cols, info->nkeys, &side, child_cols))
+		return NULL;
+	if (!bloom_rf_exprs_safe(plan->targetlist) || !bloom_rf_exprs_safe(plan->qual))
+		return NULL;
+	switch (nodeTag(plan))
+	{
+		case T_Result:
+			if (!bloom_rf_exprs_safe((List *) ((Result *) plan)->resconstantqual))
+				return NULL;
+			return &plan->lefttree;
+		case T_CustomScan:
+			return bloom_rf_is_our_plan(plan) ? &plan->lefttree : NULL;
+		case T_SubqueryScan:
+			return &((SubqueryScan *) plan)->subplan;
+		case T_Hash:
+			/* an intermediate join's inner side: its keys run on fewer rows */
+			if (!bloom_rf_exprs_safe(((Hash *) plan)->hashkeys))
+				return NULL;
+			/* FALLTHROUGH */
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+			return info->stable ? &plan->lefttree : NULL;
+		case T_HashJoin:
+		case T_MergeJoin:
+		case T_NestLoop:
+		{
+			Join *join = (Join *) plan;
+
+			if (!bloom_rf_exprs_safe(join->joinqual) || !join_passes(join->jointype, side))
+				return NULL;
+			if (IsA(plan, HashJoin) && !bloom_rf_exprs_safe(((HashJoin *) plan)->hashclauses))
+				return NULL;
+			if (IsA(plan, MergeJoin) &&
+			    (side == SIDE_INNER || !bloom_rf_exprs_safe(((MergeJoin *) plan)->mergeclauses)))
+				return NULL;
+			return side == SIDE_OUTER ? &plan->lefttree : &plan->righttree;
+		}
+		case T_Agg:
+		{
+			Agg *agg = (Agg *) plan;
+
+			if ((agg->aggstrategy != AGG_SORTED && agg->aggstrategy != AGG_HASHED) ||
+			    agg->groupingSets != NIL || agg->chain != NIL)
+				return NULL;
+			/* a hashed Agg keeps its groups across rescans */
+			if (agg->aggstrategy == AGG_HASHED && !info->stable)
+				return NULL;
+			if (!grouping_keeps_keys(agg->numCols, agg->grpColIdx, agg->grpOperators,
+			                         agg->grpCollations, child_cols, info))
+				return NULL;
+			return &plan->lefttree;
+		}
+		case T_Group:
+		{
+			Group *group = (Group *) plan;
+
+			if (!grouping_keeps_keys(group->numCols, group->grpColIdx, group->grpOperators,
+			                         group->grpCollations, child_cols, info))
+				return NULL;
+			return &plan->lefttree;
+		}
+		case T_Unique:
+		{
+			Unique *unique = (Unique *) plan;
+
+			if (!grouping_keeps_keys(unique->numCols, unique->uniqColIdx, unique->uniqOperators,
+			                         unique->uniqCollations, child_cols, info))
+				return NULL;
+			return &plan->lefttree;
+		}
+		default:
+			return NULL;
+	}
+}
+
+/*
+ * Whether a probe may sit between parent and child, one of parent's
+ * children.  The executor must read that child only through ExecProcNode,
+ * must not look at the child's node type or state, and must not mark and
+ * restore it; parameters must reach the child through chgParam, which the
+ * probe's rescan passes on.  Every edge not named here is kept free of
+ * probes, among them:
+ *	 - Hash Join -> Hash: ExecHashJoin reads the Hash node's state (its hash
+ *	   table) and MultiExecProcNode runs it;
+ *	 - Merge Join -> inner side: marked and restored;
+ *	 - Bitmap Heap Scan -> bitmap nodes, BitmapAnd/BitmapOr -> theirs: read
+ *	   with MultiExecProcNode;
+ *	 - Append -> an async child: Append talks to it by its own protocol;
+ *	 - Gather, Gather Merge: the child runs in other processes;
+ *	 - RecursiveUnion, ModifyTable, LockRows, Limit, SetOp, WindowAgg and
+ *	   any node not listed: never descended into (passable_child).
+ */
+static bool
+accepts_probe(Plan *parent, Plan *child)
+{
+	switch (nodeTag(parent))
+	{
+		case T_HashJoin:
+		case T_MergeJoin:
+			return child == outerPlan(parent);
+		case T_NestLoop:
+			return true;
+		case T_Append:
+		case T_MergeAppend:
+			return !child->async_capable;
+		case T_Result:
+		case T_SubqueryScan:
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+		case T_Hash:
+		case T_Agg:
+		case T_Group:
+		case T_Unique:
+			return true;
+		case T_CustomScan:
+			return bloom_rf_is_our_plan(parent);
+		default:
+			return false;
+	}
+}
+
+/*
+ * Follow the columns cols of plan's output to one child: all must be plain
+ * column references of the same child.  Fills *side and child_cols.
+ */
+static bool
+map_columns(Plan *plan, const AttrNumber *cols, int ncols, Side *side, AttrNumber *child_cols)
+{
+	for (int i = 0; i < ncols; i++)
+	{
+		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
+		Expr *e = tle ? tle->expr : NULL;
+		Var *var;
+		Side s;
+
+		while (e && IsA(e, RelabelType))
+			e = ((RelabelType *) e)->arg;
+		if (e == NULL || !IsA(e, Var) || ((Var *) e)->varlevelsup != 0)
+			return false;
+		var = (Var *) e;
+		if (IsA(plan, SubqueryScan))
+		{
+			if (var->varno != (int) ((Scan *) plan)->scanrelid)
+				return false;
+			s = SIDE_SUBQUERY;
+		}
+		else if (bloom_rf_is_our_plan(plan) && var->varno == INDEX_VAR)
+		{
+			/* ours: INDEX_VAR i is custom_scan_tlist i, which is OUTER_VAR i */
+			s = SIDE_OUTER;
+		}
+		else if (var->varno == OUTER_VAR)
+			s = SIDE_OUTER;
+		else if (var->varno == INNER_VAR)
+			s = SIDE_INNER;
+		else
+			return false;
+		if (var->varattno <= 0 || (i > 0 && s != *side))
+			return false;
+		*side = s;
+		child_cols[i] = var->varattno;
+	}
+	return true;
+}
+
+/* Whether dropping rows of the join's side changes nothing but the rows they make. */
+static bool
+join_passes(JoinType jointype, Side side)
+{
+	switch (jointype)
+	{
+		case JOIN_INNER:
+			return true;
+		case JOIN_LEFT:
+		case JOIN_SEMI:
+		case JOIN_ANTI:
+			return side == SIDE_OUTER;
+		case JOIN_RIGHT:
+#ifdef BLOOM_HAS_RIGHT_ANTI
+		case JOIN_RIGHT_ANTI:
+#endif
+#ifdef BLOOM_HAS_RIGHT_SEMI
+		case JOIN_RIGHT_SEMI:
+#endif
+			return side == SIDE_INNER;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Whether every key column is a grouping column whose equality implies the
+ * join's, so that the rows of one group all pass the filter or all fail it.
+ */
+static bool
+grouping_keeps_keys(int ncols, const AttrNumber *grp_cols, const Oid *grp_ops, const Oid *grp_colls,
+                    const AttrNumber *cols, RuntimePlanInfo *info)
+{
+	for (int k = 0; k < info->nkeys; k++)
+	{
+		int j;
+		Oid collation;
+
+		for (j = 0; j < ncols; j++)
+			if (grp_cols[j] == cols[k])
+				break;
+		if (j == ncols || !OidIsValid(info->families[k]) ||
+		    !op_in_opfamily(grp_ops[j], info->families[k]))
+			return false;
+		collation = grp_colls[j];
+		if (OidIsValid(collation) && collation != list_nth_oid(info->collations, k) &&
+		    !get_collation_isdeterministic(collation))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every node of ours must sit where it may: a build right under a Hash
+ * node, a probe on an edge accepts_probe() allows.  parent is plan's
+ * parent, NULL at the top of a tree.
+ */
+static void
+check_node_edges(Plan *plan, void *parent)
+{
+	if (bloom_rf_is_our_plan(plan))
+	{
+		Assert(parent != NULL);
+		if (((CustomScan *) plan)->methods == &bloom_rf_build_plan_methods)
+			Assert(IsA((Plan *) parent, Hash));
+		else
+			Assert(accepts_probe(parent, plan));
+	}
+	bloom_rf_walk_children(plan, check_node_edges, plan);
+}
+
+void
+bloom_rf_check_edges(Plan *plan)
+{
+	check_node_edges(plan, NULL);
+}

@@ -1,0 +1,215 @@
+/*
+ * plan.c
+ *	  The planner's part of runtime filters: which hash joins get one.  It
+ *	  works on the finished plan (the planner hook calls it after
+ *	  standard_planner), whose expressions already refer to child nodes'
+ *	  outputs (OUTER_VAR, INNER_VAR, INDEX_VAR); placement.c puts the
+ *	  probes, cost.c prices the filter.
+ *
+ * A hash join gets a filter if its type discards the outer rows that match
+ * nothing (inner, semi, right, right semi, right anti), its hash operators
+ * are strict, its keys are neither volatile nor subqueries, and the cost
+ * model (cost.c) says the filter pays.  DEBUG1 says why a join gets none.
+ *
+ * The filter's nodes get plan_node_ids above every existing one, and those
+ * under a Gather are marked parallel-aware (for the shared memory in which
+ * workers leave their counts).
+ */
+#include "runtime.h"
+
+#include "access/stratnum.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_amop.h"
+#include "utils/catcache.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+static void find_max_id(Plan *plan, void *ctx);
+static void add_filters(Plan *plan, void *ctx);
+static void mark_under_gather(Plan *plan, void *below_gather);
+static void try_filter(HashJoin *join, RuntimePlanContext *ctx);
+static const char *why_no_filter(const HashJoin *join, const Hash *hash,
+                                 const RuntimePlanInfo *info);
+static bool filterable_join(JoinType jointype);
+static Oid hash_family(Oid opno);
+
+/* Apply a walker to the statement's main tree and to every subplan's. */
+static void
+walk_statement(PlannedStmt *stmt, RuntimePlanWalker fn, void *arg)
+{
+	ListCell *lc;
+
+	fn(stmt->planTree, arg);
+	foreach (lc, stmt->subplans)
+		if (lfirst(lc) != NULL)
+			fn(lfirst(lc), arg);
+}
+
+void
+bloom_rf_plan(PlannedStmt *stmt)
+{
+	RuntimePlanContext ctx = {0, 1};
+	bool below_gather = false;
+
+	/* new nodes need plan_node_ids unique in the statement (parallel query) */
+	walk_statement(stmt, find_max_id, &ctx);
+	ctx.next_node_id++;
+
+	walk_statement(stmt, add_filters, &ctx);
+	if (ctx.next_filter_id == 1)
+		return;
+	walk_statement(stmt, mark_under_gather, &below_gather);
+#ifdef USE_ASSERT_CHECKING
+	{
+		ListCell *lc;
+
+		bloom_rf_check_edges(stmt->planTree);
+		foreach (lc, stmt->subplans)
+			if (lfirst(lc) != NULL)
+				bloom_rf_check_edges(lfirst(lc));
+	}
+#endif
+}
+
+static void
+find_max_id(Plan *plan, void *ctx)
+{
+	RuntimePlanContext *numbering = ctx;
+
+	numbering->next_node_id = Max(numbering->next_node_id, plan->plan_node_id);
+	bloom_rf_walk_children(plan, find_max_id, ctx);
+}
+
+/*
+ * Our nodes under Gather are marked parallel-aware: that is what gives them
+ * the shared memory in which workers leave their counts (counts.c).
+ * *below_gather tells whether plan is below a Gather (or Gather Merge).
+ */
+static void
+mark_under_gather(Plan *plan, void *below_gather)
+{
+	bool below = *(bool *) below_gather;
+
+	if (below && bloom_rf_is_our_plan(plan))
+		plan->parallel_aware = true;
+	below = below || IsA(plan, Gather) || IsA(plan, GatherMerge);
+	bloom_rf_walk_children(plan, mark_under_gather, &below);
+}
+
+/*
+ * Bottom up, so that a join's probes can pass through those of the joins
+ * below it.  The probes replace the join's outer child and the build goes
+ * under its Hash node: the nodes a walker is handed stay in place.
+ */
+static void
+add_filters(Plan *plan, void *ctx)
+{
+	bloom_rf_walk_children(plan, add_filters, ctx);
+	if (IsA(plan, HashJoin))
+		try_filter((HashJoin *) plan, ctx);
+}
+
+static void
+try_filter(HashJoin *join, RuntimePlanContext *ctx)
+{
+	Hash *hash = (Hash *) innerPlan(join);
+	RuntimePlanInfo info = {0};
+	const char *why;
+	ListCell *lc;
+	int i = 0;
+
+	if (hash == NULL || !IsA(hash, Hash) || outerPlan(join) == NULL)
+		return; /* not a plan the core planner makes */
+
+	info.nkeys = list_length(join->hashkeys);
+	bloom_rf_cost_join(join, hash, &info);
+	if ((why = why_no_filter(join, hash, &info)) != NULL)
+	{
+		elog(DEBUG1,
+		     "bloomfilter: no runtime filter for a hash join (estimated %.0f outer rows, "
+		     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s",
+		     info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass, why);
+		return;
+	}
+
+	info.id = ctx->next_filter_id++;
+	info.operators = join->hashoperators;
+	info.collations = join->hashcollations;
+	info.families = palloc(info.nkeys * sizeof(Oid));
+	foreach (lc, join->hashoperators)
+		info.families[i++] = hash_family(lfirst_oid(lc));
+	info.stable =
+	    bms_is_empty(hash->plan.allParam) && bloom_rf_returns_same_rows(hash->plan.lefttree);
+	elog(DEBUG1,
+	     "bloomfilter: runtime filter %d for a hash join (estimated %.0f outer rows, %.0f inner "
+	     "rows in %.0f kB, %.1f%% of outer rows matching)%s",
+	     info.id, info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass,
+	     bloom_rf_forced ? ", forced" : "");
+
+	outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
+	hash->plan.lefttree =
+	    bloom_rf_make_node(hash->plan.lefttree, hash->hashkeys, &info, false, ctx);
+}
+
+/* Why a join gets no filter (the DEBUG1 reason), or NULL if it gets one. */
+static const char *
+why_no_filter(const HashJoin *join, const Hash *hash, const RuntimePlanInfo *info)
+{
+	ListCell *lc;
+
+	if (!filterable_join(join->join.jointype))
+		return "its type keeps outer rows that match nothing";
+	if (info->nkeys == 0 || list_length(hash->hashkeys) != info->nkeys ||
+	    list_length(join->hashoperators) != info->nkeys)
+		return "its keys are not as expected";
+	if (!bloom_rf_exprs_safe(join->hashkeys) || !bloom_rf_exprs_safe(hash->hashkeys))
+		return "a key is volatile or holds a subquery";
+	if (!info->worthwhile)
+		return "a filter is not expected to pay";
+	foreach (lc, join->hashoperators)
+		if (!op_strict(lfirst_oid(lc)))
+			return "an operator is not strict";
+	return NULL;
+}
+
+/* Join types whose unmatched outer rows are discarded. */
+static bool
+filterable_join(JoinType jointype)
+{
+	switch (jointype)
+	{
+		case JOIN_INNER:
+		case JOIN_SEMI:
+		case JOIN_RIGHT:
+#ifdef BLOOM_HAS_RIGHT_ANTI
+		case JOIN_RIGHT_ANTI:
+#endif
+#ifdef BLOOM_HAS_RIGHT_SEMI
+		case JOIN_RIGHT_SEMI:
+#endif
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The hash operator family an equality operator belongs to, or InvalidOid. */
+static Oid
+hash_family(Oid opno)
+{
+	CatCList *list = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
+	Oid family = InvalidOid;
+
+	for (int i = 0; i < list->n_members; i++)
+	{
+		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
+
+		if (amop->amopmethod == HASH_AM_OID && amop->amopstrategy == HTEqualStrategyNumber)
+		{
+			family = amop->amopfamily;
+			break;
+		}
+	}
+	ReleaseSysCacheList(list);
+	return family;
+}

@@ -1,0 +1,196 @@
+/*
+ * plantree.c
+ *	  Plan-tree helpers that the planner's two files (plan.c: which joins;
+ *	  placement.c: where the probes go) share: walking a finished plan,
+ *	  telling our nodes apart, the checks on expressions and subtrees, and
+ *	  making a node of ours.
+ */
+#include "runtime.h"
+
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+
+void
+bloom_rf_walk_children(Plan *plan, RuntimePlanWalker fn, void *arg)
+{
+	ListCell *lc;
+	List *children = NIL;
+
+	if (plan->lefttree)
+		fn(plan->lefttree, arg);
+	if (plan->righttree)
+		fn(plan->righttree, arg);
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			children = ((Append *) plan)->appendplans;
+			break;
+		case T_MergeAppend:
+			children = ((MergeAppend *) plan)->mergeplans;
+			break;
+		case T_BitmapAnd:
+			children = ((BitmapAnd *) plan)->bitmapplans;
+			break;
+		case T_BitmapOr:
+			children = ((BitmapOr *) plan)->bitmapplans;
+			break;
+		case T_CustomScan:
+			children = ((CustomScan *) plan)->custom_plans;
+			break;
+		case T_SubqueryScan:
+			fn(((SubqueryScan *) plan)->subplan, arg);
+			break;
+		default:
+			break;
+	}
+	foreach (lc, children)
+		fn(lfirst(lc), arg);
+}
+
+bool
+bloom_rf_is_our_plan(const Plan *plan)
+{
+	return IsA(plan, CustomScan) &&
+	       (((const CustomScan *) plan)->methods == &bloom_rf_build_plan_methods ||
+	        ((const CustomScan *) plan)->methods == &bloom_rf_probe_plan_methods);
+}
+
+bool
+bloom_rf_exprs_safe(List *exprs)
+{
+	return !contain_volatile_functions((Node *) exprs) && !contain_subplans((Node *) exprs);
+}
+
+/* A walker: clears *arg (a bool) unless plan and its subtree return the same rows. */
+static void
+check_same_rows(Plan *plan, void *arg)
+{
+	bool *same = arg;
+
+	if (!*same)
+		return;
+	switch (nodeTag(plan))
+	{
+		case T_SeqScan:
+		case T_IndexScan:
+		case T_IndexOnlyScan:
+		case T_BitmapHeapScan:
+		case T_BitmapIndexScan:
+		case T_BitmapAnd:
+		case T_BitmapOr:
+		case T_TidScan:
+		case T_TidRangeScan:
+		case T_ValuesScan:
+		case T_CteScan:
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+		case T_Hash:
+		case T_Append:
+		case T_MergeAppend:
+		case T_SubqueryScan:
+		case T_Gather:
+			break;
+		case T_CustomScan:
+			if (!bloom_rf_is_our_plan(plan))
+				*same = false;
+			break;
+		case T_Result:
+			if (!bloom_rf_exprs_safe((List *) ((Result *) plan)->resconstantqual))
+				*same = false;
+			break;
+		case T_HashJoin:
+		case T_MergeJoin:
+		case T_NestLoop:
+			if (!bloom_rf_exprs_safe(((Join *) plan)->joinqual))
+				*same = false;
+			break;
+		case T_FunctionScan:
+			if (!bloom_rf_exprs_safe(((FunctionScan *) plan)->functions))
+				*same = false;
+			break;
+		default:
+			*same = false; /* Limit, Agg, Unique, WindowAgg, TABLESAMPLE, ... */
+			break;
+	}
+	if (*same && (!bloom_rf_exprs_safe(plan->targetlist) || !bloom_rf_exprs_safe(plan->qual)))
+		*same = false;
+	if (*same)
+		bloom_rf_walk_children(plan, check_same_rows, arg);
+}
+
+bool
+bloom_rf_returns_same_rows(Plan *plan)
+{
+	bool same = true;
+
+	check_same_rows(plan, &same);
+	return same;
+}
+
+/*
+ * A Float node for custom_private.  Always with a decimal point: the plan is
+ * copied to parallel workers as text, and a token without one reads back as
+ * an Integer.
+ */
+static Node *
+float_node(double value)
+{
+	return (Node *) makeFloat(psprintf("%.6f", value));
+}
+
+/*
+ * The node's target list is custom_scan_tlist's columns (INDEX_VAR), which
+ * are child's output (OUTER_VAR, plan.lefttree being child, so EXPLAIN can
+ * show them).
+ */
+Plan *
+bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
+                   RuntimePlanContext *ctx)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	Plan *plan = &cscan->scan.plan;
+	ListCell *lc;
+
+	Assert(list_length(keys) == info->nkeys);
+	bloom_rf_cost_node(plan, child, info->nkeys, info->pass, probe);
+	plan->plan_width = child->plan_width;
+	plan->parallel_aware = false;
+	plan->parallel_safe = child->parallel_safe;
+	plan->async_capable = false;
+	plan->plan_node_id = ctx->next_node_id++;
+	plan->lefttree = child;
+	plan->extParam = bms_copy(child->extParam);
+	plan->allParam = bms_copy(child->allParam);
+	bloom_copy_disabled_nodes(plan, child);
+	foreach (lc, child->targetlist)
+	{
+		TargetEntry *tle = lfirst(lc);
+		Node *e = (Node *) tle->expr;
+		Var *outer =
+		    makeVar(OUTER_VAR, tle->resno, exprType(e), exprTypmod(e), exprCollation(e), 0);
+		Var *index =
+		    makeVar(INDEX_VAR, tle->resno, exprType(e), exprTypmod(e), exprCollation(e), 0);
+
+		cscan->custom_scan_tlist =
+		    lappend(cscan->custom_scan_tlist,
+		            makeTargetEntry((Expr *) outer, tle->resno, tle->resname, tle->resjunk));
+		plan->targetlist = lappend(plan->targetlist, makeTargetEntry((Expr *) index, tle->resno,
+		                                                             tle->resname, tle->resjunk));
+	}
+	cscan->scan.scanrelid = 0;
+	cscan->flags = 0;
+	cscan->custom_exprs = copyObject(keys);
+	cscan->custom_private =
+	    list_make5(makeInteger(info->id), list_copy(info->operators), list_copy(info->collations),
+	               float_node(info->outer_rows), float_node(info->inner_rows));
+	cscan->custom_private = lappend(cscan->custom_private, float_node(info->pass));
+	cscan->custom_private = lappend(cscan->custom_private, float_node(info->shared_keys));
+	cscan->custom_private = lappend(cscan->custom_private, float_node(info->saved));
+	Assert(list_length(cscan->custom_private) == RF_PRIVATE_COUNT);
+	cscan->methods = probe ? &bloom_rf_probe_plan_methods : &bloom_rf_build_plan_methods;
+	return plan;
+}

@@ -1,0 +1,413 @@
+/*
+ * runtime.h
+ *	  Runtime Bloom filters inside PostgreSQL's hash joins: the room's one
+ *	  header, for its files and for the module's _PG_init.
+ *
+ * With bloomfilter.runtime_filter on, the planner hook looks at every hash
+ * join of a finished plan.  Where a filter is expected to pay (cost.c), it
+ * puts two custom scan nodes into the plan:
+ *
+ *	 Hash Join                           the join the filter serves
+ *	   ->  BloomFilterProbe              drops outer rows whose keys the
+ *	         ->  ... (outer side)        filter does not hold; as low in the
+ *	                                     outer side as is correct
+ *	   ->  Hash
+ *	         ->  BloomFilterBuild        adds the key of every inner row
+ *	               ->  ... (inner side)  as the Hash node reads them
+ *
+ * Both nodes pass their child's tuples through unchanged.  They hash the keys
+ * with the join operators' own hash functions and collations (get_op_hash_
+ * functions: the left one on the outer side, the right one on the inner
+ * side), combined as the hash join combines them, so a row that the join
+ * would match always passes: the filter has no false negatives.
+ *
+ * At executor start (hooks.c) each probe is given its build node's filter
+ * and the build node its HashJoinState.  A probe filters only while the
+ * filter is usable (it holds every inner row of the join's current scan and
+ * the join's hash table exists); otherwise, as for the outer rows a hash
+ * join fetches before it builds its table, rows pass unfiltered.
+ *
+ * The files, by phase (ARCHITECTURE.md has the map):
+ *	 settings.c   the two settings
+ *	 hooks.c      the planner and executor-start hooks, node registration
+ *	 plan.c       which hash joins get a filter, with the DEBUG1 reasons
+ *	 cost.c       the cost model: every estimate it reads, one place
+ *	 placement.c  where a filter's probes go
+ *	 plantree.c   plan-tree helpers both planner files use
+ *	 node.c       what the two executor nodes share
+ *	 build.c      BloomFilterBuild
+ *	 probe.c      BloomFilterProbe
+ *	 filter.c     the filter: collected, sized, filled, shared, probed
+ *	 keys.c       the join keys, hashed as the hash join hashes them
+ *	 counts.c     the nodes' counts across parallel processes
+ *
+ * Every function the room exports is named bloom_rf_*; its types Runtime*.
+ * From the rest of the PostgreSQL layer it uses only bloom_error.h.
+ */
+#ifndef BLOOM_RUNTIME_H
+#define BLOOM_RUNTIME_H
+
+#include "../bloom_compat.h"
+#include "../bloom_error.h"
+#include "../../core/bf_core.h"
+#include "../../core/bf_runtime.h"
+
+#include "access/parallel.h"
+#include "executor/tuptable.h"
+#include "nodes/execnodes.h"
+#include "nodes/extensible.h"
+#include "nodes/plannodes.h"
+#include "portability/instr_time.h"
+
+/* ---- settings (settings.c) ---- */
+
+/* bloomfilter.runtime_filter */
+extern bool bloom_rf_enabled;
+/* bloomfilter.runtime_filter_force (for tests) */
+extern bool bloom_rf_forced;
+
+/* Define both settings (from bloom_rf_module_init). */
+extern void bloom_rf_define_settings(void);
+
+/* ---- the module (hooks.c) ---- */
+
+/* Define the settings, register the nodes, install the hooks (from _PG_init). */
+extern void bloom_rf_module_init(void);
+
+/* ---- the plan nodes ---- */
+
+#define BLOOM_RF_BUILD_NAME "BloomFilterBuild"
+#define BLOOM_RF_PROBE_NAME "BloomFilterProbe"
+
+/*
+ * The custom_private list of both nodes.  custom_exprs holds the keys:
+ * expressions over the child's output (Vars with varno OUTER_VAR), one per
+ * hash clause of the join, in the join's order.
+ */
+typedef enum RuntimePrivate
+{
+	RF_PRIVATE_ID,          /* Integer: the filter's number in the statement */
+	RF_PRIVATE_OPERATORS,   /* OidList: the join's hash operators */
+	RF_PRIVATE_COLLATIONS,  /* OidList: their collations */
+	RF_PRIVATE_OUTER_ROWS,  /* Float: the planner's estimates, for EXPLAIN */
+	RF_PRIVATE_INNER_ROWS,  /* Float */
+	RF_PRIVATE_PASS,        /* Float: the fraction of outer rows expected to match */
+	RF_PRIVATE_SHARED_KEYS, /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
+	RF_PRIVATE_SAVED,       /* Float: what removing an outer row saves, in probes */
+	RF_PRIVATE_COUNT
+} RuntimePrivate;
+
+/* The plan methods (build.c, probe.c), registered in _PG_init: workers find them by name. */
+extern const CustomScanMethods bloom_rf_build_plan_methods;
+extern const CustomScanMethods bloom_rf_probe_plan_methods;
+
+/* ---- the planner's part: plan.c, cost.c, placement.c, plantree.c ---- */
+
+/* Add filters to a finished plan (plan.c; from the planner hook). */
+extern void bloom_rf_plan(PlannedStmt *stmt);
+
+/* What the planner knows of one filter it adds. */
+typedef struct RuntimePlanInfo
+{
+	int id;
+	int nkeys;
+	List *operators;  /* the join's hash operators (OidList) */
+	List *collations; /* their collations (OidList) */
+	Oid *families;    /* the hash operator family of each, or InvalidOid */
+	bool stable;      /* the inner side gives the same rows at every scan */
+	/* the cost model's figures (bloom_rf_cost_join) */
+	double outer_rows;
+	double inner_rows;
+	double pass;        /* the fraction of outer rows expected to find a match */
+	double table_bytes; /* the estimated size of the join's hash table */
+	double saved;       /* what removing an outer row saves, in filter probes */
+	double shared_keys; /* a Parallel Hash Join's shared filter is sized for these; else 0 */
+	bool worthwhile;    /* the filter is expected to pay (or filters are forced) */
+} RuntimePlanInfo;
+
+/* Numbering of the new nodes and filters of one statement. */
+typedef struct RuntimePlanContext
+{
+	int next_node_id;
+	int next_filter_id;
+} RuntimePlanContext;
+
+/*
+ * cost.c: fill info's cost figures for a filter on join (whose inner child
+ * is the Hash node hash), and decide whether it is worthwhile.
+ */
+extern void bloom_rf_cost_join(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info);
+
+/* cost.c: the cost and rows of a node of ours (probe or build) over child. */
+extern void bloom_rf_cost_node(Plan *node, const Plan *child, int nkeys, double pass, bool probe);
+
+/*
+ * cost.c: the price of a filter again, once its join's hash table is built
+ * with table_bytes bytes: whether probing can pay at all, and if so what a
+ * removed row saves (*saved).
+ */
+extern bool bloom_rf_cost_built_table(double table_bytes, double *saved);
+
+/*
+ * placement.c: put the probes of a filter into the outer side of its join,
+ * whose top node is outer; keys are the join's outer keys.  Returns the node
+ * that replaces outer.
+ */
+extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *info,
+                                   RuntimePlanContext *ctx);
+
+/* placement.c: assert that every node of ours in the tree sits where it may. */
+extern void bloom_rf_check_edges(Plan *plan);
+
+/* plantree.c: call fn(child, arg) for every child plan of plan (read only). */
+typedef void (*RuntimePlanWalker)(Plan *plan, void *arg);
+extern void bloom_rf_walk_children(Plan *plan, RuntimePlanWalker fn, void *arg);
+
+/* plantree.c: whether plan is one of our nodes (build or probe). */
+extern bool bloom_rf_is_our_plan(const Plan *plan);
+
+/*
+ * plantree.c: whether expressions may be evaluated on other rows than the
+ * plan evaluates them on: no volatile functions, no subqueries.
+ */
+extern bool bloom_rf_exprs_safe(List *exprs);
+
+/*
+ * plantree.c: whether a subtree returns the same rows at every scan (only
+ * node types known to, with neither volatile functions nor subqueries).
+ * Parameters are the caller's to check (allParam).
+ */
+extern bool bloom_rf_returns_same_rows(Plan *plan);
+
+/*
+ * plantree.c: a probe (or build) node over child, passing child's tuples
+ * through, with keys over child's output (OUTER_VAR).
+ */
+extern Plan *bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
+                                RuntimePlanContext *ctx);
+
+/* ---- counts for EXPLAIN ANALYZE, across processes (counts.c) ---- */
+
+/* What one process's node did. */
+typedef struct RuntimeCounts
+{
+	/* probes */
+	uint64 probed;      /* rows probed */
+	uint64 removed;     /* rows removed */
+	uint64 skipped;     /* rows passed unprobed (paused) */
+	uint64 pauses;      /* times the switch paused */
+	uint64 unready;     /* rows passed while the filter was not usable */
+	double in_cache_kb; /* the join's hash table, if found in the CPU cache (not probed); else 0 */
+	/* builds: the last build */
+	uint64 keys;
+	uint64 builds;
+	uint64 bytes;
+	int nhashes;
+	double fill;
+	double build_ms;
+	bool ready;
+	bool useless;
+} RuntimeCounts;
+
+/*
+ * Under Gather a node of ours is marked parallel-aware, only so that the
+ * executor gives it shared memory: each worker leaves its counts there at
+ * shutdown, and the leader copies them out at its own shutdown (before
+ * Gather's releases the memory) for EXPLAIN.
+ */
+typedef struct RuntimeParallel
+{
+	struct RuntimeShared *shared; /* the shared memory, while attached */
+	RuntimeCounts *workers;       /* the leader's copy of the workers' counts */
+	int nworkers;
+} RuntimeParallel;
+
+/* Bytes of the counts for pcxt's workers. */
+extern Size bloom_rf_counts_size(ParallelContext *pcxt);
+/* Set up the counts in coordinate (the leader, at start and at a rescan). */
+extern void bloom_rf_counts_init(RuntimeParallel *par, ParallelContext *pcxt, void *coordinate);
+/* Use the counts in coordinate (a worker). */
+extern void bloom_rf_counts_attach(RuntimeParallel *par, void *coordinate);
+/* The size of the counts a worker attached to (bloom_rf_counts_size() of the leader's context). */
+extern Size bloom_rf_counts_attached_size(const RuntimeParallel *par);
+/* At shutdown: a worker leaves its counts, the leader collects the workers'. */
+extern void bloom_rf_counts_shutdown(RuntimeParallel *par, const RuntimeCounts *mine);
+/* The counts of every process, summed into *sum (which holds the leader's). */
+extern void bloom_rf_counts_sum(const RuntimeParallel *par, RuntimeCounts *sum);
+/* The build counts to show: the leader's if it built, else the first worker's that did. */
+extern const RuntimeCounts *bloom_rf_counts_build(const RuntimeParallel *par,
+                                                  const RuntimeCounts *mine);
+
+/* ---- the filter (filter.c) ---- */
+
+/*
+ * The filter a build node owns and its probes read.  Until the build is
+ * finished, keys are collected as 32-bit hashes, so that the filter can be
+ * sized for the rows really read, not the planner's estimate; past the
+ * largest filter's capacity they go straight into a filter of that size.
+ *
+ * Under a Parallel Hash Join every participant reads a share of the inner
+ * side.  There the filter is shared: each participant adds its share to a
+ * filter of its own of the planned shape (sized for twice the planner's
+ * estimate of all inner rows) and, at the end of its share, ORs it into the
+ * shared one, in the build node's shared memory, word by word with atomic
+ * ORs.  The join's build barrier tells when every participant is done: the
+ * probes use the shared filter only once it has passed the hashing of the
+ * inner side, which is also when the join starts reading outer rows.
+ */
+typedef struct RuntimeFilter
+{
+	int id;
+	struct HashJoinState *join; /* the join it serves; NULL if not wired */
+	bool ready;                 /* this process's build is finished (its share, if shared) */
+	bool useless;               /* too full to be worth probing */
+	MemoryContext context;
+
+	uint32 *pending; /* hashes of the current build, until it is finished */
+	size_t npending;
+	size_t pending_size;
+	uint8 *bytes; /* the filter, once sized */
+	bf_view view;
+
+	/* shared (Parallel Hash Join) */
+	double shared_keys; /* the shape of the shared filter; 0 if not shared */
+	uint8 *shared;      /* its bytes, in shared memory, while attached */
+	bf_view shared_view;
+	bool checked; /* the shared filter's fill has been read */
+
+	/* for EXPLAIN ANALYZE: the last build */
+	uint64 keys;     /* keys added */
+	uint64 builds;   /* builds started (rescans rebuild) */
+	double build_ms; /* from the first inner row to the finished filter */
+	double fill;     /* fraction of bits set */
+	instr_time started;
+	bool timing;
+} RuntimeFilter;
+
+/* An empty filter, in the current memory context; shared_keys > 0 for a shared one. */
+extern void bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys);
+
+/* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
+extern void bloom_rf_filter_reset(RuntimeFilter *f);
+
+/* Add the key hash of one inner row. */
+extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash);
+
+/* The inner side is read: size and fill the filter; it is then ready. */
+extern void bloom_rf_filter_finish(RuntimeFilter *f);
+
+/*
+ * Whether a probe may filter now: the filter holds every inner key of the
+ * join's current scan and is worth probing.  A private filter: it is ready
+ * and the join's hash table of the current scan exists (so the build that
+ * made the filter is the one the join probes).  A shared one: the join's
+ * build barrier has passed the hashing of the inner side.
+ */
+extern bool bloom_rf_filter_usable(RuntimeFilter *f);
+
+/* Whether a key hash may be in the filter (bloom_rf_filter_usable() first). */
+static inline bool
+bloom_rf_filter_may_contain(const RuntimeFilter *f, uint32 hash)
+{
+	return bf_contains_hash(f->shared ? &f->shared_view : &f->view, (uint64) hash);
+}
+
+/*
+ * What EXPLAIN shows of this process's last build: its shape and fill (a
+ * shared filter's as every participant left it), whether it is too full.
+ * Fills the build fields of *counts.
+ */
+extern void bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts);
+
+/* Bytes of the shared filter of shared_keys keys. */
+extern Size bloom_rf_filter_shared_size(double shared_keys);
+
+/* Set up the shared filter in mem (bloom_rf_filter_shared_size() bytes), empty (the leader). */
+extern void bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem);
+
+/* Use the shared filter in mem (a worker, or the leader again at a rescan). */
+extern void bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem);
+
+/* Empty the shared filter again, for a rescan (the leader, workers not running). */
+extern void bloom_rf_filter_shared_reset(RuntimeFilter *f);
+
+/* Forget the shared memory (it is about to be released). */
+extern void bloom_rf_filter_shared_detach(RuntimeFilter *f);
+
+/* ---- the keys (keys.c) ---- */
+
+/* How to compute the combined key hash of a tuple. */
+typedef struct RuntimeKeys
+{
+	int nkeys;
+	bool has_exprs;     /* some key is not a plain column */
+	AttrNumber *attnos; /* the column, or 0 for an expression */
+	ExprState **exprs;  /* the expression where attnos[i] is 0 */
+	FmgrInfo *hash_fns; /* the operator's hash function for this side */
+	Oid *collations;    /* the operator's collation */
+} RuntimeKeys;
+
+/*
+ * Set up the keys of a node of ours: the key expressions (custom_exprs), the
+ * hash function of each operator for the node's side (the left one for a
+ * probe, which sees the join's outer side, the right one for a build), in
+ * the current memory context.
+ */
+extern void bloom_rf_keys_init(RuntimeKeys *keys, CustomScanState *node, bool outer_side);
+
+/*
+ * The combined hash of the keys of the tuple in slot, as the hash join
+ * combines its hash values.  Returns false if a key is NULL: the row cannot
+ * match (the planner adds filters only for strict operators).
+ */
+extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
+                               uint32 *hash);
+
+/* The keys deparsed for EXPLAIN, "a, b". */
+extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
+
+/* ---- the executor nodes: node.c, build.c, probe.c ---- */
+
+/* What both nodes' states start with. */
+typedef struct RuntimeNode
+{
+	CustomScanState css;
+	RuntimeKeys keys;
+	RuntimeParallel par;
+	int filter_id;
+} RuntimeNode;
+
+/* node.c: a new state of size bytes (a RuntimeNode first) with these methods. */
+extern Node *bloom_rf_node_create(Size size, const CustomExecMethods *methods);
+
+/*
+ * node.c: BeginCustomScan's common part: start the child, return its tuples
+ * in its slots, set up the keys for the node's side, read the filter's id.
+ */
+extern void bloom_rf_node_begin(RuntimeNode *node, EState *estate, int eflags, bool outer_side);
+
+/* node.c: EndCustomScan: end the child. */
+extern void bloom_rf_node_end(CustomScanState *node);
+
+/* node.c: rescan the child, unless its parameters changed (its next ExecProcNode does). */
+extern void bloom_rf_node_rescan_child(CustomScanState *node);
+
+/*
+ * node.c: the counts' share of the node's shared memory (first, MAXALIGNed),
+ * and the DSM methods of a node that shares nothing else.
+ */
+extern Size bloom_rf_node_dsm_size(CustomScanState *node, ParallelContext *pcxt);
+extern void bloom_rf_node_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+extern void bloom_rf_node_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
+/* node.c: the size of the counts' share a worker attached to (MAXALIGNed). */
+extern Size bloom_rf_node_dsm_attached_size(CustomScanState *node);
+
+/* build.c: whether a state is a build node's, and its filter. */
+extern bool bloom_rf_is_build(PlanState *ps);
+extern RuntimeFilter *bloom_rf_build_filter(PlanState *build);
+
+/* probe.c: whether a state is a probe's; give it the filter if the numbers match. */
+extern bool bloom_rf_is_probe(PlanState *ps);
+extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
+
+#endif /* BLOOM_RUNTIME_H */

@@ -1,0 +1,31 @@
+/*
+ * settings.c
+ *	  The runtime filters' two settings.  A file of its own, at the bottom of
+ *	  the room: the planner and the probe read the settings, and the hooks
+ *	  that call them define the settings, so the variables live in neither.
+ */
+#include "runtime.h"
+
+#include "utils/guc.h"
+
+bool bloom_rf_enabled = true;
+bool bloom_rf_forced = false;
+
+void
+bloom_rf_define_settings(void)
+{
+	DefineCustomBoolVariable(
+	    "bloomfilter.runtime_filter",
+	    "Adds Bloom filters built from hash joins' inner sides to their outer sides.",
+	    "Where the planner's estimates say a filter pays, the join keys of the inner side "
+	    "are collected in a Bloom filter while the hash table is built, and outer rows "
+	    "whose keys it does not hold are dropped as low in the plan as is correct.",
+	    &bloom_rf_enabled, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable(
+	    "bloomfilter.runtime_filter_force",
+	    "Adds a runtime filter to every hash join that can take one, whatever the estimates.",
+	    "For testing: the filters' correctness does not depend on the cost model, and this "
+	    "puts them into plans the model would leave alone.  Their probes pause only where "
+	    "they remove less than a quarter of the rows.",
+	    &bloom_rf_forced, false, PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+}
