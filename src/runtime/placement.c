@@ -323,16 +323,8 @@ join_passes(JoinType jointype, Side side)
 		case JOIN_SEMI:
 		case JOIN_ANTI:
 			return side == SIDE_OUTER;
-		case JOIN_RIGHT:
-#ifdef BLOOM_HAS_RIGHT_ANTI
-		case JOIN_RIGHT_ANTI:
-#endif
-#ifdef BLOOM_HAS_RIGHT_SEMI
-		case JOIN_RIGHT_SEMI:
-#endif
-			return side == SIDE_INNER;
 		default:
-			return false;
+			return bloom_rf_is_right_join(jointype) && side == SIDE_INNER;
 	}
 }
 

@@ -176,21 +176,7 @@ why_no_filter(const HashJoin *join, const Hash *hash, const RuntimePlanInfo *inf
 static bool
 filterable_join(JoinType jointype)
 {
-	switch (jointype)
-	{
-		case JOIN_INNER:
-		case JOIN_SEMI:
-		case JOIN_RIGHT:
-#ifdef BLOOM_HAS_RIGHT_ANTI
-		case JOIN_RIGHT_ANTI:
-#endif
-#ifdef BLOOM_HAS_RIGHT_SEMI
-		case JOIN_RIGHT_SEMI:
-#endif
-			return true;
-		default:
-			return false;
-	}
+	return jointype == JOIN_INNER || jointype == JOIN_SEMI || bloom_rf_is_right_join(jointype);
 }
 
 /* The hash operator family an equality operator belongs to, or InvalidOid. */

@@ -58,6 +58,24 @@ bloom_rf_is_our_plan(const Plan *plan)
 }
 
 bool
+bloom_rf_is_right_join(JoinType jointype)
+{
+	switch (jointype)
+	{
+		case JOIN_RIGHT:
+#ifdef BLOOM_HAS_RIGHT_ANTI
+		case JOIN_RIGHT_ANTI:
+#endif
+#ifdef BLOOM_HAS_RIGHT_SEMI
+		case JOIN_RIGHT_SEMI:
+#endif
+			return true;
+		default:
+			return false;
+	}
+}
+
+bool
 bloom_rf_exprs_safe(List *exprs)
 {
 	return !contain_volatile_functions((Node *) exprs) && !contain_subplans((Node *) exprs);

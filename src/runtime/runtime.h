@@ -167,6 +167,14 @@ extern void bloom_rf_walk_children(Plan *plan, RuntimePlanWalker fn, void *arg);
 extern bool bloom_rf_is_our_plan(const Plan *plan);
 
 /*
+ * plantree.c: whether a join type is one of the right joins (right, right
+ * anti from 16, right semi from 18): its rows come from the inner side's
+ * matches and unmatched inner rows, and outer rows that match nothing
+ * are discarded.
+ */
+extern bool bloom_rf_is_right_join(JoinType jointype);
+
+/*
  * plantree.c: whether expressions may be evaluated on other rows than the
  * plan evaluates them on: no volatile functions, no subqueries.
  */
