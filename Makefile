@@ -5,7 +5,7 @@ EXTENSION = bloomfilter
 MODULE_big = bloomfilter
 DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql \
 	bloomfilter--1.2--1.3.sql bloomfilter--1.3--1.4.sql \
-	bloomfilter--1.4--1.5.sql bloomfilter--1.5--1.6.sql
+	bloomfilter--1.4--1.5.sql bloomfilter--1.5--1.6.sql bloomfilter--1.6--1.7.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
@@ -19,7 +19,8 @@ TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src/runtime/cost.o \
 	src/runtime/placement.o src/runtime/plantree.o src/runtime/node.o src/runtime/build.o \
-	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o
+	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o \
+	src/runtime/pushdown.o src/runtime/remote.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \

@@ -9,7 +9,8 @@
 #         builds, one under ASan+UBSan, with this machine's compiler), the
 #         pg_regress suite (make installcheck), a pg_dump/pg_restore round
 #         trip with the earlier releases' dumps, cancellation of work on a
-#         500 MB filter, postgres_fdw pushdown and a pgbench load test, each
+#         500 MB filter, postgres_fdw pushdown (probes written by hand, and
+#         runtime filters shipped into remote scans) and a pgbench load test, each
 #         on a throwaway cluster (pg_virtualenv; servers run as postgres).
 # The test ends with a line "pgN: N passed, N failed".  tools/run.sh calls
 # this; it installs nothing itself.
@@ -124,6 +125,27 @@ cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_rest
 cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 	tests/interrupts/cancel_500mb.sh
 cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
+
+# cluster_counted TITLE NAME SCRIPT: run SCRIPT on a throwaway cluster; it
+# ends with a line "NAME: N passed, N failed", which counts its cases.
+cluster_counted() {
+	local title=$1 name=$2 log ok bad
+	shift 2
+	echo "== $title, on a throwaway cluster"
+	log=$(mktemp)
+	pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || true
+	read -r ok bad <<<"$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" "$log" | tail -n 1)"
+	if [ -z "$ok" ] || [ $((ok + bad)) -eq 0 ]; then
+		echo "$name: ran no case"
+		failed=$((failed + 1))
+	else
+		passed=$((passed + ok))
+		failed=$((failed + bad))
+	fi
+	rm -f "$log"
+}
+cluster_counted "postgres_fdw: runtime filters shipped into remote scans" fdw_push \
+	tests/fdw/runtime_push.sh
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
 	"${LOAD_SECONDS:-60}"
 

@@ -41,6 +41,7 @@ static void build_dsm_setup(BuildState *state, ParallelContext *pcxt, void *coor
 static void build_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
 static void build_shutdown(CustomScanState *node);
 static void build_counts(BuildState *state, RuntimeCounts *counts);
+static void set_remote_param(BuildState *state, bool send);
 
 const CustomScanMethods bloom_rf_build_plan_methods = {
     .CustomName = BLOOM_RF_BUILD_NAME,
@@ -92,6 +93,8 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	state->outer_rows = floatVal(list_nth(private, RF_PRIVATE_OUTER_ROWS));
 	state->inner_rows = floatVal(list_nth(private, RF_PRIVATE_INNER_ROWS));
 	state->pass = floatVal(list_nth(private, RF_PRIVATE_PASS));
+	state->filter.remote_param = intVal(list_nth(private, RF_PRIVATE_REMOTE_PARAM));
+	set_remote_param(state, false);
 }
 
 static TupleTableSlot *
@@ -104,7 +107,10 @@ build_exec(CustomScanState *node)
 	if (TupIsNull(slot))
 	{
 		if (!state->filter.ready)
+		{
 			bloom_rf_filter_finish(&state->filter);
+			set_remote_param(state, true);
+		}
 		return slot;
 	}
 	/* a row with a NULL key matches nothing: the operators are strict */
@@ -114,11 +120,62 @@ build_exec(CustomScanState *node)
 	return slot;
 }
 
+/*
+ * A rescan that reaches this node rebuilds the hash table, and the filter.
+ * The remote scans that took the filter are marked as having their
+ * parameter changed: they send their query again, with the next filter,
+ * rather than reuse rows the last one let through (postgres_fdw keeps a
+ * cursor, or its rows, across a rescan with no changed parameter).
+ */
 static void
 build_rescan(CustomScanState *node)
 {
-	bloom_rf_filter_reset(&((BuildState *) node)->filter);
+	BuildState *state = (BuildState *) node;
+	ListCell *lc;
+
+	bloom_rf_filter_reset(&state->filter);
+	set_remote_param(state, false);
+	foreach (lc, state->filter.remote_scans)
+	{
+		PlanState *scan = lfirst(lc);
+
+		scan->chgParam = bms_add_member(scan->chgParam, state->filter.remote_param);
+	}
 	bloom_rf_node_rescan_child(node);
+}
+
+/*
+ * The parameter that ships the filter to remote scans (pushdown.c), if any:
+ * the finished filter (send), or NULL, which lets every row through there.
+ * The value lives in the query's memory, as long as the scans may read it.
+ */
+static void
+set_remote_param(BuildState *state, bool send)
+{
+	EState *estate = state->node.css.ss.ps.state;
+	ParamExecData *prm;
+	MemoryContext old;
+	bytea *filter;
+
+	if (state->filter.remote_param < 0)
+		return;
+	Assert(!send || state->filter.ready);
+	prm = &estate->es_param_exec_vals[state->filter.remote_param];
+	if (!prm->isnull && DatumGetPointer(prm->value) != NULL)
+		pfree(DatumGetPointer(prm->value));
+	prm->execPlan = NULL;
+	prm->value = (Datum) 0;
+	prm->isnull = true;
+	if (!send)
+		return;
+	old = MemoryContextSwitchTo(estate->es_query_cxt);
+	filter = bloom_rf_filter_to_send(&state->filter);
+	MemoryContextSwitchTo(old);
+	if (filter != NULL)
+	{
+		prm->value = PointerGetDatum(filter);
+		prm->isnull = false;
+	}
 }
 
 /*

@@ -35,6 +35,7 @@ bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
 	f->id = id;
 	f->context = CurrentMemoryContext;
 	f->shared_keys = shared_keys;
+	f->remote_param = -1;
 }
 
 void
@@ -170,6 +171,24 @@ bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts)
 		counts->nhashes = view->p.nhashes;
 		counts->build_ms = f->build_ms;
 	}
+}
+
+bytea *
+bloom_rf_filter_to_send(const RuntimeFilter *f)
+{
+	size_t len;
+	bytea *out;
+
+	Assert(f->ready);
+	if (f->shared != NULL || f->useless || f->bytes == NULL)
+		return NULL;
+	len = (size_t) (f->view.data + f->view.nbytes - f->view.payload);
+	if (len > BLOOM_RF_REMOTE_MAX_BYTES)
+		return NULL;
+	out = (bytea *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(out, VARHDRSZ + len);
+	memcpy(VARDATA(out), f->view.payload, len);
+	return out;
 }
 
 Size

@@ -61,18 +61,22 @@ static void
 runtime_executor_start(QueryDesc *query, int eflags)
 {
 	ListCell *lc;
+	MemoryContext old;
 
 	if (previous_executor_start)
 		previous_executor_start(query, eflags);
 	else
 		standard_ExecutorStart(query, eflags);
 
-	/* the main tree and every subplan's (initplans, subplans, CTEs) */
+	/* the main tree and every subplan's (initplans, subplans, CTEs); what
+	 * the filters keep lives as long as the query */
+	old = MemoryContextSwitchTo(query->estate->es_query_cxt);
 	if (query->planstate)
 		connect_joins(query->planstate, NULL);
 	foreach (lc, query->estate->es_subplanstates)
 		if (lfirst(lc) != NULL)
 			connect_joins(lfirst(lc), NULL);
+	MemoryContextSwitchTo(old);
 }
 
 /* For each hash join with a build node, connect the filter to the join and its probes. */
@@ -95,12 +99,22 @@ connect_joins(PlanState *ps, void *context)
 	return planstate_tree_walker(ps, connect_joins, context);
 }
 
+/*
+ * Give the filter to its probes in the join's outer side, and tell it the
+ * remote scans it was shipped into (pushdown.c), whose plans name its
+ * parameter: a rebuild must make them send their queries again.
+ */
 static bool
-connect_probes(PlanState *ps, void *filter)
+connect_probes(PlanState *ps, void *arg)
 {
+	RuntimeFilter *filter = arg;
+
 	if (ps == NULL)
 		return false;
 	if (bloom_rf_is_probe(ps))
 		bloom_rf_probe_attach(ps, filter);
+	if (IsA(ps, ForeignScanState) && filter->remote_param >= 0 &&
+	    bms_is_member(filter->remote_param, ps->plan->allParam))
+		filter->remote_scans = lappend(filter->remote_scans, ps);
 	return planstate_tree_walker(ps, connect_probes, filter);
 }

@@ -92,20 +92,40 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	{
 		List *children =
 		    IsA(plan, Append) ? ((Append *) plan)->appendplans : ((MergeAppend *) plan)->mergeplans;
-		bool any_async = false;
+		bool async_ok = true;
 		Side side;
 		ListCell *lc;
 
-		foreach (lc, children)
-			any_async |= ((Plan *) lfirst(lc))->async_capable;
-		/* async children must stay the Append's direct children */
-		if (children != NIL && !any_async &&
-		    map_columns(plan, cols, info->nkeys, &side, child_cols) && side == SIDE_OUTER &&
-		    bloom_rf_exprs_safe(plan->qual))
+		if (children != NIL && map_columns(plan, cols, info->nkeys, &side, child_cols) &&
+		    side == SIDE_OUTER && bloom_rf_exprs_safe(plan->qual))
 		{
+			/*
+			 * An async child must stay the Append's direct child (Append
+			 * talks to it by its own protocol): no probe goes on it, but a
+			 * postgres_fdw scan may take the filter into its remote query.
+			 */
 			foreach (lc, children)
-				lfirst(lc) = place_columns(lfirst(lc), child_cols, info, ctx, true);
-			return plan;
+			{
+				Plan *c = lfirst(lc);
+
+				if (c->async_capable &&
+				    (!IsA(c, ForeignScan) ||
+				     !bloom_rf_can_push_remote((ForeignScan *) c, child_cols, info, ctx)))
+					async_ok = false;
+			}
+			if (async_ok)
+			{
+				foreach (lc, children)
+				{
+					Plan *c = lfirst(lc);
+
+					if (c->async_capable)
+						bloom_rf_push_remote((ForeignScan *) c, child_cols, info, ctx);
+					else
+						lfirst(lc) = place_columns(c, child_cols, info, ctx, true);
+				}
+				return plan;
+			}
 		}
 	}
 	else if ((child = passable_child(plan, cols, child_cols, info)) != NULL)
@@ -122,6 +142,9 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	/* the probe goes right above plan, if plan's parent reads it as any child */
 	if (!may_stop)
 		return NULL;
+	/* a postgres_fdw scan may also take the filter into its remote query */
+	if (IsA(plan, ForeignScan))
+		bloom_rf_push_remote((ForeignScan *) plan, cols, info, ctx);
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);

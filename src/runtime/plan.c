@@ -48,7 +48,7 @@ walk_statement(PlannedStmt *stmt, RuntimePlanWalker fn, void *arg)
 void
 bloom_rf_plan(PlannedStmt *stmt)
 {
-	RuntimePlanContext ctx = {0, 1};
+	RuntimePlanContext ctx = {stmt, 0, 1};
 	bool below_gather = false;
 
 	/* new nodes need plan_node_ids unique in the statement (parallel query) */
@@ -122,6 +122,9 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 		return; /* not a plan the core planner makes */
 
 	info.nkeys = list_length(join->hashkeys);
+	info.remote_param = -1;
+	/* PARAM_EXEC values do not reach parallel workers */
+	info.may_push = !hash->plan.parallel_aware;
 	bloom_rf_cost_join(join, hash, &info);
 	if ((why = why_no_filter(join, hash, &info)) != NULL)
 	{
@@ -149,6 +152,13 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
 	hash->plan.lefttree =
 	    bloom_rf_make_node(hash->plan.lefttree, hash->hashkeys, &info, false, ctx);
+	if (info.pushed > 0)
+	{
+		elog(DEBUG1, "bloomfilter: runtime filter %d shipped into %d postgres_fdw scans", info.id,
+		     info.pushed);
+		if (!bloom_rf_is_right_join(join->join.jointype))
+			bloom_rf_push_hold_outer(join, hash);
+	}
 }
 
 /* Why a join gets no filter (the DEBUG1 reason), or NULL if it gets one. */

@@ -208,6 +208,7 @@ bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool pr
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->pass));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->shared_keys));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->saved));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->remote_param));
 	Assert(list_length(cscan->custom_private) == RF_PRIVATE_COUNT);
 	cscan->methods = probe ? &bloom_rf_probe_plan_methods : &bloom_rf_build_plan_methods;
 	return plan;

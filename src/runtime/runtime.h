@@ -33,6 +33,8 @@
  *	 plan.c       which hash joins get a filter, with the DEBUG1 reasons
  *	 cost.c       the cost model: every estimate it reads, one place
  *	 placement.c  where a filter's probes go
+ *	 pushdown.c   filters shipped into postgres_fdw scans
+ *	 remote.c     the SQL functions the remote server runs for them
  *	 plantree.c   plan-tree helpers both planner files use
  *	 node.c       what the two executor nodes share
  *	 build.c      BloomFilterBuild
@@ -86,14 +88,15 @@ extern void bloom_rf_module_init(void);
  */
 typedef enum RuntimePrivate
 {
-	RF_PRIVATE_ID,          /* Integer: the filter's number in the statement */
-	RF_PRIVATE_OPERATORS,   /* OidList: the join's hash operators */
-	RF_PRIVATE_COLLATIONS,  /* OidList: their collations */
-	RF_PRIVATE_OUTER_ROWS,  /* Float: the planner's estimates, for EXPLAIN */
-	RF_PRIVATE_INNER_ROWS,  /* Float */
-	RF_PRIVATE_PASS,        /* Float: the fraction of outer rows expected to match */
-	RF_PRIVATE_SHARED_KEYS, /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
-	RF_PRIVATE_SAVED,       /* Float: what removing an outer row saves, in probes */
+	RF_PRIVATE_ID,           /* Integer: the filter's number in the statement */
+	RF_PRIVATE_OPERATORS,    /* OidList: the join's hash operators */
+	RF_PRIVATE_COLLATIONS,   /* OidList: their collations */
+	RF_PRIVATE_OUTER_ROWS,   /* Float: the planner's estimates, for EXPLAIN */
+	RF_PRIVATE_INNER_ROWS,   /* Float */
+	RF_PRIVATE_PASS,         /* Float: the fraction of outer rows expected to match */
+	RF_PRIVATE_SHARED_KEYS,  /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
+	RF_PRIVATE_SAVED,        /* Float: what removing an outer row saves, in probes */
+	RF_PRIVATE_REMOTE_PARAM, /* Integer: the PARAM_EXEC shipping it to remote scans, or -1 */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -123,11 +126,16 @@ typedef struct RuntimePlanInfo
 	double saved;       /* what removing an outer row saves, in filter probes */
 	double shared_keys; /* a Parallel Hash Join's shared filter is sized for these; else 0 */
 	bool worthwhile;    /* the filter is expected to pay (or filters are forced) */
+	/* shipping it into postgres_fdw scans (pushdown.c) */
+	bool may_push;    /* the join does not read an outer row before its filter is built */
+	int remote_param; /* the PARAM_EXEC carrying it, once a scan takes it; else -1 */
+	int pushed;       /* scans it was pushed into */
 } RuntimePlanInfo;
 
 /* Numbering of the new nodes and filters of one statement. */
 typedef struct RuntimePlanContext
 {
+	PlannedStmt *stmt; /* the statement: its range table, its PARAM_EXEC types */
 	int next_node_id;
 	int next_filter_id;
 } RuntimePlanContext;
@@ -155,6 +163,25 @@ extern bool bloom_rf_cost_built_table(double table_bytes, double *saved);
  */
 extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *info,
                                    RuntimePlanContext *ctx);
+
+/*
+ * pushdown.c: ship the filter into the remote query of scan, a postgres_fdw
+ * scan of one table whose output columns cols are the keys, if its server
+ * and its keys allow (pushdown.c's header).  Returns whether it did.
+ */
+extern bool bloom_rf_push_remote(ForeignScan *scan, const AttrNumber *cols, RuntimePlanInfo *info,
+                                 RuntimePlanContext *ctx);
+
+/* pushdown.c: whether bloom_rf_push_remote() would ship the filter (no side effect). */
+extern bool bloom_rf_can_push_remote(ForeignScan *scan, const AttrNumber *cols,
+                                     const RuntimePlanInfo *info, RuntimePlanContext *ctx);
+
+/*
+ * pushdown.c: for a join whose filter was pushed, make sure the join does
+ * not read an outer row (which opens the remote cursor) before its filter
+ * is built.
+ */
+extern void bloom_rf_push_hold_outer(HashJoin *join, const Hash *hash);
 
 /* placement.c: assert that every node of ours in the tree sits where it may. */
 extern void bloom_rf_check_edges(Plan *plan);
@@ -277,6 +304,10 @@ typedef struct RuntimeFilter
 	uint8 *bytes; /* the filter, once sized */
 	bf_view view;
 
+	/* shipped to postgres_fdw scans (pushdown.c) */
+	int remote_param;   /* the PARAM_EXEC that carries it, or -1 */
+	List *remote_scans; /* the scans' states (hooks.c), marked changed at a new build */
+
 	/* shared (Parallel Hash Join) */
 	double shared_keys; /* the shape of the shared filter; 0 if not shared */
 	uint8 *shared;      /* its bytes, in shared memory, while attached */
@@ -326,6 +357,20 @@ bloom_rf_filter_may_contain(const RuntimeFilter *f, uint32 hash)
  * Fills the build fields of *counts.
  */
 extern void bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts);
+
+/*
+ * The largest filter shipped to a remote scan, in bytes (its text form, in
+ * hex, is twice that): about 3.3 million keys.  A larger one is not sent;
+ * the remote side lets every row through and the local probe filters.
+ */
+#define BLOOM_RF_REMOTE_MAX_BYTES ((size_t) 4 * 1024 * 1024)
+
+/*
+ * The finished filter as a bytea (its serialized form) in the current
+ * memory context, for a remote scan; NULL if it is not to be sent (shared,
+ * useless, or larger than BLOOM_RF_REMOTE_MAX_BYTES).
+ */
+extern bytea *bloom_rf_filter_to_send(const RuntimeFilter *f);
 
 /* Bytes of the shared filter of shared_keys keys. */
 extern Size bloom_rf_filter_shared_size(double shared_keys);

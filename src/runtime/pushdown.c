@@ -1,0 +1,311 @@
+/*
+ * pushdown.c
+ *	  Runtime filters shipped into postgres_fdw scans: the bloom join across
+ *	  servers, with no rewrite of the query.
+ *
+ * Where a probe would go right above a postgres_fdw foreign scan of one
+ * table, and the scan's server lists bloomfilter in its "extensions"
+ * option, the filter also goes into the remote query, so that rows that
+ * cannot match are not sent at all.  The scan's remote SQL (postgres_fdw's
+ * fdw_private) is wrapped:
+ *
+ *	 SELECT * FROM (<the scan's own SQL>) bloomfilter_pushed
+ *	  WHERE <schema>.bloom_runtime_contains($n::bytea, <key hash>)
+ *
+ * where $n is a parameter appended to the scan's fdw_exprs: a PARAM_EXEC
+ * Param of type bytea that the build node sets to the finished filter
+ * (build.c) and leaves NULL until then, or when the filter is too full to
+ * be worth sending; a NULL filter lets every row through (remote.c).  The
+ * key hash is the built-in hash function the local probe uses for the join
+ * operator's outer side, applied to the remote column cast to that
+ * function's argument type, under "C" for a deterministic collation (they
+ * all hash alike); keys are combined as the hash join combines them.  The
+ * local probe stays above the scan: it drops what the remote side let
+ * through only if the filter was not sent.
+ *
+ * A remote cursor is opened at the scan's first fetch.  The join must have
+ * built its filter by then: a hash join that might read an outer row before
+ * building its table (to skip the build if the outer side is empty) does so
+ * only when its outer child's startup cost is below the Hash node's total
+ * cost, so the join's outer child is given at least that startup cost
+ * (bloom_rf_push_hold_outer).  A rescan that rebuilds the filter marks the
+ * scan's parameter changed, so postgres_fdw sends the query again with the
+ * new filter instead of reusing rows the old one passed (build.c).
+ *
+ * Not shipped, and probed locally only: scans of a join or an aggregate
+ * pushed to the remote side, scans whose SQL sorts, limits or locks rows,
+ * keys whose hash function or type is not built in (the remote side might
+ * not have them), keys under a nondeterministic collation (the remote side
+ * might not have it), servers without bloomfilter in "extensions", and
+ * databases where the extension is not installed locally (its schema names
+ * the remote function).  The remote server must have bloomfilter 1.7 or
+ * later installed in the same schema.
+ */
+#include "runtime.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/transam.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/extension.h"
+#include "foreign/foreign.h"
+#include "lib/stringinfo.h"
+#include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+#define PUSHED_ALIAS "bloomfilter_pushed"
+
+static bool is_postgres_fdw_with_us(Oid serverid);
+static bool sql_can_be_wrapped(const char *sql);
+static char *key_hash_sql(Oid relid, AttrNumber attno, Oid operator, Oid collation);
+
+/*
+ * The bloomfilter extension's schema in this database, quoted, or NULL if
+ * it is not installed here.  (get_extension_schema() is exported from 16
+ * on only; this reads pg_extension as it does.)
+ */
+static char *
+extension_schema(void)
+{
+	Oid ext = get_extension_oid("bloomfilter", true);
+	Oid nspid = InvalidOid;
+	Relation rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple tup;
+	char *nsp;
+
+	if (!OidIsValid(ext))
+		return NULL;
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tup = systable_getnext(scan)))
+		nspid = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(nspid) || (nsp = get_namespace_name(nspid)) == NULL)
+		return NULL;
+	return pstrdup(quote_identifier(nsp));
+}
+
+/*
+ * The remote query of scan with the filter's test, the filter being its
+ * parameter number paramno, or NULL if the filter cannot be shipped there.
+ * No side effect.
+ */
+static char *
+pushed_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
+           RuntimePlanContext *ctx, int paramno)
+{
+	Plan *plan = &scan->scan.plan;
+	Index scanrelid = scan->scan.scanrelid;
+	StringInfoData hash, sql;
+	RangeTblEntry *rte;
+	char *schema;
+
+	Assert(ctx->stmt != NULL);
+	if (!info->may_push || scanrelid == 0 || scan->fdw_scan_tlist != NIL ||
+	    scan->operation != CMD_SELECT || list_length(scan->fdw_private) < 3 ||
+	    !IsA(linitial(scan->fdw_private), String))
+		return NULL;
+	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
+	if (rte->rtekind != RTE_RELATION || !is_postgres_fdw_with_us(scan->fs_server) ||
+	    !sql_can_be_wrapped(strVal(linitial(scan->fdw_private))) ||
+	    (schema = extension_schema()) == NULL)
+		return NULL;
+
+	/* the keys' combined hash, as keys.c computes it locally */
+	initStringInfo(&hash);
+	for (int i = 0; i < info->nkeys; i++)
+	{
+		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
+		Var *var = tle ? (Var *) tle->expr : NULL;
+		char *key;
+
+		if (var == NULL || !IsA(var, Var) || var->varno != (int) scanrelid || var->varattno <= 0 ||
+		    var->varlevelsup != 0)
+			return NULL;
+		key = key_hash_sql(rte->relid, var->varattno, list_nth_oid(info->operators, i),
+		                   list_nth_oid(info->collations, i));
+		if (key == NULL)
+			return NULL;
+		if (i == 0)
+			appendStringInfoString(&hash, key);
+		else
+		{
+			char *left = pstrdup(hash.data);
+
+			resetStringInfo(&hash);
+			appendStringInfo(&hash, "%s.bloom_runtime_combine(%s, %s)", schema, left, key);
+		}
+	}
+	initStringInfo(&sql);
+	appendStringInfo(
+	    &sql, "SELECT * FROM (%s) " PUSHED_ALIAS " WHERE %s.bloom_runtime_contains($%d::bytea, %s)",
+	    strVal(linitial(scan->fdw_private)), schema, paramno, hash.data);
+	return sql.data;
+}
+
+bool
+bloom_rf_can_push_remote(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                         RuntimePlanContext *ctx)
+{
+	return pushed_sql(scan, cols, info, ctx, list_length(scan->fdw_exprs) + 1) != NULL;
+}
+
+bool
+bloom_rf_push_remote(ForeignScan *scan, const AttrNumber *cols, RuntimePlanInfo *info,
+                     RuntimePlanContext *ctx)
+{
+	Plan *plan = &scan->scan.plan;
+	char *sql = pushed_sql(scan, cols, info, ctx, list_length(scan->fdw_exprs) + 1);
+	Param *param;
+
+	if (sql == NULL)
+		return false;
+	/* one parameter per filter, shared by every scan it is pushed into */
+	if (info->remote_param < 0)
+	{
+		ctx->stmt->paramExecTypes = lappend_oid(ctx->stmt->paramExecTypes, BYTEAOID);
+		info->remote_param = list_length(ctx->stmt->paramExecTypes) - 1;
+	}
+	param = makeNode(Param);
+	param->paramkind = PARAM_EXEC;
+	param->paramid = info->remote_param;
+	param->paramtype = BYTEAOID;
+	param->paramtypmod = -1;
+	param->paramcollid = InvalidOid;
+	param->location = -1;
+	scan->fdw_exprs = lappend(scan->fdw_exprs, param);
+	plan->extParam = bms_add_member(plan->extParam, info->remote_param);
+	plan->allParam = bms_add_member(plan->allParam, info->remote_param);
+	scan->fdw_private = list_copy(scan->fdw_private);
+	linitial(scan->fdw_private) = makeString(sql);
+	info->pushed++;
+	return true;
+}
+
+void
+bloom_rf_push_hold_outer(HashJoin *join, const Hash *hash)
+{
+	Plan *outer = outerPlan(join);
+
+	/*
+	 * ExecHashJoin reads one outer row before it builds its table when the
+	 * outer side's startup cost is below the Hash node's total cost (and it
+	 * is not a right or full join): that read would open the remote cursor
+	 * before the filter exists.  The outer child's startup cost is the time
+	 * to its first row, and with the filter pushed that row comes after the
+	 * table is built.
+	 */
+	if (outer->startup_cost < hash->plan.total_cost)
+	{
+		outer->startup_cost = hash->plan.total_cost;
+		outer->total_cost = Max(outer->total_cost, outer->startup_cost);
+	}
+}
+
+/* Whether the server is postgres_fdw's and lists bloomfilter in its "extensions". */
+static bool
+is_postgres_fdw_with_us(Oid serverid)
+{
+	ForeignServer *server = GetForeignServer(serverid);
+	ForeignDataWrapper *fdw = GetForeignDataWrapper(server->fdwid);
+	char *handler;
+	ListCell *lc;
+
+	if (!OidIsValid(fdw->fdwhandler) || (handler = get_func_name(fdw->fdwhandler)) == NULL ||
+	    strcmp(handler, "postgres_fdw_handler") != 0)
+		return false;
+	foreach (lc, server->options)
+	{
+		DefElem *def = lfirst(lc);
+		List *names;
+		ListCell *name;
+
+		if (strcmp(def->defname, "extensions") != 0)
+			continue;
+		if (!SplitIdentifierString(pstrdup(defGetString(def)), ',', &names))
+			return false;
+		foreach (name, names)
+			if (strcmp(lfirst(name), "bloomfilter") == 0)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the scan's SQL can be wrapped in a filtering SELECT without
+ * changing what it means: a plain SELECT that neither sorts (a merge join
+ * above may rely on the order), limits nor locks rows.  A literal holding
+ * one of these words only costs the push.
+ */
+static bool
+sql_can_be_wrapped(const char *sql)
+{
+	static const char *const refused[] = {" ORDER BY ", " LIMIT ",     " OFFSET ", " FOR UPDATE",
+	                                      " FOR SHARE", " FOR NO KEY", " FOR KEY"};
+
+	if (strncmp(sql, "SELECT ", 7) != 0)
+		return false;
+	for (int i = 0; i < (int) lengthof(refused); i++)
+		if (strstr(sql, refused[i]) != NULL)
+			return false;
+	return true;
+}
+
+/*
+ * The SQL of a key's 32-bit hash on the remote side: the built-in hash
+ * function of the join operator for the outer side, on the remote column
+ * (its "column_name" option, or the local name) cast to that function's
+ * argument type.  NULL where the key cannot be hashed remotely as locally.
+ */
+static char *
+key_hash_sql(Oid relid, AttrNumber attno, Oid operator, Oid collation)
+{
+	Oid left_fn, right_fn, argtype;
+	HeapTuple tup;
+	Form_pg_proc proc;
+	char *column = NULL;
+	const char *collate = "";
+	ListCell *lc;
+
+	if (!get_op_hash_functions(operator, & left_fn, &right_fn) || left_fn >= FirstGenbkiObjectId)
+		return NULL;
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(left_fn));
+	if (!HeapTupleIsValid(tup))
+		return NULL;
+	proc = (Form_pg_proc) GETSTRUCT(tup);
+	argtype = proc->pronargs == 1 ? proc->proargtypes.values[0] : InvalidOid;
+	ReleaseSysCache(tup);
+	if (!OidIsValid(argtype) || argtype >= FirstGenbkiObjectId || IsPolymorphicType(argtype))
+		return NULL;
+	if (OidIsValid(collation))
+	{
+		if (!get_collation_isdeterministic(collation))
+			return NULL;
+		collate = " COLLATE pg_catalog.\"C\"";
+	}
+	foreach (lc, GetForeignColumnOptions(relid, attno))
+	{
+		DefElem *def = lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			column = defGetString(def);
+	}
+	if (column == NULL)
+		column = get_attname(relid, attno, false);
+	return psprintf("pg_catalog.%s((" PUSHED_ALIAS ".%s)::%s%s)",
+	                quote_identifier(get_func_name(left_fn)), quote_identifier(column),
+	                format_type_be_qualified(argtype), collate);
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# tests/fdw/runtime_push.sh: runtime filters shipped into postgres_fdw scans
+# (src/runtime/pushdown.c).  Loopback: the "remote" server is the same
+# cluster, another database, with bloomfilter installed; a second server
+# points at the same database without listing bloomfilter in "extensions".
+# Filters are forced (bloomfilter.runtime_filter_force), so every hash join
+# that can take one gets one, whatever the estimates.
+#
+# For each query: the rows with the setting on equal the rows with it off;
+# EXPLAIN VERBOSE shows bloom_runtime_contains in the Remote SQL where it
+# must be shipped, and not where it must not; EXPLAIN ANALYZE's foreign scan
+# rows show how many rows the remote side sent, on and off.
+# Run against a server (as pg_virtualenv sets up).  Prints a line per case,
+# then "fdw_push: N passed, N failed".
+set -euo pipefail
+local_db=bloom_push_local
+remote_db=bloom_push_remote
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $local_db" \
+	-c "DROP DATABASE IF EXISTS $remote_db" -c "CREATE DATABASE $local_db" \
+	-c "CREATE DATABASE $remote_db" 2>/dev/null
+trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $local_db" -c "DROP DATABASE IF EXISTS $remote_db" 2>/dev/null || true' EXIT
+
+psql -X -q -v ON_ERROR_STOP=1 -d "$remote_db" <<'SQL'
+CREATE EXTENSION bloomfilter;
+-- 200,000 rows, one in 20 matching the local keys; a NULL key every 1,000
+CREATE TABLE big (k int8, payload text);
+INSERT INTO big SELECT CASE WHEN g % 1000 = 0 THEN NULL ELSE g END, 'row ' || g
+  FROM generate_series(1, 200000) g;
+CREATE TABLE p1 (k int4, v int4);
+CREATE TABLE p2 (k int4, v int4);
+INSERT INTO p1 SELECT g, g % 7 FROM generate_series(1, 100000) g;
+INSERT INTO p2 SELECT g, g % 7 FROM generate_series(100001, 200000) g;
+CREATE TABLE words (w text);
+INSERT INTO words SELECT CASE WHEN g % 2 = 0 THEN 'Word' || g ELSE 'word' || g END
+  FROM generate_series(1, 20000) g;
+ANALYZE;
+SQL
+
+psql -X -q -v ON_ERROR_STOP=1 -v pw="${PGPASSWORD:-}" -v port="${PGPORT:-5432}" \
+	-v remote="$remote_db" -d "$local_db" <<'SQL'
+CREATE EXTENSION bloomfilter;
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER shard FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'port', dbname :'remote', extensions 'bloomfilter');
+CREATE SERVER plain_shard FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'port', dbname :'remote');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard OPTIONS (user 'postgres', password :'pw');
+CREATE USER MAPPING FOR CURRENT_USER SERVER plain_shard OPTIONS (user 'postgres', password :'pw');
+CREATE FOREIGN TABLE big (k int8, payload text) SERVER shard;
+CREATE FOREIGN TABLE big_plain (k int8, payload text) SERVER plain_shard OPTIONS (table_name 'big');
+-- fetched in one batch: postgres_fdw reuses the rows of a rescan that it
+-- was not told changed, so a rebuilt filter must say so
+CREATE FOREIGN TABLE big_one_batch (k int8, payload text) SERVER shard
+  OPTIONS (table_name 'big', fetch_size '1000000');
+-- a local declaration that differs from the remote column (int4 there)
+-- (on a second server with the extension, so that postgres_fdw does not
+-- push its joins with big, on the first, to the remote side)
+CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'port', dbname :'remote', extensions 'bloomfilter');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard2 OPTIONS (user 'postgres', password :'pw');
+CREATE FOREIGN TABLE p1_wide (k int8, v int4) SERVER shard2 OPTIONS (table_name 'p1');
+CREATE TABLE parts (k int4, v int4) PARTITION BY RANGE (k);
+CREATE FOREIGN TABLE parts_1 PARTITION OF parts FOR VALUES FROM (1) TO (100001)
+  SERVER shard OPTIONS (table_name 'p1');
+CREATE FOREIGN TABLE parts_2 PARTITION OF parts FOR VALUES FROM (100001) TO (200001)
+  SERVER shard OPTIONS (table_name 'p2');
+-- the same partitions scanned asynchronously (Append talks to them directly)
+CREATE SERVER shard_async FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'port', dbname :'remote', extensions 'bloomfilter',
+           async_capable 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard_async OPTIONS (user 'postgres', password :'pw');
+CREATE TABLE parts_async (k int4, v int4) PARTITION BY RANGE (k);
+CREATE FOREIGN TABLE parts_async_1 PARTITION OF parts_async FOR VALUES FROM (1) TO (100001)
+  SERVER shard_async OPTIONS (table_name 'p1');
+CREATE FOREIGN TABLE parts_async_2 PARTITION OF parts_async FOR VALUES FROM (100001) TO (200001)
+  SERVER shard_async OPTIONS (table_name 'p2');
+CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE FOREIGN TABLE words (w text COLLATE nocase) SERVER shard;
+CREATE TABLE small AS SELECT g * 20 AS k, g % 10 AS grp FROM generate_series(1, 10000) g;
+CREATE TABLE small4 AS SELECT (g * 20)::int4 AS k FROM generate_series(1, 10000) g;
+CREATE TABLE dim AS SELECT g AS v, g % 2 = 0 AS even FROM generate_series(0, 6) g;
+CREATE TABLE some_words AS SELECT 'WORD' || (g * 10) AS w FROM generate_series(1, 1000) g;
+CREATE TABLE many AS SELECT g AS k FROM generate_series(1, 4000000) g;
+ANALYZE small, small4, dim, some_words, many;
+ANALYZE big, big_plain, big_one_batch, p1_wide, parts, parts_async, words;
+SQL
+
+passed=0
+failed=0
+# check NAME SHIPPED QUERY: rows on = rows off, and
+#   yes     the Remote SQL takes the filter, and the remote side sends fewer rows;
+#   no      no Remote SQL takes it;
+#   unsent  the Remote SQL takes it, but the filter is not sent (the remote
+#           side lets every row through: as many rows as off).
+# Prints the foreign scans' rows on and off.
+check() {
+	local name=$1 pushed=$2 query=$3 out
+	out=$(psql -X -At -v ON_ERROR_STOP=1 -d "$local_db" <<SQL 2>&1
+LOAD 'bloomfilter';
+SET bloomfilter.runtime_filter_force = on;
+SET max_parallel_workers_per_gather = 0;
+SET enable_nestloop = off;
+SET enable_mergejoin = off;
+CREATE TEMP TABLE r_on AS $query;
+SET bloomfilter.runtime_filter = off;
+CREATE TEMP TABLE r_off AS $query;
+SET bloomfilter.runtime_filter = on;
+SELECT 'same: ' || ((SELECT count(*) FROM r_on) = (SELECT count(*) FROM r_off)
+       AND NOT EXISTS ((SELECT * FROM r_on EXCEPT ALL SELECT * FROM r_off)
+                       UNION ALL (SELECT * FROM r_off EXCEPT ALL SELECT * FROM r_on)));
+SELECT 'rows: ' || (SELECT count(*) FROM r_on);
+EXPLAIN (VERBOSE, COSTS OFF) $query;
+CREATE FUNCTION pg_temp.remote_rows(q text) RETURNS bigint LANGUAGE plpgsql AS \$\$
+DECLARE plan json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) ' || q INTO plan;
+  RETURN (SELECT sum((n->>'Actual Rows')::numeric * (n->>'Actual Loops')::numeric)::bigint
+            FROM jsonb_path_query(plan::jsonb, 'strict \$.**') n
+           WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' = 'Foreign Scan');
+END \$\$;
+SELECT 'remote rows on: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
+SET bloomfilter.runtime_filter = off;
+SELECT 'remote rows off: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
+SQL
+	) || true
+	local same shipped on off
+	same=$(grep -c '^same: true' <<<"$out" || true)
+	shipped=$(grep -c 'Remote SQL: .*bloom_runtime_contains' <<<"$out" || true)
+	on=$(sed -n 's/^remote rows on: //p' <<<"$out")
+	off=$(sed -n 's/^remote rows off: //p' <<<"$out")
+	local ok=0
+	case "$pushed" in
+	yes) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] && ok=1 ;;
+	no) [ "$shipped" = 0 ] && ok=1 ;;
+	unsent) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] && ok=1 ;;
+	esac
+	if [ "$same" = 1 ] && [ "$ok" = 1 ]; then
+		echo "fdw_push: $name: ok ($(sed -n 's/^rows: //p' <<<"$out") rows; the remote side sent ${on:-?} rows on, ${off:-?} off; shipped into $shipped scans)"
+		passed=$((passed + 1))
+	else
+		echo "fdw_push: $name: FAILED (expected shipped: $pushed)"
+		echo "$out"
+		failed=$((failed + 1))
+	fi
+}
+
+check "inner join" yes "SELECT b.k, b.payload FROM big b JOIN small s ON b.k = s.k"
+check "semi-join" yes "SELECT b.k FROM big b WHERE b.k IN (SELECT k FROM small)"
+check "star join" yes "SELECT b.k, s.grp, d.even FROM big b JOIN small s ON b.k = s.k JOIN p1_wide p ON p.k = b.k JOIN dim d ON d.v = p.v"
+check "foreign partitions" yes "SELECT p.k, p.v FROM parts p JOIN small4 s ON p.k = s.k"
+check "async foreign partitions" yes "SELECT p.k, p.v FROM parts_async p JOIN small4 s ON p.k = s.k"
+check "cross-type keys, remote column narrower" yes "SELECT p.k FROM p1_wide p JOIN small4 s ON p.k = s.k"
+check "NULL keys" yes "SELECT b.k FROM big b WHERE b.k IN (SELECT k FROM small UNION ALL SELECT NULL)"
+check "rescanned join (a nested loop over it)" yes "SELECT s.grp, x.n FROM (SELECT DISTINCT grp FROM small) s, LATERAL (SELECT count(*) AS n FROM big_one_batch b JOIN (SELECT k FROM small WHERE grp = s.grp OFFSET 0) t ON b.k = t.k) x"
+check "server without the extension" no "SELECT b.k FROM big_plain b JOIN small s ON b.k = s.k"
+check "nondeterministic collation" no "SELECT w.w FROM words w JOIN some_words s ON w.w = s.w"
+check "filter over the size sent (4M keys)" unsent "SELECT b.k FROM big b WHERE b.k IN (SELECT k FROM many)"
+
+echo "fdw_push: $passed passed, $failed failed"
+[ "$failed" = 0 ]
