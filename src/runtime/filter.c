@@ -183,7 +183,7 @@ bloom_rf_filter_to_send(const RuntimeFilter *f)
 	if (f->shared != NULL || f->useless || f->bytes == NULL)
 		return NULL;
 	len = (size_t) (f->view.data + f->view.nbytes - f->view.payload);
-	if (len > BLOOM_RF_REMOTE_MAX_BYTES)
+	if (len > (size_t) bloom_rf_ship_max_kb * 1024)
 		return NULL;
 	out = (bytea *) palloc(VARHDRSZ + len);
 	SET_VARSIZE(out, VARHDRSZ + len);

@@ -67,8 +67,10 @@
 extern bool bloom_rf_enabled;
 /* bloomfilter.runtime_filter_force (for tests) */
 extern bool bloom_rf_forced;
+/* bloomfilter.runtime_filter_ship_max: the largest filter sent to a remote server, in kB */
+extern int bloom_rf_ship_max_kb;
 
-/* Define both settings (from bloom_rf_module_init). */
+/* Define the settings (from bloom_rf_module_init). */
 extern void bloom_rf_define_settings(void);
 
 /* ---- the module (hooks.c) ---- */
@@ -359,16 +361,10 @@ bloom_rf_filter_may_contain(const RuntimeFilter *f, uint32 hash)
 extern void bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts);
 
 /*
- * The largest filter shipped to a remote scan, in bytes (its text form, in
- * hex, is twice that): about 3.3 million keys.  A larger one is not sent;
- * the remote side lets every row through and the local probe filters.
- */
-#define BLOOM_RF_REMOTE_MAX_BYTES ((size_t) 4 * 1024 * 1024)
-
-/*
  * The finished filter as a bytea (its serialized form) in the current
  * memory context, for a remote scan; NULL if it is not to be sent (shared,
- * useless, or larger than BLOOM_RF_REMOTE_MAX_BYTES).
+ * useless, or larger than bloomfilter.runtime_filter_ship_max, by default
+ * 4 MB: about 3.3 million keys).
  */
 extern bytea *bloom_rf_filter_to_send(const RuntimeFilter *f);
 

@@ -1,6 +1,6 @@
 /*
  * settings.c
- *	  The runtime filters' two settings.  A file of its own, at the bottom of
+ *	  The runtime filters' settings.  A file of its own, at the bottom of
  *	  the room: the planner and the probe read the settings, and the hooks
  *	  that call them define the settings, so the variables live in neither.
  */
@@ -10,6 +10,7 @@
 
 bool bloom_rf_enabled = true;
 bool bloom_rf_forced = false;
+int bloom_rf_ship_max_kb = 4096;
 
 void
 bloom_rf_define_settings(void)
@@ -28,4 +29,12 @@ bloom_rf_define_settings(void)
 	    "puts them into plans the model would leave alone.  Their probes pause only where "
 	    "they remove less than a quarter of the rows.",
 	    &bloom_rf_forced, false, PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomIntVariable(
+	    "bloomfilter.runtime_filter_ship_max",
+	    "The largest runtime filter sent to a postgres_fdw server with the remote query.",
+	    "A filter travels in hex, twice its size, once per remote query.  A larger one is "
+	    "not sent: the remote side sends every row, and the local probe filters them.  "
+	    "0 sends none.",
+	    &bloom_rf_ship_max_kb, 4096, 0, (int) (BF_RF_MAX_BYTES / 1024), PGC_USERSET, GUC_UNIT_KB,
+	    NULL, NULL, NULL);
 }
