@@ -241,6 +241,13 @@ for v in $versions; do
 	fi
 done
 
+# ---- runtime filters shipped between major versions (postgres_fdw) ----
+if [[ " $versions " == *" $host_version "* && " $versions " == *" 18 "* ]]; then
+	echo
+	echo "======== runtime filters shipped between PostgreSQL $host_version and 18 (postgres_fdw) ========"
+	run_part fdw-15-18 "$(date +%s)" bash tests/fdw/cross_version.sh
+fi
+
 # ---- PostgreSQL's own assertions: make installcheck on a cassert server ----
 if [[ " $versions " == *" $host_version "* ]]; then
 	echo
