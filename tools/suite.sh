@@ -106,15 +106,26 @@ if [ -f regression.diffs ]; then
 fi
 rm -f "$regress_log"
 
-# cluster_test TITLE NAME SCRIPT [ARGS]: run SCRIPT on a throwaway cluster;
-# it passes if it prints a line "NAME: ok".
+# cluster_test TITLE NAME SCRIPT [ARGS]: run SCRIPT on a throwaway cluster.
+# A script that counts its cases ends with "NAME: P passed, F failed", which
+# is added to the totals (no case at all is a failure); any other passes if
+# it finishes and prints a line "NAME: ok".
 cluster_test() {
-	local title=$1 name=$2 log
+	local title=$1 name=$2 log ran=1 ok bad
 	shift 2
 	echo "== $title, on a throwaway cluster"
 	log=$(mktemp)
-	if pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" &&
-		grep -q "^$name: ok" "$log"; then
+	pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || ran=0
+	if grep -qE "^$name: [0-9]+ passed, [0-9]+ failed$" "$log"; then
+		read -r ok bad <<<"$(counts_line "$name" "$log" |
+			sed 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
+		passed=$((passed + ok))
+		failed=$((failed + bad))
+		if [ $((ok + bad)) -eq 0 ]; then
+			echo "$name: ran no case"
+			failed=$((failed + 1))
+		fi
+	elif [ "$ran" = 1 ] && grep -q "^$name: ok" "$log"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
@@ -125,26 +136,7 @@ cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_rest
 cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 	tests/interrupts/cancel_500mb.sh
 cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
-
-# cluster_counted TITLE NAME SCRIPT: run SCRIPT on a throwaway cluster; it
-# ends with a line "NAME: N passed, N failed", which counts its cases.
-cluster_counted() {
-	local title=$1 name=$2 log ok bad
-	shift 2
-	echo "== $title, on a throwaway cluster"
-	log=$(mktemp)
-	pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || true
-	read -r ok bad <<<"$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" "$log" | tail -n 1)"
-	if [ -z "$ok" ] || [ $((ok + bad)) -eq 0 ]; then
-		echo "$name: ran no case"
-		failed=$((failed + 1))
-	else
-		passed=$((passed + ok))
-		failed=$((failed + bad))
-	fi
-	rm -f "$log"
-}
-cluster_counted "postgres_fdw: runtime filters shipped into remote scans" fdw_push \
+cluster_test "postgres_fdw: runtime filters shipped into remote scans" fdw_push \
 	tests/fdw/runtime_push.sh
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
 	"${LOAD_SECONDS:-60}"

@@ -23,7 +23,6 @@
 static void allocate_filter(RuntimeFilter *f, double nkeys);
 static void add_pending(RuntimeFilter *f);
 static void merge_into_shared(RuntimeFilter *f);
-static void read_fill(RuntimeFilter *f, const bf_view *view);
 static void measure_fill(const bf_view *view, double *fill, bool *useless);
 static void shape_params(double nkeys, bf_params *p, size_t *size);
 
@@ -116,7 +115,7 @@ bloom_rf_filter_finish(RuntimeFilter *f)
 			allocate_filter(f, (double) f->npending);
 			add_pending(f);
 		}
-		read_fill(f, &f->view);
+		measure_fill(&f->view, &f->fill, &f->useless);
 	}
 	f->ready = true;
 	INSTR_TIME_SET_CURRENT(now);
@@ -140,7 +139,7 @@ bloom_rf_filter_usable(RuntimeFilter *f)
 		return false;
 	if (!f->checked)
 	{
-		read_fill(f, &f->shared_view);
+		measure_fill(&f->shared_view, &f->fill, &f->useless);
 		f->checked = true;
 	}
 	return !f->useless;
@@ -261,13 +260,6 @@ merge_into_shared(RuntimeFilter *f)
 		if ((i & 0xFFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-}
-
-/* The fill of a finished filter, and whether it is too full to be worth probing. */
-static void
-read_fill(RuntimeFilter *f, const bf_view *view)
-{
-	measure_fill(view, &f->fill, &f->useless);
 }
 
 /* The fraction of a filter's bits set, and whether the rate they give is too high. */

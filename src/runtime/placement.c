@@ -87,11 +87,13 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	AttrNumber *child_cols = palloc(info->nkeys * sizeof(AttrNumber));
 	Plan **child;
 	List *keys = NIL;
+	char *sql;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
 	{
 		List *children =
 		    IsA(plan, Append) ? ((Append *) plan)->appendplans : ((MergeAppend *) plan)->mergeplans;
+		char **remote = palloc0(list_length(children) * sizeof(char *));
 		bool async_ok = true;
 		Side side;
 		ListCell *lc;
@@ -108,9 +110,9 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 			{
 				Plan *c = lfirst(lc);
 
-				if (c->async_capable &&
-				    (!IsA(c, ForeignScan) ||
-				     !bloom_rf_can_push_remote((ForeignScan *) c, child_cols, info, ctx)))
+				if (c->async_capable && (!IsA(c, ForeignScan) ||
+				                         (remote[foreach_current_index(lc)] = bloom_rf_remote_sql(
+				                              (ForeignScan *) c, child_cols, info, ctx)) == NULL))
 					async_ok = false;
 			}
 			if (async_ok)
@@ -120,7 +122,8 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 					Plan *c = lfirst(lc);
 
 					if (c->async_capable)
-						bloom_rf_push_remote((ForeignScan *) c, child_cols, info, ctx);
+						bloom_rf_push_remote((ForeignScan *) c, remote[foreach_current_index(lc)],
+						                     info, ctx);
 					else
 						lfirst(lc) = place_columns(c, child_cols, info, ctx, true);
 				}
@@ -143,8 +146,9 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	if (!may_stop)
 		return NULL;
 	/* a postgres_fdw scan may also take the filter into its remote query */
-	if (IsA(plan, ForeignScan))
-		bloom_rf_push_remote((ForeignScan *) plan, cols, info, ctx);
+	if (IsA(plan, ForeignScan) &&
+	    (sql = bloom_rf_remote_sql((ForeignScan *) plan, cols, info, ctx)) != NULL)
+		bloom_rf_push_remote((ForeignScan *) plan, sql, info, ctx);
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);

@@ -98,15 +98,12 @@ extension_schema(void)
 	return pstrdup(quote_identifier(nsp));
 }
 
-/*
- * The remote query of scan with the filter's test, the filter being its
- * parameter number paramno, or NULL if the filter cannot be shipped there.
- * No side effect.
- */
-static char *
-pushed_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
-           RuntimePlanContext *ctx, int paramno)
+char *
+bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                    RuntimePlanContext *ctx)
 {
+	/* the filter is the parameter after the scan's own */
+	int paramno = list_length(scan->fdw_exprs) + 1;
 	Plan *plan = &scan->scan.plan;
 	Index scanrelid = scan->scan.scanrelid;
 	StringInfoData hash, sql;
@@ -156,23 +153,13 @@ pushed_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *inf
 	return sql.data;
 }
 
-bool
-bloom_rf_can_push_remote(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                         RuntimePlanContext *ctx)
-{
-	return pushed_sql(scan, cols, info, ctx, list_length(scan->fdw_exprs) + 1) != NULL;
-}
-
-bool
-bloom_rf_push_remote(ForeignScan *scan, const AttrNumber *cols, RuntimePlanInfo *info,
-                     RuntimePlanContext *ctx)
+void
+bloom_rf_push_remote(ForeignScan *scan, char *sql, RuntimePlanInfo *info, RuntimePlanContext *ctx)
 {
 	Plan *plan = &scan->scan.plan;
-	char *sql = pushed_sql(scan, cols, info, ctx, list_length(scan->fdw_exprs) + 1);
 	Param *param;
 
-	if (sql == NULL)
-		return false;
+	Assert(sql != NULL);
 	/* one parameter per filter, shared by every scan it is pushed into */
 	if (info->remote_param < 0)
 	{
@@ -192,7 +179,6 @@ bloom_rf_push_remote(ForeignScan *scan, const AttrNumber *cols, RuntimePlanInfo 
 	scan->fdw_private = list_copy(scan->fdw_private);
 	linitial(scan->fdw_private) = makeString(sql);
 	info->pushed++;
-	return true;
 }
 
 void

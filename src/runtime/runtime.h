@@ -167,16 +167,17 @@ extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *inf
                                    RuntimePlanContext *ctx);
 
 /*
- * pushdown.c: ship the filter into the remote query of scan, a postgres_fdw
- * scan of one table whose output columns cols are the keys, if its server
- * and its keys allow (pushdown.c's header).  Returns whether it did.
+ * pushdown.c: the remote query of scan, a postgres_fdw scan of one table
+ * whose output columns cols are the keys, with the filter's test, or NULL
+ * if its server or its keys do not allow it (pushdown.c's header).  No side
+ * effect: callers may ask for several scans before shipping to any.
  */
-extern bool bloom_rf_push_remote(ForeignScan *scan, const AttrNumber *cols, RuntimePlanInfo *info,
-                                 RuntimePlanContext *ctx);
+extern char *bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols,
+                                 const RuntimePlanInfo *info, RuntimePlanContext *ctx);
 
-/* pushdown.c: whether bloom_rf_push_remote() would ship the filter (no side effect). */
-extern bool bloom_rf_can_push_remote(ForeignScan *scan, const AttrNumber *cols,
-                                     const RuntimePlanInfo *info, RuntimePlanContext *ctx);
+/* pushdown.c: ship the filter into scan, whose remote query becomes sql (bloom_rf_remote_sql's). */
+extern void bloom_rf_push_remote(ForeignScan *scan, char *sql, RuntimePlanInfo *info,
+                                 RuntimePlanContext *ctx);
 
 /*
  * pushdown.c: for a join whose filter was pushed, make sure the join does
