@@ -8,8 +8,8 @@
 #include <assert.h>
 #include <math.h>
 
-/* Bits of the largest runtime filter. */
-#define MAX_BITS ((uint64_t) BF_RF_MAX_BYTES * 8)
+/* Whether max_bytes is a size the functions below accept. */
+#define VALID_MAX_BYTES(b) ((b) >= BF_RF_MIN_MAX_BYTES && (b) <= BF_RF_MAX_BYTES && (b) % 64 == 0)
 
 double
 bf_rf_saved_per_removed(double table_bytes)
@@ -28,13 +28,15 @@ bf_rf_can_pay(double saved)
 }
 
 bool
-bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass)
+bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass,
+                 size_t max_bytes)
 {
 	double removed, gain;
 
+	assert(VALID_MAX_BYTES(max_bytes));
 	if (!(outer_rows >= BF_RF_MIN_OUTER_ROWS) || !(inner_rows >= 0))
 		return false;
-	if (inner_rows > bf_rf_max_keys())
+	if (inner_rows > bf_rf_max_keys(max_bytes))
 		return false;
 	pass = pass < 0 ? 0 : (pass > 1 ? 1 : pass);
 	removed = 1.0 - pass;
@@ -45,15 +47,17 @@ bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, doubl
 }
 
 double
-bf_rf_max_keys(void)
+bf_rf_max_keys(size_t max_bytes)
 {
-	static double max_keys = 0;
+	static double bits_per_key = 0;
+
+	assert(VALID_MAX_BYTES(max_bytes));
 
 	/*
 	 * Bits per key at the target rate barely change with n beyond a few
 	 * thousand keys; measure them once at a million.
 	 */
-	if (max_keys == 0)
+	if (bits_per_key == 0)
 	{
 		uint64_t ncells;
 		int nhashes;
@@ -63,29 +67,32 @@ bf_rf_max_keys(void)
 
 		assert(ok);
 		(void) ok;
-		max_keys = floor((double) MAX_BITS / ((double) ncells / 1e6));
+		bits_per_key = (double) ncells / 1e6;
 	}
-	return max_keys;
+	return floor((double) max_bytes * 8 / bits_per_key);
 }
 
 void
-bf_rf_shape(double n, uint64_t *ncells, int *nhashes)
+bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes)
 {
+	uint64_t max_bits = (uint64_t) max_bytes * 8;
 	bf_error err;
 	bool ok;
 
-	assert(n >= 0);
-	if (n > bf_rf_max_keys())
+	assert(n >= 0 && VALID_MAX_BYTES(max_bytes));
+	if (n <= bf_rf_max_keys(max_bytes))
 	{
-		*ncells = MAX_BITS;
-		*nhashes =
-		    bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, bf_rf_max_keys(), (double) MAX_BITS);
-		return;
+		ok = bf_size_for_layout(BF_LAYOUT_BLOCKED512, n < 1 ? 1 : n, BF_RF_TARGET_FPP, ncells,
+		                        nhashes, &err);
+		assert(ok);
+		(void) ok;
+		/* bits per key vary a little with n: near the cap, the cap wins */
+		if (*ncells <= max_bits)
+			return;
 	}
-	ok = bf_size_for_layout(BF_LAYOUT_BLOCKED512, n < 1 ? 1 : n, BF_RF_TARGET_FPP, ncells, nhashes,
-	                        &err);
-	assert(ok && *ncells <= MAX_BITS);
-	(void) ok;
+	*ncells = max_bits;
+	*nhashes = bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, bf_rf_max_keys(max_bytes),
+	                                    (double) max_bits);
 }
 
 /* Whether removing `removed` of `rows` rows pays for probing them. */

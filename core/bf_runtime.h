@@ -53,8 +53,11 @@
 /*
  * Largest runtime filter, in bytes.  A larger one would miss the CPU cache
  * on nearly every probe; 16 MB holds about 13 million keys at the target.
+ * A user may cap it lower, down to BF_RF_MIN_MAX_BYTES (about 53,000 keys);
+ * the functions below take that cap as max_bytes.
  */
 #define BF_RF_MAX_BYTES ((size_t) 16 * 1024 * 1024)
+#define BF_RF_MIN_MAX_BYTES ((size_t) 64 * 1024)
 /* A filter whose rate for a random probe exceeds this is not probed at all. */
 #define BF_RF_MAX_USEFUL_FPP 0.5
 
@@ -78,19 +81,24 @@ extern bool bf_rf_can_pay(double saved);
  * planner's estimates, table_bytes its hash table's, pass its estimate of
  * the fraction of outer rows that find a match (clamped to [0, 1]).  False
  * for fewer than BF_RF_MIN_OUTER_ROWS outer rows, for more inner rows than
- * the largest filter holds, and whenever the gain above is not positive.
+ * a filter of max_bytes holds, and whenever the gain above is not positive.
  */
-extern bool bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass);
+extern bool bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, double pass,
+                             size_t max_bytes);
 
-/* The largest number of keys a filter of BF_RF_MAX_BYTES holds at the target rate. */
-extern double bf_rf_max_keys(void);
+/*
+ * The largest number of keys a filter of max_bytes holds at the target
+ * rate.  max_bytes is a multiple of 64 in [BF_RF_MIN_MAX_BYTES, BF_RF_MAX_BYTES].
+ */
+extern double bf_rf_max_keys(size_t max_bytes);
 
 /*
  * The shape of a runtime filter for n keys (n >= 0): a blocked512 filter
- * meeting BF_RF_TARGET_FPP, or, past bf_rf_max_keys(), the largest one with
- * the k best for bf_rf_max_keys() keys.  Fills *ncells and *nhashes.
+ * meeting BF_RF_TARGET_FPP, or, where that would take more than max_bytes,
+ * the filter of max_bytes with the k best for bf_rf_max_keys() keys.
+ * Fills *ncells (at most max_bytes * 8) and *nhashes.
  */
-extern void bf_rf_shape(double n, uint64_t *ncells, int *nhashes);
+extern void bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes);
 
 /* ---- the probe's adaptive switch ---- */
 

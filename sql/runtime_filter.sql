@@ -266,3 +266,34 @@ SELECT line FROM explain_analyze('SELECT count(*) FROM big2 JOIN many_keys() g(k
  WHERE line ~ 'Hash Join|Filter (Keys|Size)|Removed';
 RESET work_mem;
 SELECT count(*) AS matching FROM big2 WHERE k * 7919 % 8600000 BETWEEN 1 AND 4300000;
+
+-- bloomfilter.runtime_filter_max_size caps every filter: 64kB holds about
+-- 53,000 keys at 1%.  The join below hashes big2, so its filter gets 200,000
+-- keys, which leave a 64kB filter too full to remove rows: its probe (on
+-- 250,000 odd numbers, 100,000 of which match) then passes every row, the
+-- same rows come out, none removed.  Uncapped, the same filter removes.
+-- (The planner plans no filter for more inner rows than the cap holds;
+-- here the filter is forced.)
+CREATE FUNCTION odd_keys() RETURNS SETOF int ROWS 1000 LANGUAGE plpgsql AS
+  'BEGIN RETURN QUERY SELECT generate_series(1, 500000, 2); END';
+SELECT rf_check('SELECT big2.k FROM big2 JOIN odd_keys() g(k) ON big2.k = g.k') AS uncapped;
+SET bloomfilter.runtime_filter_max_size = '64kB';
+SELECT rf_check('SELECT big2.k FROM big2 JOIN odd_keys() g(k) ON big2.k = g.k') AS capped;
+SELECT line FROM explain_analyze('SELECT count(*) FROM big2 JOIN odd_keys() g(k) ON big2.k = g.k') AS line
+ WHERE line ~ 'Hash Join|Filter (Keys|Size|Disabled)|Removed';
+RESET bloomfilter.runtime_filter_max_size;
+-- its bounds: 64kB to 16MB (the message's wording differs between versions)
+DO $$
+DECLARE
+    size text;
+BEGIN
+    FOREACH size IN ARRAY ARRAY['32kB', '32MB'] LOOP
+        BEGIN
+            PERFORM set_config('bloomfilter.runtime_filter_max_size', size, false);
+            RAISE NOTICE '% accepted', size;
+        EXCEPTION WHEN invalid_parameter_value THEN
+            RAISE NOTICE '% refused (%)', size, SQLSTATE;
+        END;
+    END LOOP;
+END $$;
+SHOW bloomfilter.runtime_filter_max_size;

@@ -189,7 +189,7 @@ build_dsm_size(CustomScanState *node, ParallelContext *pcxt)
 	Size size = bloom_rf_node_dsm_size(node, pcxt);
 
 	if (f->shared_keys > 0)
-		size = add_size(size, bloom_rf_filter_shared_size(f->shared_keys));
+		size = add_size(size, bloom_rf_filter_shared_size(f));
 	return size;
 }
 

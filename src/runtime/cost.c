@@ -66,8 +66,9 @@ bloom_rf_cost_join(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info
 	    bloom_rf_forced ? BF_RF_SAVED_PER_REMOVED : bf_rf_saved_per_removed(info->table_bytes);
 	/* a shared filter is sized before the build, for twice the estimate of all inner rows */
 	info->shared_keys = hash->plan.parallel_aware ? Max(2.0 * hash->rows_total, 1024.0) : 0;
-	info->worthwhile = bloom_rf_forced || bf_rf_worthwhile(info->outer_rows, info->inner_rows,
-	                                                       info->table_bytes, info->pass);
+	info->worthwhile =
+	    bloom_rf_forced || bf_rf_worthwhile(info->outer_rows, info->inner_rows, info->table_bytes,
+	                                        info->pass, bloom_rf_max_bytes());
 }
 
 void

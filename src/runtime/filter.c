@@ -16,15 +16,13 @@
 #include "port/atomics.h"
 #include "storage/barrier.h"
 
-/* The pending hashes never take more memory than the largest filter. */
-#define MAX_PENDING (BF_RF_MAX_BYTES / sizeof(uint32))
 #define FIRST_PENDING 1024
 
 static void allocate_filter(RuntimeFilter *f, double nkeys);
 static void add_pending(RuntimeFilter *f);
 static void merge_into_shared(RuntimeFilter *f);
 static void measure_fill(const bf_view *view, double *fill, bool *useless);
-static void shape_params(double nkeys, bf_params *p, size_t *size);
+static void shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size);
 
 void
 bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
@@ -34,6 +32,7 @@ bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
 	f->id = id;
 	f->context = CurrentMemoryContext;
 	f->shared_keys = shared_keys;
+	f->max_bytes = bloom_rf_max_bytes();
 	f->remote_param = -1;
 }
 
@@ -73,10 +72,11 @@ bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
 	}
 	if (f->npending == f->pending_size)
 	{
-		if (f->pending_size >= MAX_PENDING)
+		/* the pending hashes never take more memory than the largest filter */
+		if (f->pending_size >= f->max_bytes / sizeof(uint32))
 		{
 			/* the count is unknown: the largest filter */
-			allocate_filter(f, bf_rf_max_keys() + 1);
+			allocate_filter(f, bf_rf_max_keys(f->max_bytes) + 1);
 			add_pending(f);
 			bf_add_hash(&f->view, (uint64) hash);
 			return;
@@ -191,12 +191,13 @@ bloom_rf_filter_to_send(const RuntimeFilter *f)
 }
 
 Size
-bloom_rf_filter_shared_size(double shared_keys)
+bloom_rf_filter_shared_size(const RuntimeFilter *f)
 {
 	bf_params p;
 	size_t size;
 
-	shape_params(shared_keys, &p, &size);
+	Assert(f->shared_keys > 0);
+	shape_params(f->shared_keys, f->max_bytes, &p, &size);
 	return size;
 }
 
@@ -207,7 +208,7 @@ bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem)
 	size_t size;
 
 	Assert(f->shared_keys > 0);
-	shape_params(f->shared_keys, &p, &size);
+	shape_params(f->shared_keys, f->max_bytes, &p, &size);
 	bf_init(mem, &p, 0, "", 0, 0, &f->shared_view);
 	f->shared = mem;
 	f->checked = false;
@@ -219,7 +220,7 @@ bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem)
 	bf_error err;
 
 	Assert(f->shared_keys > 0);
-	if (!bf_check_header(mem, bloom_rf_filter_shared_size(f->shared_keys), &f->shared_view, &err))
+	if (!bf_check_header(mem, bloom_rf_filter_shared_size(f), &f->shared_view, &err))
 		bloom_report(&err, BLOOM_FROM_STORAGE);
 	f->shared = mem;
 	f->checked = false;
@@ -273,18 +274,19 @@ measure_fill(const bf_view *view, double *fill, bool *useless)
 }
 
 /*
- * The parameters of a runtime filter for nkeys keys, and its size in bytes
+ * The parameters of a runtime filter for nkeys keys, at most max_bytes
+ * large (in bits; its header adds a few bytes), and its size in bytes
  * (the shape's payload, which the core computes; a shape it refuses would be
  * a bug here, reported as a bad argument).
  */
 static void
-shape_params(double nkeys, bf_params *p, size_t *size)
+shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size)
 {
 	uint64_t ncells;
 	int nhashes;
 	bf_error err;
 
-	bf_rf_shape(nkeys, &ncells, &nhashes);
+	bf_rf_shape(nkeys, max_bytes, &ncells, &nhashes);
 	memset(p, 0, sizeof(*p));
 	p->layout = BF_LAYOUT_BLOCKED512;
 	p->scheme = BF_SCHEME_DOUBLE_HASHING;
@@ -303,7 +305,7 @@ allocate_filter(RuntimeFilter *f, double nkeys)
 	size_t size;
 
 	Assert(f->bytes == NULL);
-	shape_params(nkeys, &p, &size);
+	shape_params(nkeys, f->max_bytes, &p, &size);
 	f->bytes = MemoryContextAlloc(f->context, size);
 	bf_init(f->bytes, &p, 0, "", 0, 0, &f->view);
 }

@@ -69,6 +69,11 @@ extern bool bloom_rf_enabled;
 extern bool bloom_rf_forced;
 /* bloomfilter.runtime_filter_ship_max: the largest filter sent to a remote server, in kB */
 extern int bloom_rf_ship_max_kb;
+/* bloomfilter.runtime_filter_max_size: the largest runtime filter, in kB */
+extern int bloom_rf_max_size_kb;
+
+/* bloomfilter.runtime_filter_max_size in bytes, as the core takes it (max_bytes). */
+extern size_t bloom_rf_max_bytes(void);
 
 /* Define the settings (from bloom_rf_module_init). */
 extern void bloom_rf_define_settings(void);
@@ -301,7 +306,8 @@ typedef struct RuntimeFilter
 	bool useless;               /* too full to be worth probing */
 	MemoryContext context;
 
-	uint32 *pending; /* hashes of the current build, until it is finished */
+	size_t max_bytes; /* the largest this filter may be: the setting when it was made */
+	uint32 *pending;  /* hashes of the current build, until it is finished */
 	size_t npending;
 	size_t pending_size;
 	uint8 *bytes; /* the filter, once sized */
@@ -326,7 +332,11 @@ typedef struct RuntimeFilter
 	bool timing;
 } RuntimeFilter;
 
-/* An empty filter, in the current memory context; shared_keys > 0 for a shared one. */
+/*
+ * An empty filter, in the current memory context; shared_keys > 0 for a
+ * shared one.  Its largest size is bloomfilter.runtime_filter_max_size now
+ * (a parallel worker has its leader's settings, so both size it alike).
+ */
 extern void bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys);
 
 /* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
@@ -369,8 +379,8 @@ extern void bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts);
  */
 extern bytea *bloom_rf_filter_to_send(const RuntimeFilter *f);
 
-/* Bytes of the shared filter of shared_keys keys. */
-extern Size bloom_rf_filter_shared_size(double shared_keys);
+/* Bytes of f's shared filter (f->shared_keys > 0). */
+extern Size bloom_rf_filter_shared_size(const RuntimeFilter *f);
 
 /* Set up the shared filter in mem (bloom_rf_filter_shared_size() bytes), empty (the leader). */
 extern void bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem);

@@ -11,6 +11,13 @@
 bool bloom_rf_enabled = true;
 bool bloom_rf_forced = false;
 int bloom_rf_ship_max_kb = 4096;
+int bloom_rf_max_size_kb = (int) (BF_RF_MAX_BYTES / 1024);
+
+size_t
+bloom_rf_max_bytes(void)
+{
+	return (size_t) bloom_rf_max_size_kb * 1024;
+}
 
 void
 bloom_rf_define_settings(void)
@@ -37,4 +44,12 @@ bloom_rf_define_settings(void)
 	    "0 sends none.",
 	    &bloom_rf_ship_max_kb, 4096, 0, (int) (BF_RF_MAX_BYTES / 1024), PGC_USERSET, GUC_UNIT_KB,
 	    NULL, NULL, NULL);
+	DefineCustomIntVariable(
+	    "bloomfilter.runtime_filter_max_size", "The largest runtime filter, per hash join.",
+	    "A filter is sized for the inner rows at a 1% false-positive rate, up to this size: "
+	    "16MB holds about 13 million keys, 64kB about 53,000.  The planner plans no filter "
+	    "for more inner rows than this holds; a filter that ends up too full to remove rows "
+	    "is not probed, and not sent to remote servers.",
+	    &bloom_rf_max_size_kb, (int) (BF_RF_MAX_BYTES / 1024), (int) (BF_RF_MIN_MAX_BYTES / 1024),
+	    (int) (BF_RF_MAX_BYTES / 1024), PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }

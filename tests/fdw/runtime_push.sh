@@ -30,6 +30,10 @@ CREATE TABLE p1 (k int4, v int4);
 CREATE TABLE p2 (k int4, v int4);
 INSERT INTO p1 SELECT g, g % 7 FROM generate_series(1, 100000) g;
 INSERT INTO p2 SELECT g, g % 7 FROM generate_series(100001, 200000) g;
+-- 600,000 rows (k up to 600,000), for the outer side of a join whose inner
+-- side has more keys than a filter capped at 64kB holds
+CREATE VIEW big3 AS SELECT k, payload FROM big UNION ALL SELECT k + 200000, payload FROM big
+  UNION ALL SELECT k + 400000, payload FROM big;
 CREATE TABLE words (w text);
 INSERT INTO words SELECT CASE WHEN g % 2 = 0 THEN 'Word' || g ELSE 'word' || g END
   FROM generate_series(1, 20000) g;
@@ -47,6 +51,7 @@ CREATE SERVER plain_shard FOREIGN DATA WRAPPER postgres_fdw
 CREATE USER MAPPING FOR CURRENT_USER SERVER shard OPTIONS (user 'postgres', password :'pw');
 CREATE USER MAPPING FOR CURRENT_USER SERVER plain_shard OPTIONS (user 'postgres', password :'pw');
 CREATE FOREIGN TABLE big (k int8, payload text) SERVER shard;
+CREATE FOREIGN TABLE big3 (k int8, payload text) SERVER shard;
 CREATE FOREIGN TABLE big_plain (k int8, payload text) SERVER plain_shard OPTIONS (table_name 'big');
 -- fetched in one batch: postgres_fdw reuses the rows of a rescan that it
 -- was not told changed, so a rebuilt filter must say so
@@ -78,10 +83,12 @@ CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', determinist
 CREATE FOREIGN TABLE words (w text COLLATE nocase) SERVER shard;
 CREATE TABLE small AS SELECT g * 20 AS k, g % 10 AS grp FROM generate_series(1, 10000) g;
 CREATE TABLE small4 AS SELECT (g * 20)::int4 AS k FROM generate_series(1, 10000) g;
+-- 250,000 keys: a filter of 64kB (about 53,000 keys) with these is too full
+CREATE TABLE many AS SELECT g * 2 AS k FROM generate_series(1, 250000) g;
 CREATE TABLE dim AS SELECT g AS v, g % 2 = 0 AS even FROM generate_series(0, 6) g;
 CREATE TABLE some_words AS SELECT 'WORD' || (g * 10) AS w FROM generate_series(1, 1000) g;
-ANALYZE small, small4, dim, some_words;
-ANALYZE big, big_plain, big_one_batch, p1_wide, parts, parts_async, words;
+ANALYZE small, small4, many, dim, some_words;
+ANALYZE big, big3, big_plain, big_one_batch, p1_wide, parts, parts_async, words;
 SQL
 
 passed=0
@@ -90,7 +97,8 @@ failed=0
 #   yes     the Remote SQL takes the filter, and the remote side sends fewer rows;
 #   no      no Remote SQL takes it;
 #   unsent  the Remote SQL takes it, but the filter is not sent (the remote
-#           side lets every row through: as many rows as off).
+#           side lets every row through: as many rows as off);
+#   full    as unsent, and EXPLAIN ANALYZE says the filter is too full.
 # Prints the foreign scans' rows on and off.
 check() {
 	local name=$1 pushed=$2 query=$3 settings=${4:-} out
@@ -121,6 +129,8 @@ END \$\$;
 SELECT 'remote rows on: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
 SET bloomfilter.runtime_filter = off;
 SELECT 'remote rows off: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
+SET bloomfilter.runtime_filter = on;
+$([ "$pushed" = full ] && echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $query;")
 SQL
 	) || true
 	local same shipped on off
@@ -133,6 +143,8 @@ SQL
 	yes) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] && ok=1 ;;
 	no) [ "$shipped" = 0 ] && ok=1 ;;
 	unsent) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] && ok=1 ;;
+	full) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] &&
+		grep -q 'Filter Disabled: too full to remove rows' <<<"$out" && ok=1 ;;
 	esac
 	if [ "$same" = 1 ] && [ "$ok" = 1 ]; then
 		echo "fdw_push: $name: ok ($(sed -n 's/^rows: //p' <<<"$out") rows; the remote side sent ${on:-?} rows on, ${off:-?} off; shipped into $shipped scans)"
@@ -155,6 +167,7 @@ check "rescanned join (a nested loop over it)" yes "SELECT s.grp, x.n FROM (SELE
 check "server without the extension" no "SELECT b.k FROM big_plain b JOIN small s ON b.k = s.k"
 check "nondeterministic collation" no "SELECT w.w FROM words w JOIN some_words s ON w.w = s.w"
 check "filter over the size sent (runtime_filter_ship_max = 1kB)" unsent "SELECT b.k, b.payload FROM big b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_ship_max = '1kB';"
+check "filter too full to be useful (runtime_filter_max_size = 64kB, 250,000 keys)" full "SELECT b.k FROM big3 b JOIN many m ON b.k = m.k" "SET bloomfilter.runtime_filter_max_size = '64kB';"
 
 echo "fdw_push: $passed passed, $failed failed"
 [ "$failed" = 0 ]

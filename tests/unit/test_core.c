@@ -706,33 +706,33 @@ test_runtime_decision(void)
 	CHECK_NEAR(bf_rf_saved_per_removed(NAN), 1.0, 1e-12);
 
 	/* 10M outer rows, 1M inner, 10 % matching: pays */
-	CHECK(bf_rf_worthwhile(1e7, 1e6, big, 0.10));
+	CHECK(bf_rf_worthwhile(1e7, 1e6, big, 0.10, BF_RF_MAX_BYTES));
 	/* every outer row matches: never */
-	CHECK(!bf_rf_worthwhile(1e7, 1e6, big, 1.0));
+	CHECK(!bf_rf_worthwhile(1e7, 1e6, big, 1.0, BF_RF_MAX_BYTES));
 	/* the break-even point beyond the cache: removed * 4 - 1.25 > 0, so below 68.75 % passing */
-	CHECK(bf_rf_worthwhile(1e7, 0, big, 0.68));
-	CHECK(!bf_rf_worthwhile(1e7, 0, big, 0.695));
+	CHECK(bf_rf_worthwhile(1e7, 0, big, 0.68, BF_RF_MAX_BYTES));
+	CHECK(!bf_rf_worthwhile(1e7, 0, big, 0.695, BF_RF_MAX_BYTES));
 	/* a hash table in the cache: a removed row saves little more than a probe costs */
-	CHECK(!bf_rf_worthwhile(1e7, 10, 64 * 1024, 0.10));
+	CHECK(!bf_rf_worthwhile(1e7, 10, 64 * 1024, 0.10, BF_RF_MAX_BYTES));
 	/* TPC-H Q8's part join: 12 kB, 0.6 % matching, a gain the probe node eats */
-	CHECK(!bf_rf_worthwhile(498692, 220, 12 * 1024, 0.006));
+	CHECK(!bf_rf_worthwhile(498692, 220, 12 * 1024, 0.006, BF_RF_MAX_BYTES));
 	/* half the cache: saved 2.5, so more than half must be removed */
-	CHECK(bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.49));
-	CHECK(!bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.51));
+	CHECK(bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.49, BF_RF_MAX_BYTES));
+	CHECK(!bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 2, 0.51, BF_RF_MAX_BYTES));
 	/* about a twelfth of the cache is the least that can pay: saved 1.25 */
-	CHECK(!bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 13, 0.0));
-	CHECK(bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 11, 0.0));
+	CHECK(!bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 13, 0.0, BF_RF_MAX_BYTES));
+	CHECK(bf_rf_worthwhile(1e7, 0, BF_RF_CACHE_BYTES / 11, 0.0, BF_RF_MAX_BYTES));
 	/* the build must be paid for: 1,000 outer rows cannot pay for 10,000 inner ones */
-	CHECK(!bf_rf_worthwhile(1000, 10000, big, 0.0));
-	CHECK(bf_rf_worthwhile(1000, 100, big, 0.0));
+	CHECK(!bf_rf_worthwhile(1000, 10000, big, 0.0, BF_RF_MAX_BYTES));
+	CHECK(bf_rf_worthwhile(1000, 100, big, 0.0, BF_RF_MAX_BYTES));
 	/* too few outer rows, or more inner rows than the largest filter holds */
-	CHECK(!bf_rf_worthwhile(999, 1, big, 0.0));
-	CHECK(!bf_rf_worthwhile(1e9, bf_rf_max_keys() + 1, big, 0.0));
-	CHECK(bf_rf_worthwhile(1e9, bf_rf_max_keys(), big, 0.0));
+	CHECK(!bf_rf_worthwhile(999, 1, big, 0.0, BF_RF_MAX_BYTES));
+	CHECK(!bf_rf_worthwhile(1e9, bf_rf_max_keys(BF_RF_MAX_BYTES) + 1, big, 0.0, BF_RF_MAX_BYTES));
+	CHECK(bf_rf_worthwhile(1e9, bf_rf_max_keys(BF_RF_MAX_BYTES), big, 0.0, BF_RF_MAX_BYTES));
 	/* estimates outside [0, 1] are clamped; NaN rows never pay */
-	CHECK(bf_rf_worthwhile(1e6, 10, big, -0.5));
-	CHECK(!bf_rf_worthwhile(1e6, 10, big, 7.0));
-	CHECK(!bf_rf_worthwhile(NAN, 10, big, 0.1));
+	CHECK(bf_rf_worthwhile(1e6, 10, big, -0.5, BF_RF_MAX_BYTES));
+	CHECK(!bf_rf_worthwhile(1e6, 10, big, 7.0, BF_RF_MAX_BYTES));
+	CHECK(!bf_rf_worthwhile(NAN, 10, big, 0.1, BF_RF_MAX_BYTES));
 }
 
 static void
@@ -740,23 +740,60 @@ test_runtime_shape(void)
 {
 	uint64_t m;
 	int k;
-	double max = bf_rf_max_keys();
+	double max = bf_rf_max_keys(BF_RF_MAX_BYTES);
 
 	/* about 10 bits per key at 1 %, as the blocked sizing gives */
-	bf_rf_shape(1e6, &m, &k);
+	bf_rf_shape(1e6, BF_RF_MAX_BYTES, &m, &k);
 	CHECK(m % BF_BLOCK_BITS == 0);
 	CHECK(m >= 9.5e6 && m <= 11e6);
 	CHECK(bf_blocked_fpp(1e6, (double) m, k) <= BF_RF_TARGET_FPP);
 	/* the largest filter holds about 13 million keys */
 	CHECK(max > 12e6 && max < 14e6);
-	bf_rf_shape(max, &m, &k);
+	bf_rf_shape(max, BF_RF_MAX_BYTES, &m, &k);
 	CHECK(m <= (uint64_t) BF_RF_MAX_BYTES * 8);
 	/* beyond it: the largest filter */
-	bf_rf_shape(max * 10, &m, &k);
+	bf_rf_shape(max * 10, BF_RF_MAX_BYTES, &m, &k);
 	CHECK(m == (uint64_t) BF_RF_MAX_BYTES * 8 && k >= 1 && k <= BF_MAX_HASHES);
 	/* no keys: the smallest filter */
-	bf_rf_shape(0, &m, &k);
+	bf_rf_shape(0, BF_RF_MAX_BYTES, &m, &k);
 	CHECK(m == BF_BLOCK_BITS && k >= 1);
+}
+
+/* A user's cap on the filter's size (bloomfilter.runtime_filter_max_size). */
+static void
+test_runtime_shape_capped(void)
+{
+	const size_t cap = BF_RF_MIN_MAX_BYTES;
+	double capped = bf_rf_max_keys(cap);
+	uint64_t m;
+	int k;
+
+	/* keys scale with the cap: 64 kB holds 1/256 of 16 MB's */
+	CHECK(capped == floor(bf_rf_max_keys(BF_RF_MAX_BYTES) / 256));
+	CHECK(capped > 50e3 && capped < 56e3);
+	/* within the cap: the same shape as uncapped, which fits */
+	bf_rf_shape(capped / 2, cap, &m, &k);
+	CHECK(m <= (uint64_t) cap * 8);
+	bf_rf_shape(capped, cap, &m, &k);
+	CHECK(m <= (uint64_t) cap * 8);
+	for (double n = capped * 0.9; n <= capped; n += 97)
+	{
+		bf_rf_shape(n, cap, &m, &k);
+		CHECK(m <= (uint64_t) cap * 8 && m % BF_BLOCK_BITS == 0);
+	}
+	/* past it: the cap, with the k of the keys it holds */
+	bf_rf_shape(capped + 1, cap, &m, &k);
+	CHECK(m == (uint64_t) cap * 8);
+	CHECK(k == bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, capped, (double) m));
+	/*
+	 * 200,000 keys in it (tests/fdw/runtime_push.sh's inner side) leave it
+	 * too full to be probed: the rate for a random probe is past 0.5.
+	 */
+	bf_rf_shape(200e3, cap, &m, &k);
+	CHECK(bf_blocked_fpp(200e3, (double) m, k) > BF_RF_MAX_USEFUL_FPP);
+	/* the planner plans no filter for more inner rows than the cap holds */
+	CHECK(bf_rf_worthwhile(1e9, capped, 1e12, 0.0, cap));
+	CHECK(!bf_rf_worthwhile(1e9, capped + 1, 1e12, 0.0, cap));
 }
 
 /* Feed n rows to the switch, removing each with the given period (0: none). */
@@ -1822,6 +1859,7 @@ main(void)
 	run("format_golden", test_format_golden);
 	run("runtime_decision", test_runtime_decision);
 	run("runtime_shape", test_runtime_shape);
+	run("runtime_shape_capped", test_runtime_shape_capped);
 	run("runtime_switch", test_runtime_switch);
 	run("assertions_live", test_assertions_live);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
