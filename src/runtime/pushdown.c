@@ -15,7 +15,8 @@
  * where $n is a parameter appended to the scan's fdw_exprs: a PARAM_EXEC
  * Param of type bytea that the build node sets to the finished filter
  * (build.c) and leaves NULL until then, or when the filter is too full to
- * be worth sending; a NULL filter lets every row through (remote.c).  The
+ * be useful or larger than bloomfilter.runtime_filter_ship_max; a NULL
+ * filter lets every row through (remote.c).  The
  * key hash is the built-in hash function the local probe uses for the join
  * operator's outer side, applied to the remote column cast to that
  * function's argument type, under "C" for a deterministic collation (they
@@ -35,8 +36,10 @@
  * Not shipped, and probed locally only: scans of a join or an aggregate
  * pushed to the remote side, scans whose SQL sorts, limits or locks rows,
  * keys whose hash function or type is not built in (the remote side might
- * not have them), keys under a nondeterministic collation (the remote side
- * might not have it), servers without bloomfilter in "extensions", and
+ * not have them), keys under a nondeterministic collation (their hash is
+ * the ICU sort key, which another ICU version may compute differently, so a
+ * matching row could be dropped; and the remote side might not have the
+ * collation), servers without bloomfilter in "extensions", and
  * databases where the extension is not installed locally (its schema names
  * the remote function).  The remote server must have bloomfilter 1.7 or
  * later installed in the same schema.
@@ -66,7 +69,7 @@
 
 static bool is_postgres_fdw_with_us(Oid serverid);
 static bool sql_can_be_wrapped(const char *sql);
-static char *key_hash_sql(Oid relid, AttrNumber attno, Oid operator, Oid collation);
+static char *key_hash_sql(Oid relid, AttrNumber attno, Oid opno, Oid collation);
 
 /*
  * The bloomfilter extension's schema in this database, quoted, or NULL if
@@ -257,7 +260,7 @@ sql_can_be_wrapped(const char *sql)
  * argument type.  NULL where the key cannot be hashed remotely as locally.
  */
 static char *
-key_hash_sql(Oid relid, AttrNumber attno, Oid operator, Oid collation)
+key_hash_sql(Oid relid, AttrNumber attno, Oid opno, Oid collation)
 {
 	Oid left_fn, right_fn, argtype;
 	HeapTuple tup;
@@ -266,7 +269,7 @@ key_hash_sql(Oid relid, AttrNumber attno, Oid operator, Oid collation)
 	const char *collate = "";
 	ListCell *lc;
 
-	if (!get_op_hash_functions(operator, & left_fn, &right_fn) || left_fn >= FirstGenbkiObjectId)
+	if (!get_op_hash_functions(opno, &left_fn, &right_fn) || left_fn >= FirstGenbkiObjectId)
 		return NULL;
 	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(left_fn));
 	if (!HeapTupleIsValid(tup))
