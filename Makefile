@@ -106,3 +106,16 @@ fuzzcheck: $(FUZZ_TARGETS)
 	done
 
 EXTRA_CLEAN += $(FUZZ_TARGETS)
+
+# ---- a PGXN release: make dist ----
+# bloomfilter-<version>.zip of the committed tree (HEAD; .gitattributes
+# leaves out what only this repository's CI needs), every file under
+# bloomfilter-<version>/, the version read from META.json.  tools/pgxn_check.pl
+# checks it against PGXN's META.json spec and against the tree.
+DIST_VERSION = $(shell sed -n 's/^   "version": "\(.*\)",$$/\1/p' $(srcdir)/META.json)
+DIST = $(EXTENSION)-$(DIST_VERSION)
+
+.PHONY: dist
+dist:
+	git -C $(srcdir) archive --format zip --prefix=$(DIST)/ -o $(CURDIR)/$(DIST).zip HEAD
+	perl $(srcdir)/tools/pgxn_check.pl $(CURDIR)/$(DIST).zip

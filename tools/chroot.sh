@@ -9,12 +9,23 @@
 #                                        the vendored Citus source beside it
 #                                        (/build/shared/vendor), and run CMD
 #                                        there as root
+#   bash tools/chroot.sh fresh N CMD ... the same in a throwaway copy of the
+#                                        chroot as it was made, before anything
+#                                        was built or installed in it (an
+#                                        overlay on its pristine snapshot);
+#                                        the copy is gone when CMD ends
 #
-# N is 17 (Debian trixie) or 18 (Debian forky).  Run as root on Debian;
-# debootstrap must be installed (tools/run.sh installs it).  The chroots live
-# in $BLOOM_CHROOT_CACHE (default /var/cache/bloomfilter/chroots), one folder
-# per version; a chroot is rebuilt when its recipe (suite and package list)
-# changes.  /proc, /dev, /dev/pts and /dev/shm are mounted into the chroot
+# Files in and out: with BLOOM_CHROOT_INPUT=DIR, DIR is copied to
+# /build/input before CMD runs; with BLOOM_CHROOT_OUTPUT=DIR, what CMD left in
+# /build/output is copied to DIR after it (DIR is emptied first).
+#
+# N is 15 (Debian bookworm: the host's, here for the package tests that need
+# a system where the extension was never built), 17 (Debian trixie) or 18
+# (Debian forky).  Run as root on Debian; debootstrap must be installed
+# (tools/run.sh installs it).  The chroots live in $BLOOM_CHROOT_CACHE
+# (default /var/cache/bloomfilter/chroots), one folder per version and a
+# read-only pristine snapshot beside it; a chroot is rebuilt when its recipe
+# (suite and package list) changes.  /proc, /dev, /dev/pts and /dev/shm are mounted into the chroot
 # only while it is in use.  On every exit path -- success, failure, Ctrl-C,
 # TERM -- the processes still running inside (a server a test left behind)
 # are stopped and the mounts are removed.
@@ -24,7 +35,7 @@ cache=${BLOOM_CHROOT_CACHE:-/var/cache/bloomfilter/chroots}
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-	echo "usage: $0 prepare N | run N CMD ..." >&2
+	echo "usage: $0 prepare N | run N CMD ... | fresh N CMD ..." >&2
 	exit 2
 }
 
@@ -34,25 +45,31 @@ version=$2
 shift 2
 
 case "$version" in
+15) suite=bookworm ;;
 17) suite=trixie ;;
 18) suite=forky ;;
 *)
-	echo "chroot: no Debian suite reachable here carries PostgreSQL $version (17: trixie, 18: forky)" >&2
+	echo "chroot: no Debian suite reachable here carries PostgreSQL $version (15: bookworm, 17: trixie, 18: forky)" >&2
 	exit 2
 	;;
 esac
 
 dir=$cache/pg$version-$suite
+pristine=$dir.pristine
 packages=(postgresql-"$version" postgresql-server-dev-"$version" postgresql-contrib make gcc libc6-dev
 	wamerican-huge)
-# Citus 13.2.2 (tests/citus) supports PostgreSQL 15 to 17: its build
-# dependencies where it can run.
-[ "$version" -gt 17 ] || packages+=(perl libicu-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
-	libxslt1-dev libpam0g-dev libreadline-dev)
-# PostgreSQL's own regression suite (tests/pg_suite) is built from source:
-# 17 and later ship no generated parser files in their tarballs; curl fetches
-# the source (tools/pgsource.sh).
-packages+=(bison flex perl curl bzip2)
+# Debian packages (tools/package.sh): pg_buildext, debhelper, lintian.
+packages+=(build-essential postgresql-server-dev-all debhelper lintian)
+if [ "$version" != 15 ]; then
+	# Citus 13.2.2 (tests/citus) supports PostgreSQL 15 to 17: its build
+	# dependencies where it can run (15's runs on the host).
+	[ "$version" -gt 17 ] || packages+=(perl libicu-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev
+		libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev)
+	# PostgreSQL's own regression suite (tests/pg_suite) is built from source:
+	# 17 and later ship no generated parser files in their tarballs; curl
+	# fetches the source (tools/pgsource.sh).
+	packages+=(bison flex perl curl bzip2)
+fi
 recipe="suite=$suite packages=${packages[*]}"
 
 # The first plain (non-security) Debian mirror the host's apt uses.
@@ -159,6 +176,10 @@ build_chroot() {
 	release "$new"
 	in_use=
 	echo "$recipe" >"$new/.bloomfilter-recipe"
+	# the snapshot that `fresh` starts from: nothing built or installed yet
+	remove_tree "$pristine"
+	cp -a "$new" "$pristine.new"
+	mv "$pristine.new" "$pristine"
 	remove_tree "$dir"
 	mv "$new" "$dir"
 }
@@ -168,7 +189,8 @@ prepare() {
 	# Held until this script ends; what runs inside does not inherit it.
 	exec 9>"$cache/.lock-$version"
 	flock 9
-	if [ -f "$dir/.bloomfilter-recipe" ] && [ "$(cat "$dir/.bloomfilter-recipe")" = "$recipe" ]; then
+	if [ -f "$dir/.bloomfilter-recipe" ] && [ "$(cat "$dir/.bloomfilter-recipe")" = "$recipe" ] &&
+		[ -f "$pristine/.bloomfilter-recipe" ]; then
 		echo "== chroot: reusing $dir ($(in_chroot "$dir" /usr/lib/postgresql/"$version"/bin/pg_config --version))"
 	else
 		build_chroot
@@ -192,9 +214,60 @@ copy_tree() {
 	chmod -R a+rX "$dest"
 }
 
-# The chroot whose mounts and processes must go when this script ends.
+# fresh_root: mount a throwaway overlay of the pristine snapshot on
+# $scratch/root (its changes go to $scratch/upper).
+fresh_root() {
+	remove_tree "$scratch"
+	mkdir -p "$scratch"/{upper,work,root}
+	in_use=$scratch/root
+	mount -t overlay overlay -o "lowerdir=$pristine,upperdir=$scratch/upper,workdir=$scratch/work" \
+		"$scratch/root"
+}
+
+# run_in ROOT CMD ...: copy the tree (and BLOOM_CHROOT_INPUT) into ROOT, run
+# CMD there in /build/bloomfilter, and copy /build/output out.
+run_in() {
+	local root=$1 rc=0
+	shift
+	copy_tree "$root/build/bloomfilter"
+	# the vendored sources the tests use (Citus), where the checkout has them
+	rm -rf --one-file-system "$root/build/shared" "$root/build/input" "$root/build/output"
+	if compgen -G "$top/../shared/vendor/citus-*.tar.gz" >/dev/null; then
+		mkdir -p "$root/build/shared/vendor"
+		cp "$top"/../shared/vendor/citus-*.tar.gz "$root/build/shared/vendor/"
+	fi
+	mkdir -p "$root/build/input" "$root/build/output"
+	if [ -n "${BLOOM_CHROOT_INPUT:-}" ]; then
+		cp -a "$BLOOM_CHROOT_INPUT"/. "$root/build/input/"
+	fi
+	chmod -R a+rX "$root/build/input"
+	mount_into "$root"
+	# In the background, so that a signal to this script is handled at once
+	# (the EXIT trap then stops what runs inside) instead of after CMD ends;
+	# in a subshell that closes the lock first, so that if this script is
+	# killed outright the next run can take the lock and clean up.
+	(
+		exec 9>&-
+		in_chroot "$root" /bin/bash -c 'cd /build/bloomfilter && exec "$@"' bash "$@"
+	) &
+	wait $! || rc=$?
+	if [ -n "${BLOOM_CHROOT_OUTPUT:-}" ]; then
+		mkdir -p "$BLOOM_CHROOT_OUTPUT"
+		find "$BLOOM_CHROOT_OUTPUT" -mindepth 1 -delete
+		cp -a "$root/build/output"/. "$BLOOM_CHROOT_OUTPUT"/
+	fi
+	return "$rc"
+}
+
+# The chroot whose mounts and processes must go when this script ends, and
+# a throwaway copy to remove.
 in_use=
-trap '[ -z "$in_use" ] || release "$in_use"' EXIT
+scratch=
+cleanup() {
+	[ -z "$in_use" ] || release "$in_use"
+	[ -z "$scratch" ] || remove_tree "$scratch"
+}
+trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -207,24 +280,15 @@ run)
 	[ $# -ge 1 ] || usage
 	prepare
 	release "$dir" # what a killed earlier run left running or mounted
-	copy_tree "$dir/build/bloomfilter"
-	# the vendored sources the tests use (Citus), where the checkout has them
-	rm -rf --one-file-system "$dir/build/shared"
-	if compgen -G "$top/../shared/vendor/citus-*.tar.gz" >/dev/null; then
-		mkdir -p "$dir/build/shared/vendor"
-		cp "$top"/../shared/vendor/citus-*.tar.gz "$dir/build/shared/vendor/"
-	fi
 	in_use=$dir
-	mount_into "$dir"
-	# In the background, so that a signal to this script is handled at once
-	# (the EXIT trap then stops what runs inside) instead of after CMD ends;
-	# in a subshell that closes the lock first, so that if this script is
-	# killed outright the next run can take the lock and clean up.
-	(
-		exec 9>&-
-		in_chroot "$dir" /bin/bash -c 'cd /build/bloomfilter && exec "$@"' bash "$@"
-	) &
-	wait $!
+	run_in "$dir" "$@"
+	;;
+fresh)
+	[ $# -ge 1 ] || usage
+	prepare
+	scratch=$cache/scratch-pg$version
+	fresh_root
+	run_in "$scratch/root" "$@"
 	;;
 *) usage ;;
 esac

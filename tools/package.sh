@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# tools/package.sh: the Debian package postgresql-N-bloomfilter (debian/),
+# built with pg_buildext and dpkg-buildpackage in N's chroot
+# (tools/chroot.sh: 15 bookworm, 17 trixie, 18 forky), then checked with
+# lintian there.
+#
+#   bash tools/package.sh N [OUTDIR]    build N's package of this tree into
+#                                       OUTDIR (default: packages/), with
+#                                       lintian's report beside it
+#
+# Inside the chroot (what the host part runs there):
+#   bash tools/package.sh --inside N    build /build/bloomfilter, and, if
+#                                       /build/input/previous.tar exists
+#                                       (another version's source), that too,
+#                                       with this tree's debian/ and the
+#                                       version in /build/input/previous.version;
+#                                       the .debs and lintian's report go to
+#                                       /build/output
+#
+# A build that fails, or a lintian error, fails the script; lintian's
+# warnings are reported.  On a Debian machine that has the build
+# dependencies the same build is, in a checkout:
+#   PG_SUPPORTED_VERSIONS=N pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+usage() {
+	echo "usage: $0 N [OUTDIR] | --inside N" >&2
+	exit 2
+}
+
+# build_in SRC N: build N's binary package of the source tree SRC (which has
+# debian/); the .debs land beside SRC.
+build_in() {
+	local src=$1 version=$2
+	(
+		cd "$src"
+		# debian/control lists the packages of debian/pgversions this system
+		# has: here N's alone
+		PG_SUPPORTED_VERSIONS=$version pg_buildext updatecontrol
+		grep -q "^Package: postgresql-$version-bloomfilter$" debian/control
+		dpkg-buildpackage -us -uc -b
+	)
+}
+
+inside() {
+	local version=$1 work=/build/pkg out=/build/output
+	rm -rf "$work"
+	mkdir -p "$work/current/bloomfilter" "$out"
+	tar -C /build/bloomfilter --exclude=./packages -cf - . | tar -C "$work/current/bloomfilter" -xf -
+	echo "== package: building postgresql-$version-bloomfilter $(dpkg-parsechangelog -l "$work/current/bloomfilter/debian/changelog" -SVersion)"
+	build_in "$work/current/bloomfilter" "$version" >"$out/build-$version.log" 2>&1 || {
+		tail -n 40 "$out/build-$version.log"
+		echo "package: the build failed (log above)"
+		return 1
+	}
+	echo "== package: lintian"
+	# the exit status says whether it found errors; the tags are counted below
+	lintian --info --display-info "$work"/current/*.changes >"$out/lintian-$version.txt" 2>&1 || true
+	cat "$out/lintian-$version.txt"
+	cp "$work"/current/*.deb "$out/"
+	if [ -f /build/input/previous.tar ]; then
+		local previous
+		previous=$(cat /build/input/previous.version)
+		mkdir -p "$work/previous/bloomfilter"
+		tar -C "$work/previous/bloomfilter" -xf /build/input/previous.tar
+		rm -rf "$work/previous/bloomfilter/debian"
+		cp -a "$work/current/bloomfilter/debian" "$work/previous/bloomfilter/"
+		# its own changelog entry, and no newer one
+		cat >"$work/previous/bloomfilter/debian/changelog" <<EOF
+bloomfilter ($previous) unstable; urgency=medium
+
+  * Version ${previous%-*}, packaged with the packaging of the current version
+    to test upgrades from it.
+
+ -- The bloomfilter developers <bloomfilter@example.org>  Mon, 23 Nov 2026 21:00:00 +0000
+EOF
+		echo "== package: building postgresql-$version-bloomfilter $previous"
+		build_in "$work/previous/bloomfilter" "$version" >"$out/build-$version-previous.log" 2>&1 || {
+			tail -n 40 "$out/build-$version-previous.log"
+			echo "package: the build of $previous failed (log above)"
+			return 1
+		}
+		mkdir -p "$out/previous"
+		cp "$work"/previous/*.deb "$out/previous/"
+	fi
+	ls -l "$out"/*.deb
+	if grep -q '^E: ' "$out/lintian-$version.txt"; then
+		echo "package: lintian reports errors"
+		return 1
+	fi
+	echo "package: lintian: $(grep -c '^E: ' "$out/lintian-$version.txt" || true) errors," \
+		"$(grep -c '^W: ' "$out/lintian-$version.txt" || true) warnings"
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = --inside ]; then
+	[ $# -eq 2 ] || usage
+	inside "$2"
+	exit
+fi
+version=$1
+out=${2:-$top/packages}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+BLOOM_CHROOT_OUTPUT=$out bash "$top/tools/chroot.sh" run "$version" bash tools/package.sh --inside "$version"
