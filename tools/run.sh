@@ -13,13 +13,18 @@
 #         the Citus cluster test (tests/citus/citus_test.sh: Citus 13.2.2,
 #         built from ../shared/vendor once and cached; skipped, and counted
 #         so, where that source is absent or Citus does not support the
-#         version, as 18) and PostgreSQL's own regression suite with runtime
+#         version, as 18), PostgreSQL's own regression suite with runtime
 #         filters off and forced (tests/pg_suite/pg_suite.sh; on 15, the
-#         host's version, against the cassert server).
+#         host's version, against the cassert server), and the Debian
+#         package postgresql-N-bloomfilter built, checked by lintian and
+#         tested as installed (tests/packages/package_test.sh); then the
+#         PGXN zip (make dist, tests/packages/dist_test.sh).
 #
 # 15 is the host's (Debian bookworm).  17 (Debian trixie) and 18 (Debian
 # forky) run in minimal debootstrap chroots that tools/chroot.sh builds on
-# first use (a few minutes each) and caches in /var/cache/bloomfilter.
+# first use (a few minutes each) and caches in /var/cache/bloomfilter; the
+# packages of every version, 15's too (in a bookworm chroot), are built and
+# installed in chroots, never on the host.
 #
 # With 15 in the run, the pg_regress suite also runs against a PostgreSQL 15
 # built with --enable-cassert (tools/cassert.sh; built once, about 5 minutes,
@@ -87,7 +92,8 @@ cd "$(dirname "$0")/.."
 # even for the core-only targets (fuzzing).
 packages=(make gcc libc6-dev postgresql-$host_version postgresql-server-dev-$host_version
 	postgresql-contrib)
-[ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev)
+# (the package tests use chroots for every version, and zip and unzip)
+[ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev debootstrap zip unzip git)
 for v in $versions; do
 	[ "$v" = "$host_version" ] || {
 		packages+=(debootstrap)
@@ -155,9 +161,9 @@ run_part() {
 
 # Make (or check) the chroots in the background while the host works: on a
 # new machine that takes a few minutes each, mostly waiting for downloads.
+# (the host's version has one too, for its package tests)
 declare -A prep_pid prep_log
 for v in $versions; do
-	[ "$v" = "$host_version" ] && continue
 	prep_log[$v]=$(mktemp)
 	bash tools/chroot.sh prepare "$v" >"${prep_log[$v]}" 2>&1 &
 	prep_pid[$v]=$!
@@ -171,6 +177,20 @@ stop_preparing() {
 	done
 }
 trap stop_preparing EXIT
+# chroot_ready N: wait for N's chroot (once), show how it was made; false if
+# it could not be.
+declare -A prep_ok
+chroot_ready() {
+	local v=$1
+	if [ -n "${prep_pid[$v]:-}" ]; then
+		prep_ok[$v]=1
+		wait "${prep_pid[$v]}" || prep_ok[$v]=0
+		unset "prep_pid[$v]"
+		cat "${prep_log[$v]}"
+		rm -f "${prep_log[$v]}"
+	fi
+	[ "${prep_ok[$v]:-1}" = 1 ]
+}
 
 # ---- the core, once: fuzzing and formatting do not depend on the server ----
 HOST_PG_CONFIG=/usr/lib/postgresql/$host_version/bin/pg_config
@@ -212,17 +232,12 @@ for v in $versions; do
 	echo
 	echo "======== PostgreSQL $v ========"
 	t0=$(date +%s)
-	prep_ok=1
-	if [ -n "${prep_pid[$v]:-}" ]; then
-		wait "${prep_pid[$v]}" || prep_ok=0
-		unset "prep_pid[$v]"
-		cat "${prep_log[$v]}"
-		rm -f "${prep_log[$v]}"
-	fi
-	if [ "$prep_ok" = 0 ]; then
+	# (the host's version needs its chroot only for its packages, below)
+	if [ "$v" != "$host_version" ] && ! chroot_ready "$v"; then
 		echo "PostgreSQL $v: its chroot could not be made (see above)"
 		count "pg$v: 0 passed, 1 failed" "$t0"
 		count "citus$v: 0 passed, 1 failed" "$t0"
+		count "packages$v: 0 passed, 1 failed" "$t0"
 		continue
 	fi
 	run_part "pg$v" "$t0" on_version test "$v"
@@ -239,7 +254,24 @@ for v in $versions; do
 		echo "======== PostgreSQL $v's own regression suite with runtime filters forced ========"
 		run_part "pgsuite$v" "$(date +%s)" on_version_run "$v" bash tests/pg_suite/pg_suite.sh "$v"
 	fi
+
+	# ---- the Debian package: built, lintian, installed, upgraded, removed ----
+	echo
+	echo "======== the Debian package postgresql-$v-bloomfilter ========"
+	if chroot_ready "$v"; then
+		run_part "packages$v" "$(date +%s)" bash tests/packages/package_test.sh "$v"
+	else
+		echo "PostgreSQL $v: its chroot could not be made (see above)"
+		count "packages$v: 0 passed, 1 failed" "$(date +%s)"
+	fi
 done
+
+# ---- the PGXN zip: make dist, checked, built and installed from it ----
+if [[ " $versions " == *" $host_version "* ]]; then
+	echo
+	echo "======== the PGXN release zip (make dist) ========"
+	run_part dist "$(date +%s)" bash tests/packages/dist_test.sh "$host_version"
+fi
 
 # ---- runtime filters shipped between major versions (postgres_fdw) ----
 if [[ " $versions " == *" $host_version "* && " $versions " == *" 18 "* ]]; then
