@@ -25,10 +25,11 @@
 # (tools/run.sh installs it).  The chroots live in $BLOOM_CHROOT_CACHE
 # (default /var/cache/bloomfilter/chroots), one folder per version and a
 # read-only pristine snapshot beside it; a chroot is rebuilt when its recipe
-# (suite and package list) changes.  /proc, /dev, /dev/pts and /dev/shm are mounted into the chroot
-# only while it is in use.  On every exit path -- success, failure, Ctrl-C,
-# TERM -- the processes still running inside (a server a test left behind)
-# are stopped and the mounts are removed.
+# (suite and package list) changes.  /proc, /dev, /dev/pts and /dev/shm are
+# mounted into the chroot only while it is in use.  On every exit path --
+# success, failure, Ctrl-C, TERM -- the processes still running inside (a
+# server a test left behind) are stopped, the mounts are removed, and a
+# fresh copy is deleted.
 set -euo pipefail
 
 cache=${BLOOM_CHROOT_CACHE:-/var/cache/bloomfilter/chroots}
