@@ -20,19 +20,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-step() {
-	local title=$1
-	shift
-	if "$@"; then
-		echo "dist: $title: ok"
-		passed=$((passed + 1))
-	else
-		echo "dist: $title: FAILED"
-		failed=$((failed + 1))
-	fi
-}
+name=dist
+. tests/packages/steps.sh
 
 # make dist in a clean clone of HEAD, so that no build product of the
 # checkout can reach the zip
@@ -66,5 +55,4 @@ if [ -n "$zip" ]; then
 else
 	step "make && make install from the unpacked zip" false
 fi
-echo "dist: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+steps_end

@@ -26,20 +26,7 @@ input=/build/input
 pkg=postgresql-$version-bloomfilter
 pkglibdir=/usr/lib/postgresql/$version/lib
 sharedir=/usr/share/postgresql/$version/extension
-passed=0
-failed=0
-
-step() {
-	local title=$1
-	shift
-	if "$@"; then
-		echo "$name: $title: ok"
-		passed=$((passed + 1))
-	else
-		echo "$name: $title: FAILED"
-		failed=$((failed + 1))
-	fi
-}
+. tests/packages/steps.sh
 
 current_deb=$(ls "$input"/"$pkg"_*.deb 2>/dev/null | head -n 1)
 previous_deb=$(ls "$input"/previous/"$pkg"_*.deb 2>/dev/null | head -n 1)
@@ -106,5 +93,4 @@ step "autopkgtest (debian/tests/installcheck: pg_buildext installcheck) against 
 	autopkgtest_installcheck
 step "upgrade from $previous_version: stored filters answer the same, ALTER EXTENSION UPDATE reaches $control_version" upgrades
 step "dpkg -r leaves none of its files" removes
-echo "$name: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+steps_end
