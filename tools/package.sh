@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # tools/package.sh: the Debian package postgresql-N-bloomfilter (debian/),
-# built with pg_buildext and dpkg-buildpackage in N's chroot
-# (tools/chroot.sh: 15 bookworm, 17 trixie, 18 forky), then checked with
-# lintian there.
+# built in N's chroot (tools/chroot.sh: 15 bookworm, 17 trixie, 18 forky) as
+# a build daemon builds it: the source package first (.dsc, the upstream
+# tarball without debian/, debian.tar.xz), then the binary package from that
+# source package with pg_buildext and dpkg-buildpackage; then checked with
+# lintian there, source and binary.
 #
-#   bash tools/package.sh N [OUTDIR]    build N's package of this tree into
-#                                       OUTDIR (default: packages/), with
-#                                       lintian's report beside it
+#   bash tools/package.sh N [OUTDIR]    build N's packages of this tree into
+#                                       OUTDIR (default: packages/): the .debs,
+#                                       the source package, lintian's report
 #
 # Inside the chroot (what the host part runs there):
 #   bash tools/package.sh --inside N    build /build/bloomfilter, and, if
@@ -29,18 +31,28 @@ usage() {
 	exit 2
 }
 
-# build_in SRC N: build N's binary package of the source tree SRC (which has
-# debian/); the .debs land beside SRC.
+# build_in SRC N: build the source package of the tree SRC (which has
+# debian/), then N's binary package from that source package, as a build
+# daemon does: the .dsc, its tarballs and the .debs land beside SRC.
 build_in() {
-	local src=$1 version=$2
+	local src=$1 version=$2 parent full upstream
+	parent=$(dirname "$src")
+	full=$(dpkg-parsechangelog -l "$src/debian/changelog" -SVersion)
+	upstream=${full%-*}
 	(
 		cd "$src"
 		# debian/control lists the packages of debian/pgversions this system
 		# has: here N's alone
 		PG_SUPPORTED_VERSIONS=$version pg_buildext updatecontrol
 		grep -q "^Package: postgresql-$version-bloomfilter$" debian/control
-		dpkg-buildpackage -us -uc -b
 	)
+	# the upstream tarball: the tree without debian/ (format 3.0 (quilt))
+	tar -C "$src" --exclude=./debian --sort=name --owner=0 --group=0 \
+		--transform "s,^\.,bloomfilter-$upstream," -cJf "$parent/bloomfilter_$upstream.orig.tar.xz" .
+	(cd "$parent" && dpkg-source -b "$(basename "$src")")
+	rm -rf "$parent/from-dsc"
+	(cd "$parent" && dpkg-source -x "bloomfilter_$full.dsc" from-dsc)
+	(cd "$parent/from-dsc" && dpkg-buildpackage -us -uc -b)
 }
 
 inside() {
@@ -56,9 +68,9 @@ inside() {
 	}
 	echo "== package: lintian"
 	# the exit status says whether it found errors; the tags are counted below
-	lintian --info --display-info "$work"/current/*.changes >"$out/lintian-$version.txt" 2>&1 || true
+	lintian --info --display-info "$work"/current/*.dsc "$work"/current/*.changes >"$out/lintian-$version.txt" 2>&1 || true
 	cat "$out/lintian-$version.txt"
-	cp "$work"/current/*.deb "$out/"
+	cp "$work"/current/*.deb "$work"/current/*.dsc "$work"/current/*.tar.xz "$out/"
 	if [ -f /build/input/previous.tar ]; then
 		local previous
 		previous=$(cat /build/input/previous.version)
