@@ -45,9 +45,11 @@ action=$1
 version=$2
 shift 2
 
+# updates: whether the suite is a stable release, with -updates and -security
+updates=
 case "$version" in
-15) suite=bookworm ;;
-17) suite=trixie ;;
+15) suite=bookworm updates=yes ;;
+17) suite=trixie updates=yes ;;
 18) suite=forky ;;
 *)
 	echo "chroot: no Debian suite reachable here carries PostgreSQL $version (15: bookworm, 17: trixie, 18: forky)" >&2
@@ -71,7 +73,7 @@ if [ "$version" != 15 ]; then
 	# fetches the source (tools/pgsource.sh).
 	packages+=(bison flex perl curl bzip2)
 fi
-recipe="suite=$suite packages=${packages[*]}"
+recipe="suite=$suite updates=${updates:-no} packages=${packages[*]}"
 
 # The first plain (non-security) Debian mirror the host's apt uses.
 debian_mirror() {
@@ -85,6 +87,21 @@ debian_mirror() {
 			/etc/apt/sources.list)
 	fi
 	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# The security archive beside mirror $1: deb.debian.org/debian ->
+# deb.debian.org/debian-security (the host's own security source if it has one).
+security_mirror() {
+	local m=""
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		m=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /security/) { print $i; exit } }' \
+			/etc/apt/sources.list.d/debian.sources)
+	fi
+	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
+		m=$(awk '$1 == "deb" && $0 ~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	echo "${m:-${1%/}-security}"
 }
 
 # The mount points below $1, deepest first.
@@ -166,6 +183,12 @@ build_chroot() {
 	echo "create_main_cluster = false" >"$new/etc/postgresql-common/createcluster.conf"
 	# A testing suite's Release file may be past its Valid-Until date.
 	echo 'Acquire::Check-Valid-Until "false";' >"$new/etc/apt/apt.conf.d/99bloomfilter"
+	# A stable release's point and security updates, as its users have them
+	# (bookworm's main suite alone carries 15.18 where its users run 15.20).
+	if [ -n "$updates" ]; then
+		printf 'deb %s %s-updates main\ndeb %s %s-security main\n' "$mirror" "$suite" \
+			"$(security_mirror "$mirror")" "$suite" >"$new/etc/apt/sources.list.d/bloomfilter-updates.list"
+	fi
 	cp /etc/resolv.conf "$new/etc/resolv.conf" 2>/dev/null || true
 	echo "== chroot: installing ${packages[*]}"
 	in_use=$new
