@@ -75,32 +75,34 @@ if [ "$version" != 15 ]; then
 fi
 recipe="suite=$suite updates=${updates:-no} packages=${packages[*]}"
 
-# The first plain (non-security) Debian mirror the host's apt uses.
-debian_mirror() {
-	local m=""
+# host_archive plain|security: the first archive of that kind the host's apt
+# uses (security: its URI or line mentions "security"), or nothing.
+host_archive() {
+	local want=$1 m=""
 	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		m=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
+		m=$(awk -v want="$want" '/^URIs:/ { for (i = 2; i <= NF; i++)
+			if (($i ~ /security/) == (want == "security")) { print $i; exit } }' \
 			/etc/apt/sources.list.d/debian.sources)
 	fi
 	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
-		m=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' \
-			/etc/apt/sources.list)
+		m=$(awk -v want="$want" '$1 == "deb" && (($0 ~ /security/) == (want == "security")) {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' /etc/apt/sources.list)
 	fi
+	echo "$m"
+}
+
+# The Debian mirror the chroots come from: the host's, or deb.debian.org.
+debian_mirror() {
+	local m
+	m=$(host_archive plain)
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
-# The security archive beside mirror $1: deb.debian.org/debian ->
-# deb.debian.org/debian-security (the host's own security source if it has one).
+# The security archive beside mirror $1: the host's, or $1-security
+# (deb.debian.org/debian -> deb.debian.org/debian-security).
 security_mirror() {
-	local m=""
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		m=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /security/) { print $i; exit } }' \
-			/etc/apt/sources.list.d/debian.sources)
-	fi
-	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
-		m=$(awk '$1 == "deb" && $0 ~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' \
-			/etc/apt/sources.list)
-	fi
+	local m
+	m=$(host_archive security)
 	echo "${m:-${1%/}-security}"
 }
 
