@@ -39,9 +39,20 @@ current_version=$(dpkg-deb -f "$current_deb" Version)
 previous_version=$(dpkg-deb -f "$previous_deb" Version)
 control_version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" bloomfilter.control)
 
+# Whether any file of the extension is installed on the system.
+any_installed() {
+	compgen -G "$pkglibdir/bloomfilter*" >/dev/null || compgen -G "$sharedir/bloomfilter*" >/dev/null
+}
+
+# Whether anything was compiled in the source tree.  (find -quit, not
+# find | grep -q: under pipefail a find cut off by grep's early exit fails
+# the pipeline, which would read as "nothing compiled".)
+compiled_here() {
+	[ -n "$(find /build/bloomfilter \( -name '*.o' -o -name '*.so' \) -print -quit)" ]
+}
+
 never_built() {
-	! compgen -G "$pkglibdir/bloomfilter*" >/dev/null && ! compgen -G "$sharedir/bloomfilter*" >/dev/null &&
-		! find /build/bloomfilter -name '*.o' -o -name '*.so' | grep -q .
+	! any_installed && ! compiled_here
 }
 
 installs() {
@@ -68,7 +79,7 @@ autopkgtest_installcheck() {
 		cat regression.diffs 2>/dev/null | head -n 80
 	fi
 	rm -f "$log"
-	[ "$rc" = 0 ] && ! find /build/bloomfilter -name '*.o' -o -name '*.so' | grep -q .
+	[ "$rc" = 0 ] && ! compiled_here
 }
 
 upgrades() {
@@ -79,7 +90,7 @@ upgrades() {
 
 removes() {
 	dpkg -r "$pkg" >/dev/null || return 1
-	if compgen -G "$pkglibdir/bloomfilter*" >/dev/null || compgen -G "$sharedir/bloomfilter*" >/dev/null; then
+	if any_installed; then
 		ls -l "$pkglibdir"/bloomfilter* "$sharedir"/bloomfilter* 2>/dev/null
 		return 1
 	fi
