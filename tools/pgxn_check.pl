@@ -33,7 +33,10 @@ my $json = `unzip -p \Q$zip\E \Q$top\E/META.json`;
 $? == 0 or die "pgxn: no $top/META.json in $zip\n";
 my $meta = eval { JSON::PP->new->decode($json) } or die "pgxn: META.json is not JSON: $@\n";
 
-my $semver = qr/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[A-Za-z][0-9A-Za-z-]*)?$/;
+my $version_core = qr/(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)(?:-[A-Za-z][0-9A-Za-z-]*)?/;
+my $semver = qr/^$version_core$/;
+# a prereq's version: 0, a version, or comparisons joined by commas (">= 1.2.0, != 1.5.0")
+my $comparison = qr/^\s*(?:(?:>=|<=|==|!=|>|<)\s*)?(?:0|$version_core)\s*$/;
 my %licenses = map { $_ => 1 } qw(agpl_3 apache_1_1 apache_2_0 artistic_1 artistic_2 bsd freebsd
   gfdl_1_2 gfdl_1_3 gpl_1 gpl_2 gpl_3 lgpl_2_1 lgpl_3_0 mit mozilla_1_0 mozilla_1_1 openssl perl_5
   postgresql qpl_1_0 ssleay sun zlib open_source restricted unrestricted unknown);
@@ -80,9 +83,8 @@ if (exists $meta->{tags}) {
 if (exists $meta->{resources}) {
 	my $r = $meta->{resources};
 	problem("resources must be an object") unless ref $r eq 'HASH';
-	for my $k (grep { ref $r eq 'HASH' } qw(homepage)) {
-		problem("resources.$k must be a URL") if exists $r->{$k} && ($r->{$k} // '') !~ m{^https?://};
-	}
+	problem("resources.homepage must be a URL")
+	  if ref $r eq 'HASH' && exists $r->{homepage} && ($r->{homepage} // '') !~ m{^https?://};
 }
 if (exists $meta->{prereqs}) {
 	my $p = $meta->{prereqs};
@@ -94,7 +96,7 @@ if (exists $meta->{prereqs}) {
 			  unless $rel =~ /^(requires|recommends|suggests|conflicts)$/;
 			while (my ($what, $v) = each %{ $p->{$phase}{$rel} }) {
 				problem("prereqs.$phase.$rel.$what: \"$v\" is not a version or a version range")
-				  unless $v =~ /^\s*((>=|<=|==|!=|>|<)\s*)?(0|$semver)/ || $v =~ $semver || $v eq '0';
+				  if !length $v || grep { $_ !~ $comparison } split /,/, $v, -1;
 			}
 		}
 	}
