@@ -34,6 +34,8 @@ set -euo pipefail
 
 cache=${BLOOM_CHROOT_CACHE:-/var/cache/bloomfilter/chroots}
 top=$(cd "$(dirname "$0")/.." && pwd)
+# debian_mirror, security_mirror
+. "$top/tools/lib.sh"
 
 usage() {
 	echo "usage: $0 prepare N | run N CMD ... | fresh N CMD ..." >&2
@@ -74,37 +76,6 @@ if [ "$version" != 15 ]; then
 	packages+=(bison flex perl curl bzip2)
 fi
 recipe="suite=$suite updates=${updates:-no} packages=${packages[*]}"
-
-# host_archive plain|security: the first archive of that kind the host's apt
-# uses (security: its URI or line mentions "security"), or nothing.
-host_archive() {
-	local want=$1 m=""
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		m=$(awk -v want="$want" '/^URIs:/ { for (i = 2; i <= NF; i++)
-			if (($i ~ /security/) == (want == "security")) { print $i; exit } }' \
-			/etc/apt/sources.list.d/debian.sources)
-	fi
-	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
-		m=$(awk -v want="$want" '$1 == "deb" && (($0 ~ /security/) == (want == "security")) {
-			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:/) { print $i; exit } }' /etc/apt/sources.list)
-	fi
-	echo "$m"
-}
-
-# The Debian mirror the chroots come from: the host's, or deb.debian.org.
-debian_mirror() {
-	local m
-	m=$(host_archive plain)
-	echo "${m:-http://deb.debian.org/debian}"
-}
-
-# The security archive beside mirror $1: the host's, or $1-security
-# (deb.debian.org/debian -> deb.debian.org/debian-security).
-security_mirror() {
-	local m
-	m=$(host_archive security)
-	echo "${m:-${1%/}-security}"
-}
 
 # The mount points below $1, deepest first.
 mounts_below() {

@@ -19,15 +19,9 @@ dest=${2:-}
 major=${BASH_REMATCH[1]}
 minor=${BASH_REMATCH[2]}
 
-mirror=http://deb.debian.org/debian
-if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-	m=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
-		/etc/apt/sources.list.d/debian.sources)
-	mirror=${m:-$mirror}
-elif [ -f /etc/apt/sources.list ]; then
-	m=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' /etc/apt/sources.list)
-	mirror=${m:-$mirror}
-fi
+# debian_mirror: the Debian mirror the host's apt uses
+. "$(dirname "$0")/lib.sh"
+mirror=$(debian_mirror)
 pool=${mirror%/}/pool/main/p/postgresql-$major
 
 # fetch V: download V's orig tarball into DEST; false if the pool lacks it
