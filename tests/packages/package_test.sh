@@ -28,8 +28,7 @@ key=$(cat debian/control.in debian/rules debian/pgversions debian/copyright debi
 cache=$cache_root/pg$version-$previous_version-$key
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
+. tests/packages/steps.sh
 
 mkdir -p "$work/input" "$work/built" "$work/debs"
 if [ -f "$cache/ready" ]; then
@@ -41,15 +40,13 @@ else
 	echo "$name: commit $previous_commit ($previous_version) is not in this clone"
 fi
 
+build() {
+	BLOOM_CHROOT_INPUT=$work/input BLOOM_CHROOT_OUTPUT=$work/built \
+		bash tools/chroot.sh run "$version" bash tools/package.sh --inside "$version"
+}
 echo "== $name: building"
-if BLOOM_CHROOT_INPUT=$work/input BLOOM_CHROOT_OUTPUT=$work/built \
-	bash tools/chroot.sh run "$version" bash tools/package.sh --inside "$version"; then
-	echo "$name: build and lintian: ok ($(grep -c '^W: ' "$work/built/lintian-$version.txt" || true) lintian warnings)"
-	passed=$((passed + 1))
-else
-	echo "$name: build and lintian: FAILED"
-	failed=$((failed + 1))
-fi
+step "build and lintian" build
+echo "$name: lintian: $(grep -c '^W: ' "$work/built/lintian-$version.txt" 2>/dev/null || true) warnings"
 if [ -d "$work/built/previous" ]; then
 	mkdir -p "$cache.new"
 	cp "$work"/built/previous/*.deb "$cache.new/"
@@ -75,5 +72,4 @@ if [ "$failed" = 0 ]; then
 		failed=$((failed + 1))
 	fi
 fi
-echo "$name: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+steps_end
