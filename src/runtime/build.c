@@ -24,6 +24,8 @@ typedef struct BuildState
 {
 	RuntimeNode node; /* first: the state both nodes share */
 	RuntimeFilter filter;
+	Datum *values; /* one row's key values and their own hashes, if the filter keeps values */
+	uint32 *hashes;
 	double outer_rows; /* the planner's estimates, for EXPLAIN */
 	double inner_rows;
 	double pass;
@@ -94,6 +96,17 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	state->inner_rows = floatVal(list_nth(private, RF_PRIVATE_INNER_ROWS));
 	state->pass = floatVal(list_nth(private, RF_PRIVATE_PASS));
 	state->filter.remote_param = intVal(list_nth(private, RF_PRIVATE_REMOTE_PARAM));
+	/* key values for probes that skip scans; a shared build's would be one share (skip.c) */
+	if (intVal(list_nth(private, RF_PRIVATE_COLLECT)) && state->filter.shared_keys <= 0)
+	{
+		int nkeys = state->node.keys.nkeys;
+
+		state->filter.values = bloom_rf_values_create(
+		    nkeys, list_nth(private, RF_PRIVATE_OPERATORS),
+		    list_nth(private, RF_PRIVATE_COLLATIONS), list_nth(private, RF_PRIVATE_FAMILIES));
+		state->values = palloc(nkeys * sizeof(Datum));
+		state->hashes = palloc(nkeys * sizeof(uint32));
+	}
 	set_remote_param(state, false);
 }
 
@@ -114,9 +127,19 @@ build_exec(CustomScanState *node)
 		return slot;
 	}
 	/* a row with a NULL key matches nothing: the operators are strict */
-	if (!state->filter.ready &&
-	    bloom_rf_keys_hash(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash))
+	if (state->filter.ready)
+		return slot;
+	if (state->filter.values == NULL)
+	{
+		if (bloom_rf_keys_hash(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash))
+			bloom_rf_filter_add(&state->filter, hash);
+	}
+	else if (bloom_rf_keys_hash_values(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash,
+	                                   state->values, state->hashes))
+	{
 		bloom_rf_filter_add(&state->filter, hash);
+		bloom_rf_values_add(state->filter.values, state->values, state->hashes);
+	}
 	return slot;
 }
 
@@ -293,6 +316,10 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	if (all.builds > 1)
 		ExplainPropertyUInteger("Filter Builds", NULL, all.builds, es);
+	if (all.scans_checked > 0)
+		ExplainPropertyText(
+		    "Partition Scans Skipped",
+		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, all.scans_skipped, all.scans_checked), es);
 	if (es->timing && shown->ready)
 		ExplainPropertyFloat("Build Time", "ms", shown->build_ms, 3, es);
 }

@@ -85,6 +85,8 @@ bloom_rf_counts_sum(const RuntimeParallel *par, RuntimeCounts *sum)
 		sum->in_cache_kb = Max(sum->in_cache_kb, w->in_cache_kb);
 		sum->builds += w->builds;
 		sum->keys += w->keys;
+		sum->scans_checked += w->scans_checked;
+		sum->scans_skipped += w->scans_skipped;
 	}
 }
 

@@ -49,6 +49,8 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 	f->fill = 0;
 	f->timing = false;
 	f->checked = false;
+	if (f->values)
+		bloom_rf_values_reset(f->values);
 }
 
 void
@@ -117,6 +119,8 @@ bloom_rf_filter_finish(RuntimeFilter *f)
 		}
 		measure_fill(&f->view, &f->fill, &f->useless);
 	}
+	if (f->values)
+		bloom_rf_values_finish(f->values);
 	f->ready = true;
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, f->started);
@@ -145,6 +149,12 @@ bloom_rf_filter_usable(RuntimeFilter *f)
 	return !f->useless;
 }
 
+bool
+bloom_rf_filter_built(RuntimeFilter *f)
+{
+	return f->shared == NULL && f->ready && f->join != NULL && f->join->hj_HashTable != NULL;
+}
+
 void
 bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts)
 {
@@ -152,6 +162,8 @@ bloom_rf_filter_describe(RuntimeFilter *f, RuntimeCounts *counts)
 
 	counts->keys = f->keys;
 	counts->builds = f->builds;
+	counts->scans_checked = f->scans_checked;
+	counts->scans_skipped = f->scans_skipped;
 	counts->ready = f->ready;
 	if (f->shared && f->builds > 0)
 	{

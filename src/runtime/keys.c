@@ -61,6 +61,13 @@ bloom_rf_keys_init(RuntimeKeys *keys, CustomScanState *node, bool outer_side)
 bool
 bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext, uint32 *hash)
 {
+	return bloom_rf_keys_hash_values(keys, slot, econtext, hash, NULL, NULL);
+}
+
+bool
+bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
+                          uint32 *hash, Datum *values, uint32 *hashes)
+{
 	uint32 h = 0;
 
 	if (keys->has_exprs)
@@ -72,6 +79,7 @@ bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtex
 	{
 		Datum value;
 		bool isnull;
+		uint32 one;
 
 		if (keys->attnos[i] > 0)
 			value = slot_getattr(slot, keys->attnos[i], &isnull);
@@ -79,11 +87,24 @@ bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtex
 			value = ExecEvalExprSwitchContext(keys->exprs[i], econtext, &isnull);
 		if (isnull)
 			return false;
-		h = pg_rotate_left32(h, 1) ^
-		    DatumGetUInt32(FunctionCall1Coll(&keys->hash_fns[i], keys->collations[i], value));
+		one = DatumGetUInt32(FunctionCall1Coll(&keys->hash_fns[i], keys->collations[i], value));
+		h = pg_rotate_left32(h, 1) ^ one;
+		if (values != NULL)
+		{
+			values[i] = value;
+			hashes[i] = one;
+		}
 	}
 	*hash = h;
 	return true;
+}
+
+uint32
+bloom_rf_keys_hash_one(RuntimeKeys *keys, Datum value)
+{
+	Assert(keys->nkeys == 1);
+	/* rotating the empty hash (0) changes nothing */
+	return DatumGetUInt32(FunctionCall1Coll(&keys->hash_fns[0], keys->collations[0], value));
 }
 
 char *

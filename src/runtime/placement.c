@@ -70,7 +70,10 @@ bloom_rf_place_probes(Plan *plan, List *keys, RuntimePlanInfo *info, RuntimePlan
 		while (IsA(key, RelabelType))
 			key = ((RelabelType *) key)->arg;
 		if (!IsA(key, Var) || ((Var *) key)->varno != OUTER_VAR || ((Var *) key)->varattno <= 0)
-			return bloom_rf_make_node(plan, keys, info, true, ctx); /* an expression: right here */
+		{
+			/* an expression: right here (nothing to skip by it) */
+			return info->probe_rows ? bloom_rf_make_node(plan, keys, info, true, ctx) : plan;
+		}
 		cols[i++] = ((Var *) key)->varattno;
 	}
 	return place_columns(plan, cols, info, ctx, true);
@@ -85,9 +88,12 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
               bool may_stop)
 {
 	AttrNumber *child_cols = palloc(info->nkeys * sizeof(AttrNumber));
+	AttrNumber *attnos = palloc(info->nkeys * sizeof(AttrNumber));
 	Plan **child;
 	List *keys = NIL;
 	char *sql;
+	Oid relid = InvalidOid;
+	bool skip;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
 	{
@@ -149,6 +155,10 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	if (IsA(plan, ForeignScan) &&
 	    (sql = bloom_rf_remote_sql((ForeignScan *) plan, cols, info, ctx)) != NULL)
 		bloom_rf_push_remote((ForeignScan *) plan, sql, info, ctx);
+	/* the scan of a partition may be skipped whole (skip.c) */
+	skip = bloom_rf_skip_target(plan, cols, info, ctx, &relid, attnos);
+	if (!skip && !info->probe_rows)
+		return plan; /* a filter placed to skip or ship only: nothing to do here */
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
@@ -156,6 +166,11 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 
 		keys = lappend(
 		    keys, makeVar(OUTER_VAR, cols[i], exprType(e), exprTypmod(e), exprCollation(e), 0));
+	}
+	if (skip)
+	{
+		info->skippable++;
+		return bloom_rf_make_skipping_probe(plan, keys, info, relid, attnos, ctx);
 	}
 	return bloom_rf_make_node(plan, keys, info, true, ctx);
 }

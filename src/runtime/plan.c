@@ -20,6 +20,7 @@
 #include "access/stratnum.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_amop.h"
+#include "commands/defrem.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -30,6 +31,8 @@ static void mark_under_gather(Plan *plan, void *below_gather);
 static void try_filter(HashJoin *join, RuntimePlanContext *ctx);
 static const char *why_no_filter(const HashJoin *join, const Hash *hash,
                                  const RuntimePlanInfo *info);
+static void debug_no_filter(const RuntimePlanInfo *info, const char *why);
+static Oid order_family(Oid opno);
 static bool filterable_join(JoinType jointype);
 static Oid hash_family(Oid opno);
 
@@ -115,6 +118,7 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	Hash *hash = (Hash *) innerPlan(join);
 	RuntimePlanInfo info = {0};
 	const char *why;
+	const char *mode = "";
 	ListCell *lc;
 	int i = 0;
 
@@ -125,13 +129,11 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	info.remote_param = -1;
 	/* PARAM_EXEC values do not reach parallel workers */
 	info.may_push = !hash->plan.parallel_aware;
+	info.shared = hash->plan.parallel_aware;
 	bloom_rf_cost_join(join, hash, &info);
 	if ((why = why_no_filter(join, hash, &info)) != NULL)
 	{
-		elog(DEBUG1,
-		     "bloomfilter: no runtime filter for a hash join (estimated %.0f outer rows, "
-		     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s",
-		     info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass, why);
+		debug_no_filter(&info, why);
 		return;
 	}
 
@@ -139,29 +141,74 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	info.operators = join->hashoperators;
 	info.collations = join->hashcollations;
 	info.families = palloc(info.nkeys * sizeof(Oid));
+	info.orders = palloc(info.nkeys * sizeof(Oid));
 	foreach (lc, join->hashoperators)
-		info.families[i++] = hash_family(lfirst_oid(lc));
+	{
+		info.families[i] = hash_family(lfirst_oid(lc));
+		info.orders[i++] = order_family(lfirst_oid(lc));
+	}
 	info.stable =
 	    bms_is_empty(hash->plan.allParam) && bloom_rf_returns_same_rows(hash->plan.lefttree);
+	/*
+	 * Where probing rows is not expected to pay, the filter may still decide
+	 * what is read (partitions skipped) or shipped (postgres_fdw): that
+	 * costs next to nothing when it turns out useless, and needs no estimate
+	 * of the rows that match, which is often far off (or, for a foreign
+	 * table never analyzed, says every row matches).  The probes then go
+	 * only where they skip or ship; if there is no such place, no filter.
+	 */
+	info.probe_rows = info.worthwhile;
+	if (!info.probe_rows)
+	{
+		if (info.inner_rows > bf_rf_max_keys(bloom_rf_max_bytes()))
+		{
+			ctx->next_filter_id--;
+			debug_no_filter(&info, "a filter is not expected to pay, and the inner side is too "
+			                       "large to skip or ship by");
+			return;
+		}
+		outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
+		if (info.skippable == 0 && info.pushed == 0)
+		{
+			ctx->next_filter_id--;
+			debug_no_filter(&info, "a filter is not expected to pay, and no scan can be skipped "
+			                       "or shipped by it");
+			return;
+		}
+		mode = ", only to skip and ship: probing rows is not expected to pay, skipping and "
+		       "shipping need no estimate";
+	}
+	else
+		outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
 	elog(DEBUG1,
 	     "bloomfilter: runtime filter %d for a hash join (estimated %.0f outer rows, %.0f inner "
-	     "rows in %.0f kB, %.1f%% of outer rows matching)%s",
+	     "rows in %.0f kB, %.1f%% of outer rows matching)%s%s",
 	     info.id, info.outer_rows, info.inner_rows, info.table_bytes / 1024, 100.0 * info.pass,
-	     bloom_rf_forced ? ", forced" : "");
+	     bloom_rf_forced ? ", forced" : "", mode);
 
-	outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
 	hash->plan.lefttree =
 	    bloom_rf_make_node(hash->plan.lefttree, hash->hashkeys, &info, false, ctx);
+	if (info.skippable > 0)
+		elog(DEBUG1, "bloomfilter: runtime filter %d may skip %d partition scans", info.id,
+		     info.skippable);
 	if (info.pushed > 0)
-	{
 		elog(DEBUG1, "bloomfilter: runtime filter %d shipped into %d postgres_fdw scans", info.id,
 		     info.pushed);
-		if (!bloom_rf_is_right_join(join->join.jointype))
-			bloom_rf_push_hold_outer(join, hash);
-	}
+	/* the outer side must not be read before the filter is built, where it skips or ships */
+	if ((info.pushed > 0 || info.skippable > 0) && !bloom_rf_is_right_join(join->join.jointype))
+		bloom_rf_push_hold_outer(join, hash);
 }
 
-/* Why a join gets no filter (the DEBUG1 reason), or NULL if it gets one. */
+static void
+debug_no_filter(const RuntimePlanInfo *info, const char *why)
+{
+	elog(DEBUG1,
+	     "bloomfilter: no runtime filter for a hash join (estimated %.0f outer rows, "
+	     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s",
+	     info->outer_rows, info->inner_rows, info->table_bytes / 1024, 100.0 * info->pass, why);
+}
+
+/* Why a join can take no filter (the DEBUG1 reason), or NULL if it can. */
 static const char *
 why_no_filter(const HashJoin *join, const Hash *hash, const RuntimePlanInfo *info)
 {
@@ -174,8 +221,6 @@ why_no_filter(const HashJoin *join, const Hash *hash, const RuntimePlanInfo *inf
 		return "its keys are not as expected";
 	if (!bloom_rf_exprs_safe(join->hashkeys) || !bloom_rf_exprs_safe(hash->hashkeys))
 		return "a key is volatile or holds a subquery";
-	if (!info->worthwhile)
-		return "a filter is not expected to pay";
 	foreach (lc, join->hashoperators)
 		if (!op_strict(lfirst_oid(lc)))
 			return "an operator is not strict";
@@ -201,6 +246,38 @@ hash_family(Oid opno)
 		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
 
 		if (amop->amopmethod == HASH_AM_OID && amop->amopstrategy == HTEqualStrategyNumber)
+		{
+			family = amop->amopfamily;
+			break;
+		}
+	}
+	ReleaseSysCacheList(list);
+	return family;
+}
+
+/*
+ * The B-tree operator family that orders the values of an equality
+ * operator's right (inner) side as its equality does: the family of that
+ * type's default B-tree class if the operator is in it, else any B-tree
+ * family holding it as its equality; InvalidOid if none.
+ */
+static Oid
+order_family(Oid opno)
+{
+	Oid left, right, opclass;
+	CatCList *list;
+	Oid family = InvalidOid;
+
+	op_input_types(opno, &left, &right);
+	opclass = GetDefaultOpClass(right, BTREE_AM_OID);
+	if (OidIsValid(opclass) && op_in_opfamily(opno, get_opclass_family(opclass)))
+		return get_opclass_family(opclass);
+	list = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
+	for (int i = 0; i < list->n_members; i++)
+	{
+		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
+
+		if (amop->amopmethod == BTREE_AM_OID && amop->amopstrategy == BTEqualStrategyNumber)
 		{
 			family = amop->amopfamily;
 			break;

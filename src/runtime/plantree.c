@@ -160,21 +160,34 @@ float_node(double value)
 	return (Node *) makeFloat(psprintf("%.6f", value));
 }
 
+/* An OidList of n Oids. */
+static List *
+oid_list(const Oid *oids, int n)
+{
+	List *list = NIL;
+
+	for (int i = 0; i < n; i++)
+		list = lappend_oid(list, oids[i]);
+	return list;
+}
+
 /*
  * The node's target list is custom_scan_tlist's columns (INDEX_VAR), which
  * are child's output (OUTER_VAR, plan.lefttree being child, so EXPLAIN can
- * show them).
+ * show them).  A probe on the scan of a partition that it may skip has
+ * relid and attnos (skip.c), others InvalidOid.
  */
-Plan *
-bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
-                   RuntimePlanContext *ctx)
+static Plan *
+make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, Oid relid,
+          const AttrNumber *attnos, RuntimePlanContext *ctx)
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	Plan *plan = &cscan->scan.plan;
+	List *skip_attnos = NIL;
 	ListCell *lc;
 
 	Assert(list_length(keys) == info->nkeys);
-	bloom_rf_cost_node(plan, child, info->nkeys, info->pass, probe);
+	bloom_rf_cost_node(plan, child, info->nkeys, info->probe_rows ? info->pass : 1.0, probe);
 	plan->plan_width = child->plan_width;
 	plan->parallel_aware = false;
 	plan->parallel_safe = child->parallel_safe;
@@ -199,6 +212,9 @@ bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool pr
 		plan->targetlist = lappend(plan->targetlist, makeTargetEntry((Expr *) index, tle->resno,
 		                                                             tle->resname, tle->resjunk));
 	}
+	if (OidIsValid(relid))
+		for (int i = 0; i < info->nkeys; i++)
+			skip_attnos = lappend_int(skip_attnos, attnos[i]);
 	cscan->scan.scanrelid = 0;
 	cscan->flags = 0;
 	cscan->custom_exprs = copyObject(keys);
@@ -209,7 +225,28 @@ bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool pr
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->shared_keys));
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->saved));
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->remote_param));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->probe_rows));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->skippable > 0));
+	cscan->custom_private = lappend(cscan->custom_private, oid_list(info->orders, info->nkeys));
+	cscan->custom_private =
+	    lappend(cscan->custom_private, OidIsValid(relid) ? list_make1_oid(relid) : NIL);
+	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
 	Assert(list_length(cscan->custom_private) == RF_PRIVATE_COUNT);
 	cscan->methods = probe ? &bloom_rf_probe_plan_methods : &bloom_rf_build_plan_methods;
 	return plan;
+}
+
+Plan *
+bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
+                   RuntimePlanContext *ctx)
+{
+	return make_node(child, keys, info, probe, InvalidOid, NULL, ctx);
+}
+
+Plan *
+bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info, Oid relid,
+                             const AttrNumber *attnos, RuntimePlanContext *ctx)
+{
+	Assert(OidIsValid(relid));
+	return make_node(child, keys, info, true, relid, attnos, ctx);
 }

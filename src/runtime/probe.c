@@ -38,6 +38,17 @@ typedef struct ProbeState
 	HashJoinTable judged_table; /* NULL: nothing judged yet */
 	bool in_cache;   /* the join's hash table turned out too small for the filter to pay */
 	double table_kb; /* its size, for EXPLAIN */
+	bool probe_rows; /* filter rows; false: only skip the scan (a filter placed to skip) */
+	/* skipping the scan of a partition (skip.c): decided per build, before the first row */
+	Oid skip_relid; /* the partition, or InvalidOid */
+	AttrNumber *skip_attnos;
+	List *operators;
+	List *collations;
+	uint64 decided_build; /* the build and hash table decided for; as judged_* */
+	HashJoinTable decided_table;
+	bool skipping;  /* the current build holds no key the partition may hold */
+	uint64 checked; /* decisions taken, and skips, for EXPLAIN */
+	uint64 skips;
 } ProbeState;
 
 static Node *probe_create(CustomScan *cscan);
@@ -48,6 +59,8 @@ static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *
 static void probe_shutdown(CustomScanState *node);
 static void probe_counts(ProbeState *state, RuntimeCounts *counts);
 static void probe_judge(ProbeState *state);
+static void probe_rescan(CustomScanState *node);
+static bool probe_skips(ProbeState *state);
 
 const CustomScanMethods bloom_rf_probe_plan_methods = {
     .CustomName = BLOOM_RF_PROBE_NAME,
@@ -59,7 +72,7 @@ static const CustomExecMethods probe_exec_methods = {
     .BeginCustomScan = probe_begin,
     .ExecCustomScan = probe_exec,
     .EndCustomScan = bloom_rf_node_end,
-    .ReScanCustomScan = bloom_rf_node_rescan_child,
+    .ReScanCustomScan = probe_rescan,
     .EstimateDSMCustomScan = bloom_rf_node_dsm_size,
     .InitializeDSMCustomScan = bloom_rf_node_dsm_init,
     .ReInitializeDSMCustomScan = bloom_rf_node_dsm_init,
@@ -109,6 +122,64 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	bf_rf_switch_init(&state->sw, Max(1.0, floatVal(list_nth(private, RF_PRIVATE_SAVED))));
 	/* forced filters (tests) must filter whatever the table's size */
 	state->judge = !bloom_rf_forced;
+	state->probe_rows = intVal(list_nth(private, RF_PRIVATE_PROBE_ROWS)) != 0;
+	state->operators = list_nth(private, RF_PRIVATE_OPERATORS);
+	state->collations = list_nth(private, RF_PRIVATE_COLLATIONS);
+	if (list_nth(private, RF_PRIVATE_SKIP_RELID) != NIL)
+	{
+		List *attnos = list_nth(private, RF_PRIVATE_SKIP_ATTNOS);
+		ListCell *lc;
+		int i = 0;
+
+		state->skip_relid = linitial_oid((List *) list_nth(private, RF_PRIVATE_SKIP_RELID));
+		state->skip_attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
+		foreach (lc, attnos)
+			state->skip_attnos[i++] = (AttrNumber) lfirst_int(lc);
+	}
+}
+
+/* A rescan: the next build decides again (probe_skips). */
+static void
+probe_rescan(CustomScanState *node)
+{
+	ProbeState *state = (ProbeState *) node;
+
+	state->skipping = false;
+	state->decided_table = NULL;
+	bloom_rf_node_rescan_child(node);
+}
+
+/*
+ * Whether the scan below is to return no row: its partition can hold no key
+ * of the join's current build.  Decided once per build, as soon as it is
+ * finished, which with a skipping probe is before the join reads its outer
+ * side (plan.c holds it); until then, and where the filter keeps no values,
+ * nothing is skipped.  Skipping mid-scan, were the build to finish after
+ * the scan started, would be as correct: none of its rows can match.
+ */
+static bool
+probe_skips(ProbeState *state)
+{
+	RuntimeFilter *f = state->filter;
+
+	if (f == NULL || f->values == NULL || !bloom_rf_filter_built(f))
+		return false;
+	if (state->decided_build != f->builds || state->decided_table != f->join->hj_HashTable)
+	{
+		state->decided_build = f->builds;
+		state->decided_table = f->join->hj_HashTable;
+		state->skipping =
+		    !bloom_rf_partition_may_hold(state->skip_relid, state->skip_attnos, f,
+		                                 &state->node.keys, state->operators, state->collations);
+		state->checked++;
+		f->scans_checked++;
+		if (state->skipping)
+		{
+			state->skips++;
+			f->scans_skipped++;
+		}
+	}
+	return state->skipping;
 }
 
 /*
@@ -166,6 +237,10 @@ probe_exec(CustomScanState *node)
 	PlanState *child = outerPlanState(node);
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 
+	if (OidIsValid(state->skip_relid) && probe_skips(state))
+		return NULL;
+	if (!state->probe_rows)
+		return ExecProcNode(child);
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
@@ -225,6 +300,8 @@ probe_counts(ProbeState *state, RuntimeCounts *counts)
 	counts->pauses = state->sw.pauses;
 	counts->unready = state->unready;
 	counts->in_cache_kb = state->in_cache ? state->table_kb : 0;
+	counts->scans_checked = state->checked;
+	counts->scans_skipped = state->skips;
 }
 
 static void
@@ -235,10 +312,20 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->node.filter_id, es);
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
+	if (OidIsValid(state->skip_relid) && es->verbose)
+		ExplainPropertyText("Skip Test", "partition bounds", es);
+	if (!state->probe_rows)
+		ExplainPropertyText("Filter Use", "skipping only", es);
 	if (!es->analyze)
 		return;
 	probe_counts(state, &all);
 	bloom_rf_counts_sum(&state->node.par, &all);
+	if (all.scans_checked > 0)
+		ExplainPropertyText(
+		    "Partition Scans Skipped",
+		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, all.scans_skipped, all.scans_checked), es);
+	if (!state->probe_rows)
+		return;
 	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
 	if (all.in_cache_kb > 0)
 		ExplainPropertyText("Filter Disabled",

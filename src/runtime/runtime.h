@@ -104,6 +104,11 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_SHARED_KEYS,  /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
 	RF_PRIVATE_SAVED,        /* Float: what removing an outer row saves, in probes */
 	RF_PRIVATE_REMOTE_PARAM, /* Integer: the PARAM_EXEC shipping it to remote scans, or -1 */
+	RF_PRIVATE_PROBE_ROWS,   /* Integer: 1 if probes filter rows, 0 if they only skip scans */
+	RF_PRIVATE_COLLECT,      /* Integer: 1 if the build keeps its key values (values.c) */
+	RF_PRIVATE_FAMILIES,     /* OidList: each key's B-tree family (its order), or InvalidOid */
+	RF_PRIVATE_SKIP_RELID,   /* OidList: a probe's scanned partition (skip.c), or NIL */
+	RF_PRIVATE_SKIP_ATTNOS,  /* IntList: the keys' columns in that partition */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -124,6 +129,7 @@ typedef struct RuntimePlanInfo
 	List *operators;  /* the join's hash operators (OidList) */
 	List *collations; /* their collations (OidList) */
 	Oid *families;    /* the hash operator family of each, or InvalidOid */
+	Oid *orders;      /* the B-tree family of each (its order, for key values), or InvalidOid */
 	bool stable;      /* the inner side gives the same rows at every scan */
 	/* the cost model's figures (bloom_rf_cost_join) */
 	double outer_rows;
@@ -137,6 +143,10 @@ typedef struct RuntimePlanInfo
 	bool may_push;    /* the join does not read an outer row before its filter is built */
 	int remote_param; /* the PARAM_EXEC carrying it, once a scan takes it; else -1 */
 	int pushed;       /* scans it was pushed into */
+	/* skipping scans by the build's key values (skip.c) */
+	bool probe_rows; /* probes filter rows; false: a filter placed only to skip or ship */
+	bool shared;     /* the build is a Parallel Hash Join's share: its values are partial */
+	int skippable;   /* probes placed on scans of partitions that may be skipped */
 } RuntimePlanInfo;
 
 /* Numbering of the new nodes and filters of one statement. */
@@ -229,6 +239,26 @@ extern bool bloom_rf_returns_same_rows(Plan *plan);
 extern Plan *bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
                                 RuntimePlanContext *ctx);
 
+/*
+ * plantree.c: like bloom_rf_make_node for a probe, on a scan of the
+ * partition relid whose columns attnos (one per key) are the keys.
+ */
+extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info,
+                                          Oid relid, const AttrNumber *attnos,
+                                          RuntimePlanContext *ctx);
+
+/* ---- skipping scans (skip.c) ---- */
+
+/*
+ * planner: whether plan, the node a probe would sit on, scans a partition
+ * whose bounds, at some level of its partitioned ancestors, are on one of
+ * the keys (cols: the keys' columns in plan's output) in a way the build's
+ * values can decide (skip.c's header); if so, *relid and attnos (the keys'
+ * columns in that partition, 0 for none) say where.
+ */
+extern bool bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                                 RuntimePlanContext *ctx, Oid *relid, AttrNumber *attnos);
+
 /* ---- counts for EXPLAIN ANALYZE, across processes (counts.c) ---- */
 
 /* What one process's node did. */
@@ -250,6 +280,9 @@ typedef struct RuntimeCounts
 	double build_ms;
 	bool ready;
 	bool useless;
+	/* scans of partitions asked whether they may be skipped, and those skipped */
+	uint64 scans_checked;
+	uint64 scans_skipped;
 } RuntimeCounts;
 
 /*
@@ -323,6 +356,12 @@ typedef struct RuntimeFilter
 	bf_view shared_view;
 	bool checked; /* the shared filter's fill has been read */
 
+	/* the build's key values, for skipping scans (values.c); NULL if not kept */
+	struct RuntimeValues *values;
+	/* scans its probes asked about (all builds), and skipped: for EXPLAIN ANALYZE */
+	uint64 scans_checked;
+	uint64 scans_skipped;
+
 	/* for EXPLAIN ANALYZE: the last build */
 	uint64 keys;     /* keys added */
 	uint64 builds;   /* builds started (rescans rebuild) */
@@ -356,6 +395,15 @@ extern void bloom_rf_filter_finish(RuntimeFilter *f);
  * build barrier has passed the hashing of the inner side.
  */
 extern bool bloom_rf_filter_usable(RuntimeFilter *f);
+
+/*
+ * Whether the build of the join's current scan is finished and its key
+ * values (f->values) are whole: a private filter that is ready while the
+ * join's hash table exists (a shared filter's values are one process's
+ * share: never).  Unlike bloom_rf_filter_usable, a filter too full to probe
+ * still has its values.
+ */
+extern bool bloom_rf_filter_built(RuntimeFilter *f);
 
 /* Whether a key hash may be in the filter (bloom_rf_filter_usable() first). */
 static inline bool
@@ -423,6 +471,86 @@ extern void bloom_rf_keys_init(RuntimeKeys *keys, CustomScanState *node, bool ou
 extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
                                uint32 *hash);
 
+/*
+ * The same, also giving each key's value (valid until the next call) and
+ * its own hash, for the build's key values.
+ */
+extern bool bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot,
+                                      ExprContext *econtext, uint32 *hash, Datum *values,
+                                      uint32 *hashes);
+
+/* The combined hash of one key's value alone, as bloom_rf_keys_hash hashes it (nkeys 1). */
+extern uint32 bloom_rf_keys_hash_one(RuntimeKeys *keys, Datum value);
+
+/* ---- the build's key values (values.c) ---- */
+
+/*
+ * Most distinct values kept per key: beyond them only the least and the
+ * greatest are.  A hash partition's keys are all needed; a range or list
+ * partition's bounds are also decided by the least and greatest.
+ */
+#define BLOOM_RF_EXACT_MAX 1024
+
+/* One key's values: the join operator's right (inner) input type. */
+typedef struct RuntimeKeyValues
+{
+	Oid type;
+	int16 typlen;
+	bool typbyval;
+	Oid collation;  /* the join operator's */
+	Oid family;     /* the B-tree family giving the order, or InvalidOid (nothing is kept) */
+	FmgrInfo order; /* its comparison function (type, type) */
+	bool any;       /* some value was added (min and max are set) */
+	Datum min;
+	Datum max;
+	/* the distinct values, while there are no more than BLOOM_RF_EXACT_MAX */
+	bool overflow; /* there were more (or no order): exact is gone */
+	int nexact;
+	Datum *exact;   /* sorted by order once finished */
+	uint32 *hashes; /* each one's own hash (the join's hash function for the inner side) */
+	int *slots;     /* open addressing on the hashes: index + 1 into exact, 0 free */
+	Size bytes;     /* bytes of the values copied */
+} RuntimeKeyValues;
+
+typedef struct RuntimeValues
+{
+	int nkeys;
+	RuntimeKeyValues *keys;
+	MemoryContext context;
+	bool finished; /* the build is over: exact values are sorted */
+} RuntimeValues;
+
+/*
+ * New, empty values of nkeys keys, in the current memory context: the join's
+ * operators, collations and each key's B-tree family (InvalidOid: that key
+ * keeps nothing).
+ */
+extern RuntimeValues *bloom_rf_values_create(int nkeys, List *operators, List *collations,
+                                             List *families);
+
+/* Forget every value (a new build). */
+extern void bloom_rf_values_reset(RuntimeValues *v);
+
+/* Add one inner row's keys (none NULL), with each one's own hash. */
+extern void bloom_rf_values_add(RuntimeValues *v, const Datum *values, const uint32 *hashes);
+
+/* The build is over: sort the distinct values. */
+extern void bloom_rf_values_finish(RuntimeValues *v);
+
+/*
+ * Whether key i's values hold one that cmp(value, bound) places between
+ * lower and upper: lower <= value, and value < upper (value <= upper if
+ * upper_inclusive); a NULL bound pointer is unbounded.  cmp compares a value
+ * of the key with a bound under collation; same_order says it orders values
+ * as the key's own family does (then the search is a binary one).
+ */
+extern bool bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp, Oid collation,
+                                    bool same_order, const Datum *lower, const Datum *upper,
+                                    bool upper_inclusive);
+
+/* Whether key i holds exactly its distinct values (none were dropped). */
+extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
+
 /* The keys deparsed for EXPLAIN, "a, b". */
 extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
 
@@ -469,5 +597,15 @@ extern RuntimeFilter *bloom_rf_build_filter(PlanState *build);
 /* probe.c: whether a state is a probe's; give it the filter if the numbers match. */
 extern bool bloom_rf_is_probe(PlanState *ps);
 extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
+
+/*
+ * skip.c: whether the partition relid may hold a row whose keys (its
+ * columns attnos) the finished build holds (bloom_rf_filter_built first):
+ * false when the bounds of some level of its partitioned ancestors hold no
+ * built key.  keys are the probe's (the outer side's hash functions, to
+ * probe the filter with a list partition's values).
+ */
+extern bool bloom_rf_partition_may_hold(Oid relid, const AttrNumber *attnos, RuntimeFilter *filter,
+                                        RuntimeKeys *keys, List *operators, List *collations);
 
 #endif /* BLOOM_RUNTIME_H */

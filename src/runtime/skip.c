@@ -1,0 +1,459 @@
+/*
+ * skip.c
+ *	  Skipping the scan of a partition that can hold no key of the build:
+ *	  the partition's bounds against the build's key values (values.c) and
+ *	  its Bloom filter.
+ *
+ * A probe right above the scan of a partition asks, once the build is
+ * finished and before it reads a row of its scan, whether the partition may
+ * hold a row that matches; if not, it returns no row and the scan is never
+ * started.  Every level of the partition's ancestors is asked (a
+ * sub-partition's rows lie within its parent's bounds too), and one level
+ * that rules out every key is enough:
+ *	 - range: the level's first partition column is a key: the build's
+ *	   values against the partition's bounds on that column (lower <= v <
+ *	   upper; <= upper for a key of several columns, whose first column may
+ *	   reach its upper bound);
+ *	 - list: each listed value against the build's values, or, past
+ *	   BLOOM_RF_EXACT_MAX distinct values, against their range and the Bloom
+ *	   filter (a join on one key); the NULL value matches nothing;
+ *	 - hash: every partition column is a key and the build's distinct values
+ *	   are all kept: the partition each combination hashes to;
+ *	 - the default partition of a range level on one column or of a list
+ *	   level: only when some built key falls outside every other partition
+ *	   (a range gap; a value no partition lists);
+ *	 - NULL keys: the join's operators are strict, so they match nothing.
+ *
+ * A level is used only when the partition column is the key itself (not an
+ * expression) with the join's semantics: the join operator is in the
+ * partition's operator family (so "equal" is the same, across types too,
+ * int8 = int4), and the join's collation is the partition's or
+ * deterministic (equal values are then the same bytes, which any collation
+ * places alike).  A comparison (range, list) or hash (hash) support
+ * function between the key's type and the partition's must exist in that
+ * family.  The least and greatest built values are used only where the
+ * partition orders values as the build did (same family and collation).
+ *
+ * The partition's bounds are read at each decision from the partitioned
+ * table's descriptor without detached partitions, so that a partition being
+ * detached counts as a gap: the default partition is then scanned.
+ */
+#include "runtime.h"
+
+#include "access/hash.h"
+#include "access/nbtree.h"
+#include "access/table.h"
+#include "catalog/partition.h"
+#include "common/hashfn.h"
+#include "parser/parsetree.h"
+#include "partitioning/partbounds.h"
+#include "partitioning/partdesc.h"
+#include "utils/lsyscache.h"
+#include "utils/partcache.h"
+#include "utils/rel.h"
+
+/* combinations of distinct values hashed for a hash partition of several columns, at most */
+#define MAX_HASH_COMBINATIONS 4096
+
+/* What one level tells of the keys: which key each partition column is, or -1. */
+typedef struct Level
+{
+	Relation parent;
+	PartitionKey key;
+	int keymap[PARTITION_MAX_KEYS];
+	bool usable; /* the level's strategy can be decided by the keys it maps */
+} Level;
+
+static char **key_names(Oid relid, const AttrNumber *attnos, int nkeys);
+static bool level_init(Level *level, Oid child, char **names, int nkeys, List *operators,
+                       List *collations, const Oid *orders);
+static bool level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys,
+                           List *operators);
+static bool range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
+                           List *operators);
+static bool list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *filter,
+                          RuntimeKeys *keys, List *operators);
+static bool hash_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
+                          List *operators);
+
+/* ---- the planner's part ---- */
+
+/* The relation and column of a scan's output column, or false. */
+static bool
+scan_column(Plan *plan, AttrNumber col, AttrNumber *attno)
+{
+	Index scanrelid = ((Scan *) plan)->scanrelid;
+	TargetEntry *tle = get_tle_by_resno(plan->targetlist, col);
+	Expr *e = tle ? tle->expr : NULL;
+
+	while (e && IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	if (e == NULL || !IsA(e, Var) || ((Var *) e)->varlevelsup != 0)
+		return false;
+	if (IsA(plan, IndexOnlyScan) && ((Var *) e)->varno == INDEX_VAR)
+	{
+		/* an index column: the index's target list names the table's column */
+		tle = get_tle_by_resno(((IndexOnlyScan *) plan)->indextlist, ((Var *) e)->varattno);
+		e = tle ? tle->expr : NULL;
+		if (e == NULL || !IsA(e, Var))
+			return false;
+	}
+	if ((Index) ((Var *) e)->varno != scanrelid || ((Var *) e)->varattno <= 0)
+		return false;
+	*attno = ((Var *) e)->varattno;
+	return true;
+}
+
+bool
+bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                     RuntimePlanContext *ctx, Oid *relid, AttrNumber *attnos)
+{
+	RangeTblEntry *rte;
+	Oid rel;
+	char **names;
+	bool any = false;
+
+	if (info->shared)
+		return false; /* each process would hold a share of the values */
+	switch (nodeTag(plan))
+	{
+		case T_SeqScan:
+		case T_IndexScan:
+		case T_IndexOnlyScan:
+		case T_BitmapHeapScan:
+		case T_TidScan:
+		case T_TidRangeScan:
+		case T_ForeignScan:
+			break;
+		default:
+			return false;
+	}
+	if (((Scan *) plan)->scanrelid == 0 || plan->parallel_aware)
+		return false;
+	/* not starting the scan must change nothing but the rows it would return */
+	if (!bloom_rf_exprs_safe(plan->qual) || !bloom_rf_exprs_safe(plan->targetlist))
+		return false;
+	rte = rt_fetch(((Scan *) plan)->scanrelid, ctx->stmt->rtable);
+	if (rte->rtekind != RTE_RELATION || !get_rel_relispartition(rte->relid))
+		return false;
+	for (int i = 0; i < info->nkeys; i++)
+	{
+		if (!scan_column(plan, cols[i], &attnos[i]))
+			attnos[i] = InvalidAttrNumber;
+		any = any || attnos[i] != InvalidAttrNumber;
+	}
+	if (!any)
+		return false;
+
+	/* some level of the partition's ancestors must be decidable by the keys */
+	names = key_names(rte->relid, attnos, info->nkeys);
+	rel = rte->relid;
+	while (get_rel_relispartition(rel))
+	{
+		Level level;
+		bool usable = level_init(&level, rel, names, info->nkeys, info->operators, info->collations,
+		                         info->orders);
+
+		rel = RelationGetRelid(level.parent);
+		table_close(level.parent, NoLock);
+		if (usable)
+		{
+			*relid = rte->relid;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the executor's part ---- */
+
+bool
+bloom_rf_partition_may_hold(Oid relid, const AttrNumber *attnos, RuntimeFilter *filter,
+                            RuntimeKeys *keys, List *operators, List *collations)
+{
+	const RuntimeValues *v = filter->values;
+	Oid *orders = palloc(v->nkeys * sizeof(Oid));
+	char **names = key_names(relid, attnos, v->nkeys);
+	Oid rel = relid;
+
+	Assert(v != NULL && v->finished && v->nkeys == keys->nkeys);
+	for (int i = 0; i < v->nkeys; i++)
+		orders[i] = v->keys[i].family;
+	while (get_rel_relispartition(rel))
+	{
+		Level level;
+		bool may = true;
+
+		if (level_init(&level, rel, names, v->nkeys, operators, collations, orders))
+			may = level_may_hold(&level, rel, filter, keys, operators);
+		rel = RelationGetRelid(level.parent);
+		table_close(level.parent, NoLock);
+		if (!may)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The names of the keys' columns (attnos) in the scanned partition relid,
+ * NULL for none.  Columns are matched by name up the levels: a column's
+ * name is the same in every partition, its number may not be.
+ */
+static char **
+key_names(Oid relid, const AttrNumber *attnos, int nkeys)
+{
+	char **names = palloc0(nkeys * sizeof(char *));
+
+	for (int i = 0; i < nkeys; i++)
+		if (attnos[i] != InvalidAttrNumber)
+			names[i] = get_attname(relid, attnos[i], true);
+	return names;
+}
+
+/*
+ * Open child's parent (locked already: the planner and the executor lock
+ * every partitioned table of a query) and map its partition columns to the
+ * keys (names: the keys' columns, key_names).  Returns whether the level can
+ * be decided by them.
+ */
+static bool
+level_init(Level *level, Oid child, char **names, int nkeys, List *operators, List *collations,
+           const Oid *orders)
+{
+	Oid parent = get_partition_parent(child, true);
+	PartitionKey key;
+	int mapped = 0;
+
+	level->parent = table_open(parent, NoLock);
+	level->key = key = RelationGetPartitionKey(level->parent);
+	level->usable = false;
+	for (int j = 0; j < key->partnatts; j++)
+	{
+		bool hash = key->strategy == PARTITION_STRATEGY_HASH;
+
+		level->keymap[j] = -1;
+		if (key->partattrs[j] == 0)
+			continue; /* an expression */
+		for (int i = 0; i < nkeys; i++)
+		{
+			Oid opno = list_nth_oid(operators, i);
+			Oid collation = list_nth_oid(collations, i);
+			Oid left, right;
+
+			if (names[i] == NULL || !OidIsValid(orders[i]) ||
+			    get_attnum(parent, names[i]) != key->partattrs[j])
+				continue;
+			if (!op_in_opfamily(opno, key->partopfamily[j]))
+				continue;
+			if (OidIsValid(collation) && collation != key->partcollation[j] &&
+			    !get_collation_isdeterministic(collation))
+				continue;
+			op_input_types(opno, &left, &right);
+			if (!OidIsValid(get_opfamily_proc(key->partopfamily[j], right,
+			                                  hash ? right : key->partopcintype[j],
+			                                  hash ? HASHEXTENDED_PROC : BTORDER_PROC)))
+				continue;
+			level->keymap[j] = i;
+			mapped++;
+			break;
+		}
+	}
+	switch (key->strategy)
+	{
+		case PARTITION_STRATEGY_RANGE:
+		case PARTITION_STRATEGY_LIST:
+			level->usable = level->keymap[0] >= 0;
+			break;
+		case PARTITION_STRATEGY_HASH:
+			level->usable = mapped == key->partnatts;
+			break;
+	}
+	return level->usable;
+}
+
+static bool
+level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys, List *operators)
+{
+	PartitionDesc desc = RelationGetPartitionDesc(level->parent, true);
+	PartitionBoundInfo bi = desc->boundinfo;
+	int index = -1;
+
+	for (int k = 0; k < desc->nparts; k++)
+		if (desc->oids[k] == child)
+			index = k;
+	if (index < 0 || bi == NULL)
+		return true; /* being detached: not one of the level's partitions now */
+	switch (level->key->strategy)
+	{
+		case PARTITION_STRATEGY_RANGE:
+			return range_may_hold(level, bi, index, filter->values, operators);
+		case PARTITION_STRATEGY_LIST:
+			return list_may_hold(level, bi, index, filter, keys, operators);
+		case PARTITION_STRATEGY_HASH:
+			return hash_may_hold(level, bi, index, filter->values, operators);
+	}
+	return true;
+}
+
+/*
+ * The comparison function between key i's values and partition column j's,
+ * and whether the build ordered its values the same way.
+ */
+static void
+column_compare(Level *level, int j, const RuntimeValues *v, List *operators, FmgrInfo *cmp,
+               bool *same_order)
+{
+	int i = level->keymap[j];
+	Oid left, right;
+
+	op_input_types(list_nth_oid(operators, i), &left, &right);
+	fmgr_info(get_opfamily_proc(level->key->partopfamily[j], right, level->key->partopcintype[j],
+	                            BTORDER_PROC),
+	          cmp);
+	*same_order = v->keys[i].family == level->key->partopfamily[j] &&
+	              v->keys[i].collation == level->key->partcollation[j];
+}
+
+/* A range bound's first column, or NULL where it is unbounded (MINVALUE, MAXVALUE). */
+static const Datum *
+range_bound(PartitionBoundInfo bi, int b)
+{
+	if (b < 0 || b >= bi->ndatums || bi->kind[b][0] != PARTITION_RANGE_DATUM_VALUE)
+		return NULL;
+	return &bi->datums[b][0];
+}
+
+static bool
+range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
+               List *operators)
+{
+	int i = level->keymap[0];
+	bool several = level->key->partnatts > 1;
+	FmgrInfo cmp;
+	bool same_order;
+
+	column_compare(level, 0, v, operators, &cmp, &same_order);
+	if (index == bi->default_index)
+	{
+		/* the gaps between the other partitions: below the first bound, above the last, holes */
+		if (several)
+			return true;
+		for (int b = 0; b <= bi->ndatums; b++)
+		{
+			if (b < bi->ndatums && bi->indexes[b] >= 0)
+				continue;
+			if (b == 0 && bi->kind[0][0] == PARTITION_RANGE_DATUM_MINVALUE)
+				continue;
+			if (b == bi->ndatums && bi->kind[b - 1][0] == PARTITION_RANGE_DATUM_MAXVALUE)
+				continue;
+			if (bloom_rf_values_between(v, i, &cmp, level->key->partcollation[0], same_order,
+			                            b > 0 ? range_bound(bi, b - 1) : NULL,
+			                            b < bi->ndatums ? range_bound(bi, b) : NULL, false))
+				return true;
+		}
+		return false;
+	}
+	for (int b = 1; b < bi->ndatums; b++)
+		if (bi->indexes[b] == index)
+			return bloom_rf_values_between(v, i, &cmp, level->key->partcollation[0], same_order,
+			                               range_bound(bi, b - 1), range_bound(bi, b), several);
+	return true;
+}
+
+static bool
+list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *filter,
+              RuntimeKeys *keys, List *operators)
+{
+	const RuntimeValues *v = filter->values;
+	int i = level->keymap[0];
+	Oid collation = level->key->partcollation[0];
+	FmgrInfo cmp;
+	bool same_order;
+
+	column_compare(level, 0, v, operators, &cmp, &same_order);
+	if (index == bi->default_index)
+	{
+		/* some key listed by no partition */
+		const RuntimeKeyValues *k = &v->keys[i];
+
+		if (!bloom_rf_values_exact(v, i))
+			return true;
+		for (int e = 0; e < k->nexact; e++)
+		{
+			bool listed = false;
+
+			for (int b = 0; b < bi->ndatums && !listed; b++)
+				listed = DatumGetInt32(FunctionCall2Coll(&cmp, collation, k->exact[e],
+				                                         bi->datums[b][0])) == 0;
+			if (!listed)
+				return true;
+		}
+		return false;
+	}
+	for (int b = 0; b < bi->ndatums; b++)
+	{
+		Datum value = bi->datums[b][0];
+
+		if (bi->indexes[b] != index ||
+		    !bloom_rf_values_between(v, i, &cmp, collation, same_order, &value, &value, true))
+			continue;
+		if (bloom_rf_values_exact(v, i))
+			return true;
+		/* past the distinct values: the filter says whether value may be a key */
+		if (keys->nkeys != 1 || !bloom_rf_filter_usable(filter) ||
+		    bloom_rf_filter_may_contain(filter, bloom_rf_keys_hash_one(keys, value)))
+			return true;
+	}
+	return false; /* none of its values (NULL matches nothing) */
+}
+
+static bool
+hash_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
+              List *operators)
+{
+	PartitionKey key = level->key;
+	int n = key->partnatts;
+	FmgrInfo fns[PARTITION_MAX_KEYS];
+	Datum values[PARTITION_MAX_KEYS];
+	bool isnull[PARTITION_MAX_KEYS] = {0};
+	int at[PARTITION_MAX_KEYS] = {0};
+	int greatest_modulus = get_hash_partition_greatest_modulus(bi);
+	double combinations = 1;
+
+	for (int j = 0; j < n; j++)
+	{
+		int i = level->keymap[j];
+		Oid left, right;
+
+		if (!bloom_rf_values_exact(v, i))
+			return true;
+		combinations *= v->keys[i].nexact;
+		op_input_types(list_nth_oid(operators, i), &left, &right);
+		fmgr_info(get_opfamily_proc(key->partopfamily[j], right, right, HASHEXTENDED_PROC),
+		          &fns[j]);
+	}
+	if (combinations == 0)
+		return false;
+	if (combinations > MAX_HASH_COMBINATIONS)
+		return true;
+	/* every combination of the columns' values, as an odometer */
+	for (;;)
+	{
+		uint64 hash;
+		int j;
+
+		for (j = 0; j < n; j++)
+			values[j] = v->keys[level->keymap[j]].exact[at[j]];
+		hash = compute_partition_hash_value(n, fns, key->partcollation, values, isnull);
+		if (bi->indexes[hash % greatest_modulus] == index)
+			return true;
+		for (j = 0; j < n; j++)
+		{
+			if (++at[j] < v->keys[level->keymap[j]].nexact)
+				break;
+			at[j] = 0;
+		}
+		if (j == n)
+			return false;
+	}
+}
