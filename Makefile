@@ -25,7 +25,7 @@ OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right runtime_filter_edges bloom_upgrade
+	runtime_filter_right runtime_filter_edges runtime_skip bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

@@ -128,7 +128,11 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 		default:
 			return false;
 	}
-	if (((Scan *) plan)->scanrelid == 0 || plan->parallel_aware)
+	/*
+	 * A parallel scan too: every process has the same keys (info->shared is
+	 * false), so each one that reaches the scan skips it.
+	 */
+	if (((Scan *) plan)->scanrelid == 0)
 		return false;
 	/* not starting the scan must change nothing but the rows it would return */
 	if (!bloom_rf_exprs_safe(plan->qual) || !bloom_rf_exprs_safe(plan->targetlist))

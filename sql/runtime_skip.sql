@@ -1,0 +1,227 @@
+--
+-- Runtime filters that skip partitions: a probe on the scan of a partition
+-- never starts it when the partition's bounds can hold no key of the
+-- join's build (src/runtime/skip.c).
+--
+-- Every query runs with the setting on and off and the rows are compared;
+-- rf_skip() also says, for each filter, how many partition scans it
+-- skipped of those it was asked about, and how many scans of a relation
+-- ran at all.  Filters are not forced: these tables are small, so probing
+-- rows is not expected to pay, and the filters are placed to skip only.
+--
+LOAD 'bloomfilter';
+CREATE SCHEMA runtime_skip;
+SET search_path = runtime_skip, public;
+SET max_parallel_workers_per_gather = 0;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+SET jit = off;
+
+-- Rows on and off, compared; each filter's "skipped N of M"; the scans that ran.
+CREATE FUNCTION rf_skip(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    with_filters text[];
+    without text[];
+    plan jsonb;
+    skipped text;
+    ran bigint;
+BEGIN
+    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
+    EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
+       INTO with_filters;
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    SELECT string_agg(format('filter %s skipped %s', n->>'Runtime Filter',
+                             coalesce(n->>'Partition Scans Skipped', 'nothing')), ', ' ORDER BY ord),
+           (SELECT count(*) FROM jsonb_path_query(plan, 'strict $.**') AS s(m)
+             WHERE jsonb_typeof(m) = 'object' AND m ? 'Relation Name'
+               AND (m->>'Actual Loops')::bigint > 0)
+      INTO skipped, ran
+      FROM jsonb_path_query(plan, 'strict $.**') WITH ORDINALITY AS x(n, ord)
+     WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'BloomFilterBuild';
+    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
+    EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
+       INTO without;
+    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
+    RETURN format('%s rows, %s: %s; %s scans ran', cardinality(with_filters),
+                  CASE WHEN with_filters = without THEN 'same' ELSE 'DIFFERENT' END,
+                  coalesce(skipped, 'no filter'), ran);
+END $$;
+
+-- EXPLAIN ANALYZE's text, with row counts printed alike on every version.
+CREATE FUNCTION explain_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
+        RETURN NEXT regexp_replace(line, 'rows=(\d+)\.00 ', 'rows=\1 ');
+    END LOOP;
+END $$;
+
+-- A fact of 3 years in 36 monthly range partitions and a default one (which
+-- holds 2019); a date dimension of 200 years.
+CREATE TABLE fact (d date, k int, region text, v int) PARTITION BY RANGE (d);
+DO $$ BEGIN FOR m IN 0..35 LOOP
+  EXECUTE format('CREATE TABLE fact_%s PARTITION OF fact FOR VALUES FROM (%L) TO (%L)', m,
+                 date '2020-01-01' + make_interval(months => m),
+                 date '2020-01-01' + make_interval(months => m + 1));
+END LOOP; END $$;
+CREATE TABLE fact_default PARTITION OF fact DEFAULT;
+INSERT INTO fact
+  SELECT date '2019-12-01' + (g % 1126), g % 1000, 'r' || (g % 20), g
+    FROM generate_series(1, 11260) g;
+CREATE TABLE dim AS
+  SELECT d::date AS d, extract(year FROM d)::int AS y, extract(month FROM d)::int AS m
+    FROM generate_series(date '1900-01-01', date '2099-12-31', '1 day') d;
+INSERT INTO dim VALUES (NULL, 2021, 3);
+-- 20 regions, 5 others, and NULL
+CREATE TABLE regions AS SELECT 'r' || g AS region, g AS n FROM generate_series(0, 19) g
+  UNION ALL SELECT 'x' || g, 100 + g FROM generate_series(0, 4) g
+  UNION ALL SELECT NULL, -1;
+ANALYZE fact, dim, regions;
+
+-- One month: one partition scanned, the default too is skipped.
+SELECT explain_analyze('SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3')
+ LIMIT 14;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS one_month;
+-- one year (365 keys), a date before every partition (the default's), none at all
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021') AS one_year;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2019 AND dim.m = 12') AS default_only;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2050 AND dim.m = 1') AS past_every_bound;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 13') AS no_key;
+-- 912 keys, kept one by one: the 6 months of 2022 they miss are skipped too
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y BETWEEN 2020 AND 2022 AND (dim.m < 7 OR dim.y < 2022)') AS keys_kept;
+-- 1,095: more distinct keys than are kept (1,024): their least and greatest
+-- decide (2020's months are skipped; the default holds what is past 2022)
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y BETWEEN 2021 AND 2023') AS many_keys;
+-- keys in one gap of two ranges: the first and last day of the fact's months
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.d IN (''2020-02-29'', ''2021-03-01'')') AS two_keys;
+
+-- Join types whose unmatched outer rows are discarded: inner, semi, right
+-- (and right semi, right anti where the version has them).
+SELECT rf_skip('SELECT v FROM fact WHERE d IN (SELECT d FROM dim WHERE y = 2022 AND m = 5)') AS semi_in;
+SELECT rf_skip('SELECT v FROM fact WHERE EXISTS (SELECT FROM dim WHERE dim.d = fact.d AND y = 2022 AND m = 5)') AS semi_exists;
+SELECT rf_skip('SELECT dim.d, fact.v FROM (SELECT * FROM dim WHERE y = 2022 AND m = 5) dim LEFT JOIN fact USING (d)') AS right_join;
+-- never the preserved side of left, full and anti joins
+SELECT rf_skip('SELECT fact.v, dim.y FROM fact LEFT JOIN (SELECT * FROM dim WHERE y = 2022 AND m = 5) dim USING (d)') AS left_join;
+SELECT rf_skip('SELECT fact.v, dim.y FROM fact FULL JOIN (SELECT * FROM dim WHERE y = 2022 AND m = 5) dim USING (d)') AS full_join;
+SELECT rf_skip('SELECT v FROM fact WHERE NOT EXISTS (SELECT FROM dim WHERE dim.d = fact.d AND y = 2022 AND m = 5)') AS anti_join;
+
+-- Keys that are not the partition key itself: an expression of it, another
+-- column, a key the bounds do not order as the join does.
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim ON fact.d + 1 = dim.d WHERE dim.y = 2021 AND dim.m = 3') AS expression;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN (SELECT d, region FROM dim, regions WHERE y = 2021 AND m = 3 AND n = 5 OFFSET 0) x ON fact.d = x.d AND fact.region = x.region') AS two_keys_one_bound;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN (SELECT m FROM dim WHERE y = 2021 AND m = 3) dim ON fact.k = dim.m') AS other_column;
+
+-- Rescans: a hash join under a nested loop, rebuilt for each outer row (a
+-- month), decides again at each build.
+SET enable_nestloop = on;
+SELECT rf_skip('SELECT s.n FROM (VALUES (3), (8)) AS months(m), LATERAL (SELECT count(*) AS n FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = months.m OFFSET 0) s') AS rescanned;
+SET enable_nestloop = off;
+
+-- A generic plan: the dimension's filter is a parameter, the skip is decided at run time.
+SET plan_cache_mode = force_generic_plan;
+PREPARE month_rows(int, int) AS SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = $1 AND dim.m = $2;
+SELECT line FROM explain_analyze('EXECUTE month_rows(2021, 3)') AS line WHERE line ~ 'Skipped';
+EXECUTE month_rows(2021, 3);
+EXECUTE month_rows(2022, 12);
+SET bloomfilter.runtime_filter = off;
+EXECUTE month_rows(2022, 12);
+SET bloomfilter.runtime_filter = on;
+DEALLOCATE month_rows;
+RESET plan_cache_mode;
+
+-- The parent has no statistics: the skip needs none.
+CREATE TABLE fact_nostats (d date, v int) PARTITION BY RANGE (d);
+CREATE TABLE fact_nostats_2020 PARTITION OF fact_nostats FOR VALUES FROM ('2020-01-01') TO ('2021-01-01');
+CREATE TABLE fact_nostats_2021 PARTITION OF fact_nostats FOR VALUES FROM ('2021-01-01') TO ('2022-01-01');
+INSERT INTO fact_nostats SELECT d, v FROM fact WHERE d >= '2020-01-01' AND d < '2022-01-01';
+SELECT rf_skip('SELECT f.v FROM fact_nostats f JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS no_statistics;
+
+-- List partitions: 20 regions, one NULL partition, a default one.
+CREATE TABLE sales (region text, v int) PARTITION BY LIST (region);
+DO $$ BEGIN FOR r IN 0..17 LOOP
+  EXECUTE format('CREATE TABLE sales_r%s PARTITION OF sales FOR VALUES IN (%L)', r, 'r' || r);
+END LOOP; END $$;
+CREATE TABLE sales_r18_19 PARTITION OF sales FOR VALUES IN ('r18', 'r19');
+CREATE TABLE sales_null PARTITION OF sales FOR VALUES IN (NULL);
+CREATE TABLE sales_default PARTITION OF sales DEFAULT;
+INSERT INTO sales SELECT region, v FROM fact;
+INSERT INTO sales SELECT NULL, g FROM generate_series(1, 100) g;
+INSERT INTO sales SELECT 'x' || (g % 5), g FROM generate_series(1, 100) g;
+ANALYZE sales;
+SELECT rf_skip('SELECT s.v FROM sales s JOIN regions USING (region) WHERE regions.n IN (3, 7)') AS list_two;
+SELECT rf_skip('SELECT s.v FROM sales s JOIN regions USING (region) WHERE regions.n IN (18, 101)') AS list_shared_and_default;
+SELECT rf_skip('SELECT s.v FROM sales s JOIN regions USING (region) WHERE regions.n < 0') AS list_null_key;
+-- past 1,024 distinct keys, each listed value is probed in the Bloom filter
+CREATE TABLE lst (k int, v int) PARTITION BY LIST (k);
+CREATE TABLE lst_low PARTITION OF lst FOR VALUES IN (1, 2, 3, 4, 5);
+CREATE TABLE lst_mid PARTITION OF lst FOR VALUES IN (5001, 5002, 5003, 5004, 5005);
+CREATE TABLE lst_high PARTITION OF lst FOR VALUES IN (10001, 10002);
+INSERT INTO lst SELECT k, g FROM generate_series(1, 300) g,
+  unnest(ARRAY[1, 2, 3, 4, 5, 5001, 5002, 5003, 5004, 5005, 10001, 10002]) k;
+CREATE TABLE lst_keys AS SELECT g AS k FROM generate_series(0, 1999) g UNION ALL SELECT 10001;
+ANALYZE lst, lst_keys;
+SELECT rf_skip('SELECT l.v FROM lst l JOIN lst_keys USING (k)') AS list_by_filter;
+-- a nondeterministic collation the partitions do not follow: nothing skipped
+CREATE COLLATION skip_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+SELECT rf_skip('SELECT s.v FROM sales s JOIN (SELECT upper(region) AS region FROM regions WHERE n IN (3, 7)) r ON s.region = r.region COLLATE skip_ci') AS list_other_collation;
+
+-- Hash partitions: 16, and 5 keys.
+CREATE TABLE events (k int, v int) PARTITION BY HASH (k);
+DO $$ BEGIN FOR r IN 0..15 LOOP
+  EXECUTE format('CREATE TABLE events_%s PARTITION OF events FOR VALUES WITH (MODULUS 16, REMAINDER %s)', r, r);
+END LOOP; END $$;
+INSERT INTO events SELECT g % 1000, g FROM generate_series(1, 20000) g;
+CREATE TABLE picks AS SELECT g::int8 AS k8, g AS k FROM generate_series(0, 999) g;
+ANALYZE events, picks;
+SELECT rf_skip('SELECT e.v FROM events e JOIN picks p USING (k) WHERE p.k IN (5, 17, 256, 511, 999)') AS hash_five;
+-- cross-type keys through the family: an int8 dimension against the int4 partition key
+SELECT rf_skip('SELECT e.v FROM events e JOIN picks p ON e.k = p.k8 WHERE p.k IN (5, 17, 256, 511, 999)') AS hash_int4_int8;
+SELECT rf_skip('SELECT f.v FROM fact f JOIN picks p ON f.d = date ''2020-01-01'' + p.k WHERE p.k8 BETWEEN 400 AND 420') AS range_expression_inner;
+
+-- Sub-partitions: years by range, then regions by list.
+CREATE TABLE sub (d date, region text, v int) PARTITION BY RANGE (d);
+CREATE TABLE sub_2020 PARTITION OF sub FOR VALUES FROM ('2020-01-01') TO ('2021-01-01') PARTITION BY LIST (region);
+CREATE TABLE sub_2021 PARTITION OF sub FOR VALUES FROM ('2021-01-01') TO ('2022-01-01') PARTITION BY LIST (region);
+CREATE TABLE sub_2020_a PARTITION OF sub_2020 FOR VALUES IN ('r1', 'r2');
+CREATE TABLE sub_2020_b PARTITION OF sub_2020 DEFAULT;
+CREATE TABLE sub_2021_a PARTITION OF sub_2021 FOR VALUES IN ('r1', 'r2');
+CREATE TABLE sub_2021_b PARTITION OF sub_2021 DEFAULT;
+INSERT INTO sub SELECT d, region, v FROM fact WHERE d >= '2020-01-01' AND d < '2022-01-01';
+ANALYZE sub;
+SELECT rf_skip('SELECT s.v FROM sub s JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS sub_by_date;
+SELECT rf_skip('SELECT s.v FROM sub s JOIN regions USING (region) WHERE regions.n = 1') AS sub_by_region;
+SELECT rf_skip('SELECT s.v FROM sub s JOIN (SELECT d, region FROM dim, regions WHERE y = 2020 AND m = 6 AND regions.n = 2 OFFSET 0) x USING (d, region)') AS sub_by_both;
+
+-- A range key of two columns, joined on its first.
+CREATE TABLE two (a int, b int, v int) PARTITION BY RANGE (a, b);
+CREATE TABLE two_1 PARTITION OF two FOR VALUES FROM (0, 0) TO (10, 0);
+CREATE TABLE two_2 PARTITION OF two FOR VALUES FROM (10, 0) TO (10, 500);
+CREATE TABLE two_3 PARTITION OF two FOR VALUES FROM (10, 500) TO (20, 0);
+INSERT INTO two SELECT g % 20, g % 1000, g FROM generate_series(1, 4000) g;
+ANALYZE two;
+SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.a = p.k WHERE p.k8 = 10') AS two_columns_boundary;
+SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.a = p.k WHERE p.k8 = 3') AS two_columns_first;
+SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.b = p.k WHERE p.k8 = 3') AS two_columns_second;
+
+-- Forced filters probe rows too, and still skip.
+SET bloomfilter.runtime_filter_force = on;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS forced;
+SELECT rf_skip('SELECT s.v FROM sales s JOIN regions USING (region) WHERE regions.n IN (3, 7)') AS forced_list;
+RESET bloomfilter.runtime_filter_force;
+
+-- Parallel Append under a join that runs in every process, each process
+-- building its own hash table (a Parallel Hash Join's processes each hold a
+-- share of the keys: no skipping there).  A join above Gather cannot skip
+-- what other processes scan.
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 1;
+SET min_parallel_table_scan_size = 0;
+SET enable_parallel_hash = off;
+SELECT regexp_replace(rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3'),
+                      'skipped \d+ of \d+; \d+ scans', 'skipped some; some scans') AS parallel_append;
+SET enable_parallel_hash = on;
+SELECT regexp_replace(rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3'),
+                      '; \d+ scans', '; some scans') AS parallel_hash;
+RESET ALL;
