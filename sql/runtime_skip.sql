@@ -1,7 +1,9 @@
 --
--- Runtime filters that skip partitions: a probe on the scan of a partition
--- never starts it when the partition's bounds can hold no key of the
--- join's build (src/runtime/skip.c).
+-- Runtime filters that skip what they would throw away: a probe on the scan
+-- of a partition never starts it when the partition's bounds can hold no
+-- key of the join's build (src/runtime/skip.c); a Seq Scan of a table with
+-- a BRIN index on the key reads only the block ranges that may hold one
+-- (src/runtime/rangescan.c).
 --
 -- Every query runs with the setting on and off and the rows are compared;
 -- rf_skip() also says, for each filter, how many partition scans it
@@ -30,14 +32,19 @@ BEGIN
     EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
        INTO with_filters;
     EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
-    SELECT string_agg(format('filter %s skipped %s', n->>'Runtime Filter',
-                             coalesce(n->>'Partition Scans Skipped', 'nothing')), ', ' ORDER BY ord),
+    -- what each filter's builds skipped, and what each scan of block ranges read
+    SELECT coalesce(string_agg(CASE WHEN n->>'Custom Plan Provider' = 'BloomFilterScan'
+                      THEN format('filter %s read %s', n->>'Runtime Filter',
+                                  coalesce(n->>'Heap Blocks Read' || ' blocks', 'the whole table: ' || (n->>'Whole Table Read')))
+                      ELSE format('filter %s skipped %s', n->>'Runtime Filter', n->>'Partition Scans Skipped') END,
+                      ', ' ORDER BY ord) FILTER (WHERE n ? 'Partition Scans Skipped' OR n->>'Custom Plan Provider' = 'BloomFilterScan'),
+                    string_agg(format('filter %s skipped nothing', n->>'Runtime Filter'), ', ')),
            (SELECT count(*) FROM jsonb_path_query(plan, 'strict $.**') AS s(m)
              WHERE jsonb_typeof(m) = 'object' AND m ? 'Relation Name'
                AND (m->>'Actual Loops')::bigint > 0)
       INTO skipped, ran
       FROM jsonb_path_query(plan, 'strict $.**') WITH ORDINALITY AS x(n, ord)
-     WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'BloomFilterBuild';
+     WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' IN ('BloomFilterBuild', 'BloomFilterScan');
     PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
     EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
        INTO without;
@@ -204,10 +211,62 @@ SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.a = p.k WHERE p.k8 = 10'
 SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.a = p.k WHERE p.k8 = 3') AS two_columns_first;
 SELECT rf_skip('SELECT t.v FROM two t JOIN picks p ON t.b = p.k WHERE p.k8 = 3') AS two_columns_second;
 
+-- Block ranges: a table in date order with BRIN indexes on the date
+-- (minmax) and on a scattered key (bloom), 4 blocks to a range.
+CREATE TABLE log (d date, r int, v int, t text COLLATE "C");
+INSERT INTO log SELECT date '2020-01-01' + g / 20, (g::int8 * 7919 % 5000)::int, g, 'k' || (g / 20)
+  FROM generate_series(0, 21919) g;
+CREATE INDEX log_d ON log USING brin (d) WITH (pages_per_range = 4);
+CREATE INDEX log_r ON log USING brin (r int4_bloom_ops) WITH (pages_per_range = 4);
+CREATE INDEX log_t ON log USING brin (t) WITH (pages_per_range = 4);
+CREATE INDEX log_v ON log USING brin (v) WITH (pages_per_range = 4);
+CREATE TABLE rs AS SELECT g AS r, g::int8 AS r8, g % 100 AS grp FROM generate_series(0, 4999) g;
+CREATE TABLE tdays AS SELECT 'k' || (d - date '2020-01-01') AS t, y, m FROM dim WHERE d >= '2020-01-01' AND d < '2023-01-01';
+ANALYZE log, rs, tdays;
+SELECT explain_analyze('SELECT count(*) FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3')
+ LIMIT 9;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_one_month;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.d IN (''2020-01-05'', ''2022-12-30'')') AS brin_two_days;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021') AS brin_one_year;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y IN (2020, 2021)') AS brin_most_ranges;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2050') AS brin_no_range;
+-- past 1,024 keys: the ranges that meet [least, greatest]
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y BETWEEN 2022 AND 2024 AND dim.m > 9 OR dim.y = 2023') AS brin_many_keys;
+-- a bloom summary, with each key's own test; keys that are everywhere
+SELECT rf_skip('SELECT log.v FROM log JOIN rs USING (r) WHERE rs.r < 3') AS brin_bloom;
+-- cross-type keys through the minmax family; not through the bloom one (no int4 = int8 there)
+SELECT rf_skip('SELECT log.v FROM log JOIN rs ON log.v = rs.r8 WHERE rs.r < 3') AS brin_minmax_int8;
+SELECT rf_skip('SELECT log.v FROM log JOIN rs ON log.r = rs.r8 WHERE rs.r < 3') AS brin_bloom_int8;
+-- text under the index's collation, and under another deterministic one
+SELECT rf_skip('SELECT log.v FROM log JOIN tdays USING (t) WHERE tdays.y = 2021 AND tdays.m = 3') AS brin_text;
+SELECT rf_skip('SELECT log.v FROM log JOIN tdays ON log.t = tdays.t COLLATE "POSIX" WHERE tdays.y = 2021 AND tdays.m = 3') AS brin_text_posix;
+-- ranges added after the index was built are not summarized: always read
+-- (2,000 rows of 2019, then 10 of the month: found; skipped once summarized)
+INSERT INTO log SELECT date '2019-06-01' + g % 30, 0, -g, 'late' FROM generate_series(1, 2000) g;
+INSERT INTO log SELECT date '2021-03-15', 0, -g, 'late' FROM generate_series(1, 10) g;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_unsummarized;
+SELECT brin_summarize_new_values('log_d') > 0 AS summarized;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_summarized;
+-- a small table is read whole
+CREATE TABLE small_log AS SELECT * FROM log WHERE v BETWEEN 0 AND 4999;
+CREATE INDEX small_log_d ON small_log USING brin (d);
+ANALYZE small_log;
+SELECT rf_skip('SELECT s.v FROM small_log s JOIN dim USING (d) WHERE dim.y = 2020 AND dim.m = 1') AS brin_small;
+-- rescans under a nested loop: each build decides again
+SET enable_nestloop = on;
+SELECT rf_skip('SELECT s.n FROM (VALUES (3), (8)) AS months(m), LATERAL (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = months.m OFFSET 0) s') AS brin_rescanned;
+SET enable_nestloop = off;
+-- rows changed by a join: the ranges read hold every row to change
+BEGIN;
+UPDATE log SET v = v + 1 FROM dim WHERE log.d = dim.d AND dim.y = 2021 AND dim.m = 3;
+SELECT count(*) FROM log WHERE d BETWEEN '2021-03-01' AND '2021-03-31' AND v > 0;
+ROLLBACK;
+
 -- Forced filters probe rows too, and still skip.
 SET bloomfilter.runtime_filter_force = on;
 SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS forced;
 SELECT rf_skip('SELECT s.v FROM sales s JOIN regions USING (region) WHERE regions.n IN (3, 7)') AS forced_list;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS forced_brin;
 RESET bloomfilter.runtime_filter_force;
 
 -- Parallel Append under a join that runs in every process, each process

@@ -71,4 +71,46 @@
 #define BLOOM_EXPLAIN_FORMAT_H "commands/explain.h"
 #endif
 
+/*
+ * A bitmap index scan's setup and the walk over the blocks of its bitmap:
+ * 18 added index_beginscan_bitmap's instrumentation argument and made the
+ * private iterator a type of its own, filling a result the caller owns.
+ */
+#include "access/genam.h"
+#include "nodes/tidbitmap.h"
+
+#if PG_VERSION_NUM >= 180000
+#define bloom_index_beginscan_bitmap(index, snapshot, nkeys) \
+	index_beginscan_bitmap((index), (snapshot), NULL, (nkeys))
+typedef TBMPrivateIterator BloomBitmapIterator;
+#define bloom_bitmap_begin(tbm) tbm_begin_private_iterate(tbm)
+#define bloom_bitmap_end(it) tbm_end_private_iterate(it)
+static inline bool
+bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
+{
+	TBMIterateResult result;
+
+	if (!tbm_private_iterate(it, &result))
+		return false;
+	*block = result.blockno;
+	return true;
+}
+#else
+#define bloom_index_beginscan_bitmap(index, snapshot, nkeys) \
+	index_beginscan_bitmap((index), (snapshot), (nkeys))
+typedef TBMIterator BloomBitmapIterator;
+#define bloom_bitmap_begin(tbm) tbm_begin_iterate(tbm)
+#define bloom_bitmap_end(it) tbm_end_iterate(it)
+static inline bool
+bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
+{
+	TBMIterateResult *result = tbm_iterate(it);
+
+	if (result == NULL)
+		return false;
+	*block = result->blockno;
+	return true;
+}
+#endif
+
 #endif /* BLOOM_COMPAT_H */

@@ -35,6 +35,7 @@ bloom_rf_module_init(void)
 	bloom_rf_define_settings();
 	RegisterCustomScanMethods(&bloom_rf_build_plan_methods);
 	RegisterCustomScanMethods(&bloom_rf_probe_plan_methods);
+	RegisterCustomScanMethods(&bloom_rf_scan_plan_methods);
 
 	previous_planner_hook = planner_hook;
 	planner_hook = runtime_planner;
@@ -113,6 +114,8 @@ connect_probes(PlanState *ps, void *arg)
 		return false;
 	if (bloom_rf_is_probe(ps))
 		bloom_rf_probe_attach(ps, filter);
+	if (bloom_rf_is_range_scan(ps))
+		bloom_rf_range_scan_attach(ps, filter);
 	if (IsA(ps, ForeignScanState) && filter->remote_param >= 0 &&
 	    bms_is_member(filter->remote_param, ps->plan->allParam))
 		filter->remote_scans = lappend(filter->remote_scans, ps);

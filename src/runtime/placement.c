@@ -94,6 +94,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	char *sql;
 	Oid relid = InvalidOid;
 	bool skip;
+	Plan *ranged;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
 	{
@@ -157,8 +158,14 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 		bloom_rf_push_remote((ForeignScan *) plan, sql, info, ctx);
 	/* the scan of a partition may be skipped whole (skip.c) */
 	skip = bloom_rf_skip_target(plan, cols, info, ctx, &relid, attnos);
+	/* a Seq Scan may read only the block ranges that a BRIN index says may hold a key */
+	if ((ranged = bloom_rf_range_target(plan, cols, info, ctx)) != NULL)
+	{
+		info->ranged++;
+		plan = ranged;
+	}
 	if (!skip && !info->probe_rows)
-		return plan; /* a filter placed to skip or ship only: nothing to do here */
+		return plan; /* a filter placed to skip or ship only: no probe here */
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);

@@ -168,7 +168,7 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 			return;
 		}
 		outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
-		if (info.skippable == 0 && info.pushed == 0)
+		if (info.skippable == 0 && info.ranged == 0 && info.pushed == 0)
 		{
 			ctx->next_filter_id--;
 			debug_no_filter(&info, "a filter is not expected to pay, and no scan can be skipped "
@@ -191,11 +191,15 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	if (info.skippable > 0)
 		elog(DEBUG1, "bloomfilter: runtime filter %d may skip %d partition scans", info.id,
 		     info.skippable);
+	if (info.ranged > 0)
+		elog(DEBUG1, "bloomfilter: runtime filter %d may skip block ranges of %d scans", info.id,
+		     info.ranged);
 	if (info.pushed > 0)
 		elog(DEBUG1, "bloomfilter: runtime filter %d shipped into %d postgres_fdw scans", info.id,
 		     info.pushed);
 	/* the outer side must not be read before the filter is built, where it skips or ships */
-	if ((info.pushed > 0 || info.skippable > 0) && !bloom_rf_is_right_join(join->join.jointype))
+	if ((info.pushed > 0 || info.skippable > 0 || info.ranged > 0) &&
+	    !bloom_rf_is_right_join(join->join.jointype))
 		bloom_rf_push_hold_outer(join, hash);
 }
 

@@ -226,7 +226,8 @@ make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, Oid 
 	cscan->custom_private = lappend(cscan->custom_private, float_node(info->saved));
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->remote_param));
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->probe_rows));
-	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->skippable > 0));
+	cscan->custom_private =
+	    lappend(cscan->custom_private, makeInteger(info->skippable + info->ranged > 0));
 	cscan->custom_private = lappend(cscan->custom_private, oid_list(info->orders, info->nkeys));
 	cscan->custom_private =
 	    lappend(cscan->custom_private, OidIsValid(relid) ? list_make1_oid(relid) : NIL);

@@ -87,6 +87,7 @@ extern void bloom_rf_module_init(void);
 
 #define BLOOM_RF_BUILD_NAME "BloomFilterBuild"
 #define BLOOM_RF_PROBE_NAME "BloomFilterProbe"
+#define BLOOM_RF_SCAN_NAME "BloomFilterScan"
 
 /*
  * The custom_private list of both nodes.  custom_exprs holds the keys:
@@ -115,6 +116,8 @@ typedef enum RuntimePrivate
 /* The plan methods (build.c, probe.c), registered in _PG_init: workers find them by name. */
 extern const CustomScanMethods bloom_rf_build_plan_methods;
 extern const CustomScanMethods bloom_rf_probe_plan_methods;
+/* rangescan.c: the scan that reads only the block ranges a BRIN index gives */
+extern const CustomScanMethods bloom_rf_scan_plan_methods;
 
 /* ---- the planner's part: plan.c, cost.c, placement.c, plantree.c ---- */
 
@@ -147,6 +150,7 @@ typedef struct RuntimePlanInfo
 	bool probe_rows; /* probes filter rows; false: a filter placed only to skip or ship */
 	bool shared;     /* the build is a Parallel Hash Join's share: its values are partial */
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
+	int ranged;      /* Seq Scans replaced by scans of block ranges (rangescan.c) */
 } RuntimePlanInfo;
 
 /* Numbering of the new nodes and filters of one statement. */
@@ -246,6 +250,15 @@ extern Plan *bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *
 extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info,
                                           Oid relid, const AttrNumber *attnos,
                                           RuntimePlanContext *ctx);
+
+/*
+ * rangescan.c: a BloomFilterScan to put in place of plan, the node a probe
+ * would sit on, if plan is a Seq Scan of a table with a BRIN index on one
+ * of the keys (cols: their columns in plan's output) that can test it;
+ * NULL if not.
+ */
+extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                                   RuntimePlanContext *ctx);
 
 /* ---- skipping scans (skip.c) ---- */
 
@@ -593,6 +606,10 @@ extern Size bloom_rf_node_dsm_attached_size(CustomScanState *node);
 /* build.c: whether a state is a build node's, and its filter. */
 extern bool bloom_rf_is_build(PlanState *ps);
 extern RuntimeFilter *bloom_rf_build_filter(PlanState *build);
+
+/* rangescan.c: whether a state is a BloomFilterScan's; give it the filter if the numbers match. */
+extern bool bloom_rf_is_range_scan(PlanState *ps);
+extern void bloom_rf_range_scan_attach(PlanState *ps, RuntimeFilter *filter);
 
 /* probe.c: whether a state is a probe's; give it the filter if the numbers match. */
 extern bool bloom_rf_is_probe(PlanState *ps);

@@ -1,0 +1,569 @@
+/*
+ * rangescan.c
+ *	  BloomFilterScan: a sequential scan that reads only the block ranges
+ *	  whose BRIN summary may hold a key of the join's build.
+ *
+ * The planner (bloom_rf_range_target) puts it in place of a Seq Scan (not a
+ * parallel one) on the outer side of a hash join with a runtime filter,
+ * where the scanned table has a valid BRIN index on a key column itself,
+ * with the join's semantics (the join operator is in the index column's
+ * operator family; the join's collation is the index's or deterministic,
+ * as for partitions, skip.c).  It keeps the Seq Scan's target list,
+ * quals and costs; scans it as a Seq Scan does, and reads rows through
+ * ExecScan the same way.
+ *
+ * At its first row of each build (the join holds its outer side until the
+ * build is finished, plan.c) it asks the BRIN index which block ranges may
+ * hold a built key: one bitmap scan of the index per distinct key (the
+ * index's "=" as a scan key), or, past BLOOM_RF_EXACT_MAX distinct keys or
+ * when that would test more than MAX_SUMMARY_TESTS summaries, one with the
+ * keys' least and greatest values (">=" and "<=", a minmax index only).  The
+ * index itself answers: BRIN's consistent functions, its unsummarized
+ * ranges (always returned, so always read) and its view of the table's
+ * length.  The blocks returned are then read as runs of consecutive blocks
+ * with TID range scans; the rows read are filtered by the join (and a probe
+ * above, if there is one) as before.
+ *
+ * It reads the whole table, as the Seq Scan would, when the filter is not
+ * built or keeps no values, when the table is no larger than two block
+ * ranges, when the index cannot test the keys, or when more than half of
+ * its blocks may hold a key (reading ranges in pieces would then gain
+ * little).  EXPLAIN ANALYZE says which, and how many blocks were read.
+ */
+#include "runtime.h"
+
+#include <math.h>
+
+#include "access/brin.h"
+#include "access/nbtree.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_index.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "parser/parsetree.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include BLOOM_EXPLAIN_STATE_H
+#include BLOOM_EXPLAIN_FORMAT_H
+
+/* summaries tested by one decision at most (keys times ranges), before falling back to min/max */
+#define MAX_SUMMARY_TESTS 1000000
+/* read the whole table when more than this fraction of its blocks may hold a key */
+#define MAX_FRACTION_READ 0.5
+
+/* custom_private of a BloomFilterScan */
+typedef enum RangeScanPrivate
+{
+	RS_PRIVATE_ID,       /* Integer: the filter's number */
+	RS_PRIVATE_INDEX,    /* OidList: the BRIN index */
+	RS_PRIVATE_KEY,      /* Integer: the join key (its position among the join's keys) */
+	RS_PRIVATE_COLUMN,   /* Integer: the index column of that key (1-based) */
+	RS_PRIVATE_OPERATOR, /* OidList: the join operator of that key */
+	RS_PRIVATE_COUNT
+} RangeScanPrivate;
+
+/* Why the whole table was read, for EXPLAIN. */
+typedef enum WholeReason
+{
+	WHOLE_NONE, /* ranges were read */
+	WHOLE_NOT_BUILT,
+	WHOLE_SMALL,
+	WHOLE_UNTESTABLE,
+	WHOLE_MOST,
+	WHOLE_REASONS
+} WholeReason;
+
+static const char *const whole_reasons[WHOLE_REASONS] = {
+    "", "the filter was not built", "the table is small", "the index cannot test the keys",
+    "most block ranges may hold a key"};
+
+typedef struct RangeScanState
+{
+	CustomScanState css;
+	int filter_id;
+	RuntimeFilter *filter; /* given at executor start (hooks.c) */
+	Oid index_oid;
+	int key;
+	AttrNumber column;
+	Oid opno;
+
+	/* the current scan */
+	bool started; /* decided and started: scan is NULL if there is nothing to read */
+	TableScanDesc scan;
+	bool by_ranges;      /* reading runs of blocks, else the whole table */
+	BlockNumber *starts; /* the runs: [starts[i], ends[i]] */
+	BlockNumber *ends;
+	int nruns;
+	int capacity;    /* of starts and ends */
+	int run;         /* the run being read */
+	WholeReason why; /* how the current build's scans read */
+
+	/* what the last decision was for (as the probes' decisions, probe.c) */
+	uint64 decided_build;
+	struct HashJoinTableData *decided_table;
+
+	/* for EXPLAIN ANALYZE, over every scan */
+	uint64 scans;
+	uint64 whole[WHOLE_REASONS];
+	uint64 blocks_read; /* blocks of the runs read */
+	uint64 blocks;      /* blocks of the table, at each scan by ranges */
+} RangeScanState;
+
+static Node *range_create(CustomScan *cscan);
+static void range_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *range_exec(CustomScanState *node);
+static void range_end(CustomScanState *node);
+static void range_rescan(CustomScanState *node);
+static void range_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static TupleTableSlot *range_next(ScanState *ss);
+static bool range_recheck(ScanState *ss, TupleTableSlot *slot);
+static void range_start(RangeScanState *state);
+static WholeReason range_decide(RangeScanState *state, Relation rel);
+
+const CustomScanMethods bloom_rf_scan_plan_methods = {
+    .CustomName = BLOOM_RF_SCAN_NAME,
+    .CreateCustomScanState = range_create,
+};
+
+static const CustomExecMethods range_exec_methods = {
+    .CustomName = BLOOM_RF_SCAN_NAME,
+    .BeginCustomScan = range_begin,
+    .ExecCustomScan = range_exec,
+    .EndCustomScan = range_end,
+    .ReScanCustomScan = range_rescan,
+    .ExplainCustomScan = range_explain,
+};
+
+/* ---- the planner's part ---- */
+
+/*
+ * The index column of a valid BRIN index of relid on column attno that can
+ * test key i of info, or 0; *index is the index.
+ */
+static AttrNumber
+brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid *index)
+{
+	Relation rel = table_open(relid, NoLock);
+	List *indexes = RelationGetIndexList(rel);
+	Oid opno = list_nth_oid(info->operators, i);
+	Oid collation = list_nth_oid(info->collations, i);
+	AttrNumber found = 0;
+	ListCell *lc;
+
+	foreach (lc, indexes)
+	{
+		Relation idx = index_open(lfirst_oid(lc), AccessShareLock);
+
+		if (idx->rd_rel->relam == BRIN_AM_OID && idx->rd_index->indisvalid)
+		{
+			for (int c = 0; c < idx->rd_index->indnkeyatts && found == 0; c++)
+			{
+				Oid icoll = idx->rd_indcollation[c];
+
+				if (idx->rd_index->indkey.values[c] != attno ||
+				    !op_in_opfamily(opno, idx->rd_opfamily[c]))
+					continue;
+				if (OidIsValid(collation) && collation != icoll &&
+				    !get_collation_isdeterministic(collation))
+					continue;
+				found = c + 1;
+				*index = RelationGetRelid(idx);
+			}
+		}
+		index_close(idx, AccessShareLock);
+		if (found != 0)
+			break;
+	}
+	list_free(indexes);
+	table_close(rel, NoLock);
+	return found;
+}
+
+Plan *
+bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+                      RuntimePlanContext *ctx)
+{
+	SeqScan *seqscan = (SeqScan *) plan;
+	Index scanrelid;
+	RangeTblEntry *rte;
+	CustomScan *cscan;
+
+	if (!IsA(plan, SeqScan) || plan->parallel_aware || info->shared)
+		return NULL;
+	if (!bloom_rf_exprs_safe(plan->qual) || !bloom_rf_exprs_safe(plan->targetlist))
+		return NULL; /* reading fewer rows must change nothing but the rows returned */
+	scanrelid = seqscan->scan.scanrelid;
+	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
+	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
+	    get_rel_relkind(rte->relid) != RELKIND_RELATION)
+		return NULL;
+	for (int i = 0; i < info->nkeys; i++)
+	{
+		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
+		Expr *e = tle ? tle->expr : NULL;
+		AttrNumber column;
+		Oid index = InvalidOid;
+
+		while (e && IsA(e, RelabelType))
+			e = ((RelabelType *) e)->arg;
+		if (e == NULL || !IsA(e, Var) || (Index) ((Var *) e)->varno != scanrelid ||
+		    ((Var *) e)->varattno <= 0 || !OidIsValid(info->orders[i]))
+			continue;
+		column = brin_column(rte->relid, ((Var *) e)->varattno, i, info, &index);
+		if (column == 0)
+			continue;
+
+		/* the Seq Scan, as a node of ours */
+		cscan = makeNode(CustomScan);
+		cscan->scan.plan = *plan;
+		cscan->scan.plan.type = T_CustomScan;
+		cscan->scan.scanrelid = scanrelid;
+		cscan->flags = 0;
+		cscan->custom_plans = NIL;
+		cscan->custom_exprs = NIL;
+		cscan->custom_scan_tlist = NIL;
+		cscan->custom_relids = bms_make_singleton(scanrelid);
+		cscan->custom_private =
+		    list_make5(makeInteger(info->id), list_make1_oid(index), makeInteger(i),
+		               makeInteger(column), list_make1_oid(list_nth_oid(info->operators, i)));
+		Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
+		cscan->methods = &bloom_rf_scan_plan_methods;
+		return &cscan->scan.plan;
+	}
+	return NULL;
+}
+
+/* ---- the executor's part ---- */
+
+bool
+bloom_rf_is_range_scan(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) && ((CustomScanState *) ps)->methods == &range_exec_methods;
+}
+
+void
+bloom_rf_range_scan_attach(PlanState *ps, RuntimeFilter *filter)
+{
+	RangeScanState *state = (RangeScanState *) ps;
+
+	Assert(bloom_rf_is_range_scan(ps));
+	if (state->filter_id == filter->id)
+		state->filter = filter;
+}
+
+static Node *
+range_create(CustomScan *cscan)
+{
+	RangeScanState *state = palloc0(sizeof(RangeScanState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.methods = &range_exec_methods;
+	return (Node *) state;
+}
+
+static void
+range_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	RangeScanState *state = (RangeScanState *) node;
+	List *private = ((CustomScan *) node->ss.ps.plan)->custom_private;
+	Relation rel = node->ss.ss_currentRelation;
+
+	Assert(list_length(private) == RS_PRIVATE_COUNT && rel != NULL);
+	/*
+	 * ExecInitCustomScan gave the scan a virtual slot (15 has no slotOps to
+	 * ask for another) and built the quals and projection for it: the
+	 * table's own kind of slot instead, and both again for it.
+	 */
+	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+	ExecAssignScanProjectionInfoWithVarno(&node->ss, ((Scan *) node->ss.ps.plan)->scanrelid);
+	node->ss.ps.qual = ExecInitQual(node->ss.ps.plan->qual, &node->ss.ps);
+	state->filter_id = intVal(list_nth(private, RS_PRIVATE_ID));
+	state->index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_INDEX));
+	state->key = intVal(list_nth(private, RS_PRIVATE_KEY));
+	state->column = (AttrNumber) intVal(list_nth(private, RS_PRIVATE_COLUMN));
+	state->opno = linitial_oid((List *) list_nth(private, RS_PRIVATE_OPERATOR));
+}
+
+static TupleTableSlot *
+range_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, range_next, range_recheck);
+}
+
+static bool
+range_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true; /* no quals of ours: ExecScan rechecks the plan's */
+}
+
+static TupleTableSlot *
+range_next(ScanState *ss)
+{
+	RangeScanState *state = (RangeScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	EState *estate = ss->ps.state;
+
+	if (!state->started)
+		range_start(state);
+	if (state->scan == NULL)
+		return NULL; /* no block may hold a key */
+	if (!state->by_ranges)
+		return table_scan_getnextslot(state->scan, estate->es_direction, slot) ? slot : NULL;
+	for (;;)
+	{
+		if (table_scan_getnextslot_tidrange(state->scan, estate->es_direction, slot))
+			return slot;
+		if (++state->run >= state->nruns)
+			return NULL;
+		{
+			ItemPointerData from, to;
+
+			ItemPointerSet(&from, state->starts[state->run], FirstOffsetNumber);
+			ItemPointerSet(&to, state->ends[state->run], MaxOffsetNumber);
+			table_rescan_tidrange(state->scan, &from, &to);
+		}
+	}
+}
+
+/* Decide how this scan reads (once per build), and start it. */
+static void
+range_start(RangeScanState *state)
+{
+	Relation rel = state->css.ss.ss_currentRelation;
+	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
+	RuntimeFilter *f = state->filter;
+	WholeReason why;
+
+	if (f != NULL && f->values != NULL && bloom_rf_filter_built(f))
+	{
+		if (state->decided_build != f->builds || state->decided_table != f->join->hj_HashTable)
+		{
+			state->decided_build = f->builds;
+			state->decided_table = f->join->hj_HashTable;
+			state->why = range_decide(state, rel);
+		}
+		why = state->why; /* as decided for this build */
+	}
+	else
+	{
+		why = WHOLE_NOT_BUILT;
+		state->by_ranges = false;
+		state->decided_table = NULL;
+	}
+	state->started = true;
+	state->scans++;
+	state->whole[why]++;
+	if (!state->by_ranges)
+	{
+		state->scan = table_beginscan(rel, snapshot, 0, NULL);
+		return;
+	}
+	state->blocks += RelationGetNumberOfBlocks(rel);
+	if (state->nruns == 0)
+		return;
+	{
+		ItemPointerData from, to;
+
+		state->run = 0;
+		ItemPointerSet(&from, state->starts[0], FirstOffsetNumber);
+		ItemPointerSet(&to, state->ends[0], MaxOffsetNumber);
+		state->scan = table_beginscan_tidrange(rel, snapshot, &from, &to);
+	}
+	for (int r = 0; r < state->nruns; r++)
+		state->blocks_read += state->ends[r] - state->starts[r] + 1;
+}
+
+/*
+ * Add to tbm the blocks of the ranges the index says may hold a value of
+ * key: one bitmap scan per scan key set (nkeys keys, ANDed).
+ */
+static void
+index_blocks(Relation index, Snapshot snapshot, ScanKey keys, int nkeys, TIDBitmap *tbm)
+{
+	IndexScanDesc scan = bloom_index_beginscan_bitmap(index, snapshot, nkeys);
+
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	index_getbitmap(scan, tbm);
+	index_endscan(scan);
+}
+
+/* A scan key: the index column compared by operator opno of family with value. */
+static void
+scan_key(ScanKey key, AttrNumber column, Oid opno, Oid family, Oid collation, Datum value)
+{
+	Oid left, right;
+
+	op_input_types(opno, &left, &right);
+	ScanKeyEntryInitialize(key, 0, column, get_op_opfamily_strategy(opno, family), right, collation,
+	                       get_opcode(opno), value);
+}
+
+/*
+ * Which runs of blocks this build's keys need, into state's runs; returns
+ * WHOLE_NONE to read them, or why the whole table is read.
+ */
+static WholeReason
+range_decide(RangeScanState *state, Relation rel)
+{
+	const RuntimeKeyValues *k = &state->filter->values->keys[state->key];
+	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	Relation index;
+	BlockNumber per_range;
+	double nranges;
+	Oid family, collation;
+	TIDBitmap *tbm;
+	BloomBitmapIterator *it;
+	BlockNumber block, selected = 0;
+	WholeReason why = WHOLE_NONE;
+	MemoryContext old;
+
+	state->by_ranges = false;
+	state->nruns = 0;
+	index = index_open(state->index_oid, AccessShareLock);
+	per_range = BrinGetPagesPerRange(index);
+	nranges = ceil((double) nblocks / per_range);
+	if (nranges <= 2)
+	{
+		index_close(index, AccessShareLock);
+		return WHOLE_SMALL;
+	}
+	family = index->rd_opfamily[state->column - 1];
+	collation = index->rd_indcollation[state->column - 1];
+	tbm = tbm_create(work_mem * 1024L, NULL);
+	if (!k->any)
+		; /* no key: no block */
+	else if (!k->overflow && (double) k->nexact * nranges <= MAX_SUMMARY_TESTS)
+	{
+		/* each distinct key's ranges */
+		for (int e = 0; e < k->nexact; e++)
+		{
+			ScanKeyData key;
+
+			scan_key(&key, state->column, state->opno, family, collation, k->exact[e]);
+			index_blocks(index, snapshot, &key, 1, tbm);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	else
+	{
+		/*
+		 * The ranges that meet [least, greatest], where the index orders
+		 * values as the build did: its ">=" and "<=" between the column and
+		 * the keys' type are those of the build's B-tree family.
+		 */
+		Oid left, right, ge, le;
+		ScanKeyData keys[2];
+
+		op_input_types(state->opno, &left, &right);
+		ge = get_opfamily_member(family, left, right, BTGreaterEqualStrategyNumber);
+		le = get_opfamily_member(family, left, right, BTLessEqualStrategyNumber);
+		if (get_op_opfamily_strategy(state->opno, family) != BTEqualStrategyNumber ||
+		    !OidIsValid(ge) || !OidIsValid(le) || !op_in_opfamily(ge, k->family) ||
+		    !op_in_opfamily(le, k->family) || (OidIsValid(collation) && collation != k->collation))
+			why = WHOLE_UNTESTABLE;
+		else
+		{
+			scan_key(&keys[0], state->column, ge, family, collation, k->min);
+			scan_key(&keys[1], state->column, le, family, collation, k->max);
+			index_blocks(index, snapshot, keys, 2, tbm);
+		}
+	}
+	index_close(index, AccessShareLock);
+	if (why != WHOLE_NONE)
+	{
+		tbm_free(tbm);
+		return why;
+	}
+
+	/* the blocks, as runs of consecutive blocks, in the scan's memory */
+	old = MemoryContextSwitchTo(state->css.ss.ps.state->es_query_cxt);
+	if (state->starts == NULL)
+	{
+		state->capacity = 16;
+		state->starts = palloc(sizeof(BlockNumber) * state->capacity);
+		state->ends = palloc(sizeof(BlockNumber) * state->capacity);
+	}
+	{
+		it = bloom_bitmap_begin(tbm);
+		while (bloom_bitmap_next(it, &block))
+		{
+			if (block >= nblocks)
+				break;
+			selected++;
+			if (state->nruns > 0 && state->ends[state->nruns - 1] + 1 == block)
+			{
+				state->ends[state->nruns - 1] = block;
+				continue;
+			}
+			if (state->nruns == state->capacity)
+			{
+				state->capacity *= 2;
+				state->starts = repalloc(state->starts, state->capacity * sizeof(BlockNumber));
+				state->ends = repalloc(state->ends, state->capacity * sizeof(BlockNumber));
+			}
+			state->starts[state->nruns] = state->ends[state->nruns] = block;
+			state->nruns++;
+		}
+		bloom_bitmap_end(it);
+	}
+	MemoryContextSwitchTo(old);
+	tbm_free(tbm);
+	if (selected > MAX_FRACTION_READ * nblocks)
+		return WHOLE_MOST;
+	state->by_ranges = true;
+	return WHOLE_NONE;
+}
+
+static void
+range_end(CustomScanState *node)
+{
+	RangeScanState *state = (RangeScanState *) node;
+
+	if (state->scan != NULL)
+		table_endscan(state->scan);
+	state->scan = NULL;
+}
+
+static void
+range_rescan(CustomScanState *node)
+{
+	RangeScanState *state = (RangeScanState *) node;
+
+	/* the next row starts again, deciding again if the build changed */
+	if (state->scan != NULL)
+		table_endscan(state->scan);
+	state->scan = NULL;
+	state->started = false;
+	ExecScanReScan(&node->ss);
+}
+
+static void
+range_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	RangeScanState *state = (RangeScanState *) node;
+	uint64 by_ranges = state->whole[WHOLE_NONE];
+
+	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
+	ExplainPropertyText("BRIN Index", get_rel_name(state->index_oid), es);
+	if (!es->analyze || state->scans == 0)
+		return;
+	if (by_ranges > 0)
+		ExplainPropertyText(
+		    "Heap Blocks Read",
+		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->blocks_read, state->blocks), es);
+	for (int w = WHOLE_NONE + 1; w < WHOLE_REASONS; w++)
+		if (state->whole[w] > 0)
+			ExplainPropertyText("Whole Table Read",
+			                    state->scans > 1
+			                        ? psprintf("%s (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
+			                                   whole_reasons[w], state->whole[w], state->scans)
+			                        : whole_reasons[w],
+			                    es);
+}
