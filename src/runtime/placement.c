@@ -93,7 +93,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	List *keys = NIL;
 	char *sql;
 	Oid relid = InvalidOid;
-	bool skip;
+	bool safe, skip;
 	Plan *ranged;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
@@ -156,10 +156,15 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	if (IsA(plan, ForeignScan) &&
 	    (sql = bloom_rf_remote_sql((ForeignScan *) plan, cols, info, ctx)) != NULL)
 		bloom_rf_push_remote((ForeignScan *) plan, sql, info, ctx);
-	/* the scan of a partition may be skipped whole (skip.c) */
-	skip = bloom_rf_skip_target(plan, cols, info, ctx, &relid, attnos);
-	/* a Seq Scan may read only the block ranges that a BRIN index says may hold a key */
-	if ((ranged = bloom_rf_range_target(plan, cols, info, ctx)) != NULL)
+	/*
+	 * The scan of a partition may be skipped whole (skip.c), and a Seq Scan
+	 * may read only the block ranges that a BRIN index says may hold a key
+	 * (rangescan.c), if reading fewer rows changes nothing but the rows
+	 * returned: no volatile functions or subqueries in the scan.
+	 */
+	safe = bloom_rf_exprs_safe(plan->qual) && bloom_rf_exprs_safe(plan->targetlist);
+	skip = safe && bloom_rf_skip_target(plan, cols, info, ctx, &relid, attnos);
+	if (safe && (ranged = bloom_rf_range_target(plan, cols, info, ctx)) != NULL)
 	{
 		info->ranged++;
 		plan = ranged;

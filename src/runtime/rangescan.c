@@ -196,8 +196,6 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 
 	if (!IsA(plan, SeqScan) || plan->parallel_aware || info->shared)
 		return NULL;
-	if (!bloom_rf_exprs_safe(plan->qual) || !bloom_rf_exprs_safe(plan->targetlist))
-		return NULL; /* reading fewer rows must change nothing but the rows returned */
 	scanrelid = seqscan->scan.scanrelid;
 	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
 	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||

@@ -253,7 +253,8 @@ extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const Runtime
 
 /*
  * rangescan.c: a BloomFilterScan to put in place of plan, the node a probe
- * would sit on, if plan is a Seq Scan of a table with a BRIN index on one
+ * would sit on (with neither volatile functions nor subqueries: the caller
+ * checks), if plan is a Seq Scan of a table with a BRIN index on one
  * of the keys (cols: their columns in plan's output) that can test it;
  * NULL if not.
  */
@@ -263,7 +264,8 @@ extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const Run
 /* ---- skipping scans (skip.c) ---- */
 
 /*
- * planner: whether plan, the node a probe would sit on, scans a partition
+ * planner: whether plan, the node a probe would sit on (with neither
+ * volatile functions nor subqueries: the caller checks), scans a partition
  * whose bounds, at some level of its partitioned ancestors, are on one of
  * the keys (cols: the keys' columns in plan's output) in a way the build's
  * values can decide (skip.c's header); if so, *relid and attnos (the keys'

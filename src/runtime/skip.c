@@ -134,9 +134,6 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	 */
 	if (((Scan *) plan)->scanrelid == 0)
 		return false;
-	/* not starting the scan must change nothing but the rows it would return */
-	if (!bloom_rf_exprs_safe(plan->qual) || !bloom_rf_exprs_safe(plan->targetlist))
-		return false;
 	rte = rt_fetch(((Scan *) plan)->scanrelid, ctx->stmt->rtable);
 	if (rte->rtekind != RTE_RELATION || !get_rel_relispartition(rte->relid))
 		return false;
