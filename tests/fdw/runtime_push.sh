@@ -83,11 +83,21 @@ CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', determinist
 CREATE FOREIGN TABLE words (w text COLLATE nocase) SERVER shard;
 CREATE TABLE small AS SELECT g * 20 AS k, g % 10 AS grp FROM generate_series(1, 10000) g;
 CREATE TABLE small4 AS SELECT (g * 20)::int4 AS k FROM generate_series(1, 10000) g;
+-- keys of the first foreign partition only (parts_1: 1 to 100,000)
+CREATE TABLE low4 AS SELECT k FROM small4 WHERE k <= 100000;
+-- never analyzed here (autovacuum does not analyze foreign tables): no
+-- column statistics, so the join's estimate says every row matches
+CREATE FOREIGN TABLE big_nostats (k int8, payload text) SERVER shard OPTIONS (table_name 'big');
+CREATE SERVER shard_estimate FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'port', dbname :'remote', extensions 'bloomfilter',
+           use_remote_estimate 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER shard_estimate OPTIONS (user 'postgres', password :'pw');
+CREATE FOREIGN TABLE big_estimate (k int8, payload text) SERVER shard_estimate OPTIONS (table_name 'big');
 -- 250,000 keys: a filter of 64kB (about 53,000 keys) with these is too full
 CREATE TABLE many AS SELECT g * 2 AS k FROM generate_series(1, 250000) g;
 CREATE TABLE dim AS SELECT g AS v, g % 2 = 0 AS even FROM generate_series(0, 6) g;
 CREATE TABLE some_words AS SELECT 'WORD' || (g * 10) AS w FROM generate_series(1, 1000) g;
-ANALYZE small, small4, many, dim, some_words;
+ANALYZE small, small4, low4, many, dim, some_words;
 ANALYZE big, big3, big_plain, big_one_batch, p1_wide, parts, parts_async, words;
 SQL
 
@@ -95,17 +105,19 @@ passed=0
 failed=0
 # check NAME SHIPPED QUERY [SETTINGS]: rows on = rows off, and
 #   yes     the Remote SQL takes the filter, and the remote side sends fewer rows;
+#   skip    as yes, and EXPLAIN ANALYZE says a partition's scan was skipped
+#           (SKIPPED: "N of M");
 #   no      no Remote SQL takes it;
 #   unsent  the Remote SQL takes it, but the filter is not sent (the remote
 #           side lets every row through: as many rows as off);
 #   full    as unsent, and EXPLAIN ANALYZE says the filter is too full.
 # Prints the foreign scans' rows on and off.
 check() {
-	local name=$1 pushed=$2 query=$3 settings=${4:-} out
+	local name=$1 pushed=$2 query=$3 settings=${4:-} skipped=${5:-} out
 	out=$(psql -X -At -v ON_ERROR_STOP=1 -d "$local_db" <<SQL 2>&1
 LOAD 'bloomfilter';
-$settings
 SET bloomfilter.runtime_filter_force = on;
+$settings
 SET max_parallel_workers_per_gather = 0;
 SET enable_nestloop = off;
 SET enable_mergejoin = off;
@@ -130,7 +142,7 @@ SELECT 'remote rows on: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
 SET bloomfilter.runtime_filter = off;
 SELECT 'remote rows off: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
 SET bloomfilter.runtime_filter = on;
-$([ "$pushed" = full ] && echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $query;")
+$([ "$pushed" = full ] || [ "$pushed" = skip ] && echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $query;")
 SQL
 	) || true
 	local same shipped on off
@@ -141,6 +153,8 @@ SQL
 	local ok=0
 	case "$pushed" in
 	yes) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] && ok=1 ;;
+	skip) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] &&
+		grep -q "^ *Partition Scans Skipped: $skipped\$" <<<"$out" && ok=1 ;;
 	no) [ "$shipped" = 0 ] && ok=1 ;;
 	unsent) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] && ok=1 ;;
 	full) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] &&
@@ -164,6 +178,10 @@ check "async foreign partitions" yes "SELECT p.k, p.v FROM parts_async p JOIN sm
 check "cross-type keys, remote column narrower" yes "SELECT p.k FROM p1_wide p JOIN small4 s ON p.k = s.k"
 check "NULL keys" yes "SELECT b.k FROM big b WHERE b.k IN (SELECT k FROM small UNION ALL SELECT NULL)"
 check "rescanned join (a nested loop over it)" yes "SELECT s.grp, x.n FROM (SELECT DISTINCT grp FROM small) s, LATERAL (SELECT count(*) AS n FROM big_one_batch b JOIN (SELECT k FROM small WHERE grp = s.grp OFFSET 0) t ON b.k = t.k) x"
+check "foreign partitions, one skipped" skip "SELECT p.k, p.v FROM parts p JOIN low4 s ON p.k = s.k" "" "1 of 2"
+check "foreign partitions, one skipped, filters not forced" skip "SELECT p.k, p.v FROM parts p JOIN low4 s ON p.k = s.k" "SET bloomfilter.runtime_filter_force = off;" "1 of 2"
+check "no local statistics, filters not forced" yes "SELECT b.k, b.payload FROM big_nostats b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_force = off;"
+check "no local statistics, use_remote_estimate, filters not forced" yes "SELECT b.k, b.payload FROM big_estimate b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_force = off;"
 check "server without the extension" no "SELECT b.k FROM big_plain b JOIN small s ON b.k = s.k"
 check "nondeterministic collation" no "SELECT w.w FROM words w JOIN some_words s ON w.w = s.w"
 check "filter over the size sent (runtime_filter_ship_max = 1kB)" unsent "SELECT b.k, b.payload FROM big b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_ship_max = '1kB';"
