@@ -198,7 +198,28 @@ INSERT INTO sub SELECT d, region, v FROM fact WHERE d >= '2020-01-01' AND d < '2
 ANALYZE sub;
 SELECT rf_skip('SELECT s.v FROM sub s JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS sub_by_date;
 SELECT rf_skip('SELECT s.v FROM sub s JOIN regions USING (region) WHERE regions.n = 1') AS sub_by_region;
+-- a partitioned partition named by the query: its parent's bounds count too
+SELECT rf_skip('SELECT s.v FROM sub_2021 s JOIN dim USING (d) WHERE dim.y = 2020 AND dim.m = 3') AS sub_named_by_date;
+SELECT rf_skip('SELECT s.v FROM sub_2021 s JOIN regions USING (region) WHERE regions.n = 7') AS sub_named_by_region;
 SELECT rf_skip('SELECT s.v FROM sub s JOIN (SELECT d, region FROM dim, regions WHERE y = 2020 AND m = 6 AND regions.n = 2 OFFSET 0) x USING (d, region)') AS sub_by_both;
+
+-- MergeAppend: partitions read in key order through their indexes (a
+-- default partition keeps them from being an ordered Append).
+CREATE TABLE ord (d date, v int) PARTITION BY RANGE (d);
+CREATE TABLE ord_2020 PARTITION OF ord FOR VALUES FROM ('2020-01-01') TO ('2021-01-01');
+CREATE TABLE ord_2021 PARTITION OF ord FOR VALUES FROM ('2021-01-01') TO ('2022-01-01');
+CREATE TABLE ord_2022 PARTITION OF ord FOR VALUES FROM ('2022-01-01') TO ('2023-01-01');
+CREATE TABLE ord_default PARTITION OF ord DEFAULT;
+INSERT INTO ord SELECT d, v FROM fact WHERE d >= '2020-01-01' AND d < '2023-01-01';
+CREATE INDEX ord_d ON ord (d);
+ANALYZE ord;
+SET enable_sort = off;
+SET enable_seqscan = off;
+SELECT rf_skip('SELECT o.d, o.v FROM (SELECT * FROM ord ORDER BY d OFFSET 0) o JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS merge_append;
+SELECT line FROM explain_analyze('SELECT o.d, o.v FROM (SELECT * FROM ord ORDER BY d OFFSET 0) o JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS line
+ WHERE line ~ 'Merge Append|Skipped';
+RESET enable_sort;
+RESET enable_seqscan;
 
 -- A range key of two columns, joined on its first.
 CREATE TABLE two (a int, b int, v int) PARTITION BY RANGE (a, b);

@@ -27,6 +27,12 @@
  * target list or quals (dropping rows would change how often they run).
  * Keys that are expressions are computed by a probe right on the join's
  * outer child, on exactly the rows the join would compute them on.
+ *
+ * Where a probe stops on the scan of a partition that its bounds may let
+ * it skip, the probe carries the partition (skip.c); a Seq Scan of a table
+ * with a BRIN index on a key is replaced by a BloomFilterScan
+ * (rangescan.c).  A filter placed only to skip or ship (info->probe_rows
+ * false) puts probes on such scans alone, and changes nothing elsewhere.
  */
 #include "runtime.h"
 

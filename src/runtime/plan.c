@@ -9,7 +9,11 @@
  * A hash join gets a filter if its type discards the outer rows that match
  * nothing (inner, semi, right, right semi, right anti), its hash operators
  * are strict, its keys are neither volatile nor subqueries, and the cost
- * model (cost.c) says the filter pays.  DEBUG1 says why a join gets none.
+ * model (cost.c) says the filter pays; or, where it does not, if a scan on
+ * its outer side can be skipped (partitions, BRIN block ranges) or can take
+ * the filter into its remote query (postgres_fdw): those decide what is
+ * read or shipped, cost next to nothing when useless, and need no estimate
+ * of the rows that match.  DEBUG1 says why a join gets none.
  *
  * The filter's nodes get plan_node_ids above every existing one, and those
  * under a Gather are marked parallel-aware (for the shared memory in which

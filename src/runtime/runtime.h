@@ -21,6 +21,15 @@
  * side), combined as the hash join combines them, so a row that the join
  * would match always passes: the filter has no false negatives.
  *
+ * A filter also decides what is not read at all (1.8): a probe right above
+ * the scan of a partition never starts the scan when the partition's bounds
+ * hold no key of the build (skip.c, from the build's key values, values.c),
+ * and a Seq Scan of a table with a BRIN index on a key becomes a
+ * BloomFilterScan that reads only the block ranges the index says may hold
+ * one (rangescan.c).  Where probing rows is not expected to pay but a scan
+ * can be skipped or shipped, the filter is placed for that alone: its
+ * probes go only on those scans and filter no rows (plan.c).
+ *
  * At executor start (hooks.c) each probe is given its build node's filter
  * and the build node its HashJoinState.  A probe filters only while the
  * filter is usable (it holds every inner row of the join's current scan and
@@ -34,6 +43,8 @@
  *	 cost.c       the cost model: every estimate it reads, one place
  *	 placement.c  where a filter's probes go
  *	 pushdown.c   filters shipped into postgres_fdw scans
+ *	 skip.c       partitions whose bounds hold no built key: skipped
+ *	 rangescan.c  BloomFilterScan: the block ranges a BRIN index gives
  *	 remote.c     the SQL functions the remote server runs for them
  *	 plantree.c   plan-tree helpers both planner files use
  *	 node.c       what the two executor nodes share
@@ -41,6 +52,7 @@
  *	 probe.c      BloomFilterProbe
  *	 filter.c     the filter: collected, sized, filled, shared, probed
  *	 keys.c       the join keys, hashed as the hash join hashes them
+ *	 values.c     the build's key values: least, greatest, distinct while few
  *	 counts.c     the nodes' counts across parallel processes
  *
  * Every function the room exports is named bloom_rf_*; its types Runtime*.

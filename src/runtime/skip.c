@@ -212,10 +212,11 @@ key_names(Oid relid, const AttrNumber *attnos, int nkeys)
 }
 
 /*
- * Open child's parent (locked already: the planner and the executor lock
- * every partitioned table of a query) and map its partition columns to the
- * keys (names: the keys' columns, key_names).  Returns whether the level can
- * be decided by them.
+ * Open child's parent and map its partition columns to the keys (names: the
+ * keys' columns, key_names).  Returns whether the level can be decided by
+ * them.  The parent is locked as a reader until the transaction ends: the
+ * query locks it already when it is in its range table, but not when the
+ * query names a partition below it.
  */
 static bool
 level_init(Level *level, Oid child, char **names, int nkeys, List *operators, List *collations,
@@ -225,7 +226,7 @@ level_init(Level *level, Oid child, char **names, int nkeys, List *operators, Li
 	PartitionKey key;
 	int mapped = 0;
 
-	level->parent = table_open(parent, NoLock);
+	level->parent = table_open(parent, AccessShareLock);
 	level->key = key = RelationGetPartitionKey(level->parent);
 	level->usable = false;
 	for (int j = 0; j < key->partnatts; j++)
