@@ -63,7 +63,7 @@ INSERT INTO sk_events SELECT g % 100000, g % 1000 FROM generate_series(1, 360000
 CREATE TABLE sk_picks AS SELECT g AS k, g % 20000 AS grp FROM generate_series(0, 99999) g;
 
 CREATE TABLE sk_ordered AS SELECT d, region, amount FROM sk_fact ORDER BY d;
-CREATE TABLE sk_random AS SELECT d, region, amount FROM sk_fact ORDER BY hashint4(amount) # hashtext(region) # d::int;
+CREATE TABLE sk_random AS SELECT d, region, amount FROM sk_fact ORDER BY hashint4(amount) # hashtext(region) # hashint4(d - date '2000-01-01');
 CREATE INDEX sk_ordered_d ON sk_ordered USING brin (d);
 CREATE INDEX sk_random_d ON sk_random USING brin (d);
 VACUUM ANALYZE sk_fact, sk_dates, sk_regions, sk_sales, sk_events, sk_picks, sk_ordered, sk_random;
@@ -71,13 +71,13 @@ VACUUM ANALYZE sk_fact, sk_dates, sk_regions, sk_sales, sk_events, sk_picks, sk_
 CREATE TEMP TABLE runs (name text, setting text, ms float8, result text);
 CREATE TEMP TABLE queries (ord int, name text, q text, workers int DEFAULT 0);
 INSERT INTO queries VALUES
-  (1, 'month', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3'),
-  (2, 'year_misled', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021'),
-  (3, 'list_two', 'SELECT count(*), sum(amount) FROM sk_sales s JOIN sk_regions r USING (region) WHERE r.n IN (3, 7)'),
-  (4, 'hash_five', 'SELECT count(*), sum(amount) FROM sk_events e JOIN sk_picks p USING (k) WHERE p.grp = 17 AND p.k < 100000'),
-  (5, 'brin_ordered', 'SELECT count(*), sum(amount) FROM sk_ordered o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3'),
-  (6, 'brin_random', 'SELECT count(*), sum(amount) FROM sk_random o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3'),
-  (7, 'star', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)'),
+  (1, 'month', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 0),
+  (2, 'year_misled', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021', 0),
+  (3, 'list_two', 'SELECT count(*), sum(amount) FROM sk_sales s JOIN sk_regions r USING (region) WHERE r.n IN (3, 7)', 0),
+  (4, 'hash_five', 'SELECT count(*), sum(amount) FROM sk_events e JOIN sk_picks p USING (k) WHERE p.grp = 17 AND p.k < 100000', 0),
+  (5, 'brin_ordered', 'SELECT count(*), sum(amount) FROM sk_ordered o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 0),
+  (6, 'brin_random', 'SELECT count(*), sum(amount) FROM sk_random o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 0),
+  (7, 'star', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)', 0),
   (8, 'star_parallel', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)', 2);
 
 \ir timing.sql

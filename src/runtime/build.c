@@ -91,10 +91,10 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 
 	bloom_rf_node_begin(&state->node, estate, eflags, false);
 	bloom_rf_filter_init(&state->filter, state->node.filter_id,
-	                     floatVal(list_nth(private, RF_PRIVATE_SHARED_KEYS)));
-	state->outer_rows = floatVal(list_nth(private, RF_PRIVATE_OUTER_ROWS));
-	state->inner_rows = floatVal(list_nth(private, RF_PRIVATE_INNER_ROWS));
-	state->pass = floatVal(list_nth(private, RF_PRIVATE_PASS));
+	                     bloom_rf_private_float(private, RF_PRIVATE_SHARED_KEYS));
+	state->outer_rows = bloom_rf_private_float(private, RF_PRIVATE_OUTER_ROWS);
+	state->inner_rows = bloom_rf_private_float(private, RF_PRIVATE_INNER_ROWS);
+	state->pass = bloom_rf_private_float(private, RF_PRIVATE_PASS);
 	state->filter.remote_param = intVal(list_nth(private, RF_PRIVATE_REMOTE_PARAM));
 	/* key values for probes that skip scans; a shared build's would be one share (skip.c) */
 	if (intVal(list_nth(private, RF_PRIVATE_COLLECT)) && state->filter.shared_keys <= 0)

@@ -98,7 +98,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	Plan **child;
 	List *keys = NIL;
 	char *sql;
-	Oid relid = InvalidOid;
+	List *partition = NIL;
 	bool safe, skip;
 	Plan *ranged;
 
@@ -169,7 +169,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	 * returned: no volatile functions or subqueries in the scan.
 	 */
 	safe = bloom_rf_exprs_safe(plan->qual) && bloom_rf_exprs_safe(plan->targetlist);
-	skip = safe && bloom_rf_skip_target(plan, cols, info, ctx, &relid, attnos);
+	skip = safe && bloom_rf_skip_target(plan, cols, info, ctx, &partition, attnos);
 	if (safe && (ranged = bloom_rf_range_target(plan, cols, info, ctx)) != NULL)
 	{
 		info->ranged++;
@@ -188,7 +188,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	if (skip)
 	{
 		info->skippable++;
-		return bloom_rf_make_skipping_probe(plan, keys, info, relid, attnos, ctx);
+		return bloom_rf_make_skipping_probe(plan, keys, info, partition, attnos, ctx);
 	}
 	return bloom_rf_make_node(plan, keys, info, true, ctx);
 }

@@ -150,14 +150,16 @@ bloom_rf_returns_same_rows(Plan *plan)
 }
 
 /*
- * A Float node for custom_private.  Always with a decimal point: the plan is
- * copied to parallel workers as text, and a token without one reads back as
- * an Integer.
+ * A Float for custom_private: a float8 Const, which the plan's copy to
+ * parallel workers (as text) carries as its bytes, with no printing and
+ * parsing of numbers (each node of ours has five; a plan over many
+ * partitions has many nodes).
  */
 static Node *
 float_node(double value)
 {
-	return (Node *) makeFloat(psprintf("%.6f", value));
+	return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(value),
+	                          false, FLOAT8PASSBYVAL);
 }
 
 /* An OidList of n Oids. */
@@ -175,10 +177,10 @@ oid_list(const Oid *oids, int n)
  * The node's target list is custom_scan_tlist's columns (INDEX_VAR), which
  * are child's output (OUTER_VAR, plan.lefttree being child, so EXPLAIN can
  * show them).  A probe on the scan of a partition that it may skip has
- * relid and attnos (skip.c), others InvalidOid.
+ * partition and attnos (skip.c), others NIL.
  */
 static Plan *
-make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, Oid relid,
+make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, List *partition,
           const AttrNumber *attnos, RuntimePlanContext *ctx)
 {
 	CustomScan *cscan = makeNode(CustomScan);
@@ -212,7 +214,7 @@ make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, Oid 
 		plan->targetlist = lappend(plan->targetlist, makeTargetEntry((Expr *) index, tle->resno,
 		                                                             tle->resname, tle->resjunk));
 	}
-	if (OidIsValid(relid))
+	if (partition != NIL)
 		for (int i = 0; i < info->nkeys; i++)
 			skip_attnos = lappend_int(skip_attnos, attnos[i]);
 	cscan->scan.scanrelid = 0;
@@ -229,8 +231,7 @@ make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, Oid 
 	cscan->custom_private =
 	    lappend(cscan->custom_private, makeInteger(info->skippable + info->ranged > 0));
 	cscan->custom_private = lappend(cscan->custom_private, oid_list(info->orders, info->nkeys));
-	cscan->custom_private =
-	    lappend(cscan->custom_private, OidIsValid(relid) ? list_make1_oid(relid) : NIL);
+	cscan->custom_private = lappend(cscan->custom_private, partition);
 	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
 	Assert(list_length(cscan->custom_private) == RF_PRIVATE_COUNT);
 	cscan->methods = probe ? &bloom_rf_probe_plan_methods : &bloom_rf_build_plan_methods;
@@ -241,13 +242,13 @@ Plan *
 bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe,
                    RuntimePlanContext *ctx)
 {
-	return make_node(child, keys, info, probe, InvalidOid, NULL, ctx);
+	return make_node(child, keys, info, probe, NIL, NULL, ctx);
 }
 
 Plan *
-bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info, Oid relid,
+bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info, List *partition,
                              const AttrNumber *attnos, RuntimePlanContext *ctx)
 {
-	Assert(OidIsValid(relid));
-	return make_node(child, keys, info, true, relid, attnos, ctx);
+	Assert(list_length(partition) >= 2);
+	return make_node(child, keys, info, true, partition, attnos, ctx);
 }

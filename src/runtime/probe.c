@@ -40,7 +40,7 @@ typedef struct ProbeState
 	double table_kb; /* its size, for EXPLAIN */
 	bool probe_rows; /* filter rows; false: only skip the scan (a filter placed to skip) */
 	/* skipping the scan of a partition (skip.c): decided per build, before the first row */
-	Oid skip_relid; /* the partition, or InvalidOid */
+	List *skip_partition; /* the partition, then its ancestors; NIL if none */
 	AttrNumber *skip_attnos;
 	List *operators;
 	List *collations;
@@ -119,19 +119,19 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	Assert(node->ss.ps.ExecProcNode != NULL);
 	node->ss.ps.ExecProcNode = probe_exec_direct;
 	bloom_rf_node_begin(&state->node, estate, eflags, true);
-	bf_rf_switch_init(&state->sw, Max(1.0, floatVal(list_nth(private, RF_PRIVATE_SAVED))));
+	bf_rf_switch_init(&state->sw, Max(1.0, bloom_rf_private_float(private, RF_PRIVATE_SAVED)));
 	/* forced filters (tests) must filter whatever the table's size */
 	state->judge = !bloom_rf_forced;
 	state->probe_rows = intVal(list_nth(private, RF_PRIVATE_PROBE_ROWS)) != 0;
 	state->operators = list_nth(private, RF_PRIVATE_OPERATORS);
 	state->collations = list_nth(private, RF_PRIVATE_COLLATIONS);
-	if (list_nth(private, RF_PRIVATE_SKIP_RELID) != NIL)
+	state->skip_partition = list_nth(private, RF_PRIVATE_SKIP_LINEAGE);
+	if (state->skip_partition != NIL)
 	{
 		List *attnos = list_nth(private, RF_PRIVATE_SKIP_ATTNOS);
 		ListCell *lc;
 		int i = 0;
 
-		state->skip_relid = linitial_oid((List *) list_nth(private, RF_PRIVATE_SKIP_RELID));
 		state->skip_attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
 		foreach (lc, attnos)
 			state->skip_attnos[i++] = (AttrNumber) lfirst_int(lc);
@@ -169,7 +169,7 @@ probe_skips(ProbeState *state)
 		state->decided_build = f->builds;
 		state->decided_table = f->join->hj_HashTable;
 		state->skipping =
-		    !bloom_rf_partition_may_hold(state->skip_relid, state->skip_attnos, f,
+		    !bloom_rf_partition_may_hold(state->skip_partition, state->skip_attnos, f,
 		                                 &state->node.keys, state->operators, state->collations);
 		state->checked++;
 		f->scans_checked++;
@@ -237,7 +237,7 @@ probe_exec(CustomScanState *node)
 	PlanState *child = outerPlanState(node);
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 
-	if (OidIsValid(state->skip_relid) && probe_skips(state))
+	if (state->skip_partition != NIL && probe_skips(state))
 		return NULL;
 	if (!state->probe_rows)
 		return ExecProcNode(child);
@@ -312,7 +312,7 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->node.filter_id, es);
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
-	if (OidIsValid(state->skip_relid) && es->verbose)
+	if (state->skip_partition != NIL && es->verbose)
 		ExplainPropertyText("Skip Test", "partition bounds", es);
 	if (!state->probe_rows)
 		ExplainPropertyText("Filter Use", "skipping only", es);

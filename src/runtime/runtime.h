@@ -70,6 +70,7 @@
 #include "executor/tuptable.h"
 #include "nodes/execnodes.h"
 #include "nodes/extensible.h"
+#include "catalog/pg_type_d.h"
 #include "nodes/plannodes.h"
 #include "portability/instr_time.h"
 
@@ -108,22 +109,33 @@ extern void bloom_rf_module_init(void);
  */
 typedef enum RuntimePrivate
 {
-	RF_PRIVATE_ID,           /* Integer: the filter's number in the statement */
-	RF_PRIVATE_OPERATORS,    /* OidList: the join's hash operators */
-	RF_PRIVATE_COLLATIONS,   /* OidList: their collations */
-	RF_PRIVATE_OUTER_ROWS,   /* Float: the planner's estimates, for EXPLAIN */
-	RF_PRIVATE_INNER_ROWS,   /* Float */
-	RF_PRIVATE_PASS,         /* Float: the fraction of outer rows expected to match */
-	RF_PRIVATE_SHARED_KEYS,  /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
-	RF_PRIVATE_SAVED,        /* Float: what removing an outer row saves, in probes */
+	RF_PRIVATE_ID,          /* Integer: the filter's number in the statement */
+	RF_PRIVATE_OPERATORS,   /* OidList: the join's hash operators */
+	RF_PRIVATE_COLLATIONS,  /* OidList: their collations */
+	RF_PRIVATE_OUTER_ROWS,  /* Float: the planner's estimates, for EXPLAIN */
+	RF_PRIVATE_INNER_ROWS,  /* Float */
+	RF_PRIVATE_PASS,        /* Float: the fraction of outer rows expected to match */
+	RF_PRIVATE_SHARED_KEYS, /* Float: keys a shared filter (Parallel Hash) is sized for, else 0 */
+	RF_PRIVATE_SAVED,       /* Float: what removing an outer row saves, in probes */
+	/* (the Floats are float8 Consts: no printing and parsing of numbers, bloom_rf_private_float) */
 	RF_PRIVATE_REMOTE_PARAM, /* Integer: the PARAM_EXEC shipping it to remote scans, or -1 */
 	RF_PRIVATE_PROBE_ROWS,   /* Integer: 1 if probes filter rows, 0 if they only skip scans */
 	RF_PRIVATE_COLLECT,      /* Integer: 1 if the build keeps its key values (values.c) */
 	RF_PRIVATE_FAMILIES,     /* OidList: each key's B-tree family (its order), or InvalidOid */
-	RF_PRIVATE_SKIP_RELID,   /* OidList: a probe's scanned partition (skip.c), or NIL */
+	RF_PRIVATE_SKIP_LINEAGE, /* OidList: a probe's scanned partition, then its ancestors, or NIL */
 	RF_PRIVATE_SKIP_ATTNOS,  /* IntList: the keys' columns in that partition */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
+
+/* custom_private's Float n (a float8 Const). */
+static inline double
+bloom_rf_private_float(List *private, int n)
+{
+	Const *c = (Const *) list_nth(private, n);
+
+	Assert(IsA(c, Const) && c->consttype == FLOAT8OID && !c->constisnull);
+	return DatumGetFloat8(c->constvalue);
+}
 
 /* The plan methods (build.c, probe.c), registered in _PG_init: workers find them by name. */
 extern const CustomScanMethods bloom_rf_build_plan_methods;
@@ -171,6 +183,8 @@ typedef struct RuntimePlanContext
 	PlannedStmt *stmt; /* the statement: its range table, its PARAM_EXEC types */
 	int next_node_id;
 	int next_filter_id;
+	Index *parents; /* each range table entry's appendrel parent, or 0 (skip.c; NULL until asked) */
+	int nparents;
 } RuntimePlanContext;
 
 /*
@@ -260,7 +274,7 @@ extern Plan *bloom_rf_make_node(Plan *child, List *keys, const RuntimePlanInfo *
  * partition relid whose columns attnos (one per key) are the keys.
  */
 extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const RuntimePlanInfo *info,
-                                          Oid relid, const AttrNumber *attnos,
+                                          List *partition, const AttrNumber *attnos,
                                           RuntimePlanContext *ctx);
 
 /*
@@ -280,11 +294,12 @@ extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const Run
  * volatile functions nor subqueries: the caller checks), scans a partition
  * whose bounds, at some level of its partitioned ancestors, are on one of
  * the keys (cols: the keys' columns in plan's output) in a way the build's
- * values can decide (skip.c's header); if so, *relid and attnos (the keys'
- * columns in that partition, 0 for none) say where.
+ * values can decide (skip.c's header); if so, *partition (the partition's
+ * OID, then its ancestors', up to the root) and attnos (the keys' columns in
+ * that partition, 0 for none) say where.
  */
 extern bool bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                                 RuntimePlanContext *ctx, Oid *relid, AttrNumber *attnos);
+                                 RuntimePlanContext *ctx, List **partition, AttrNumber *attnos);
 
 /* ---- counts for EXPLAIN ANALYZE, across processes (counts.c) ---- */
 
@@ -630,13 +645,14 @@ extern bool bloom_rf_is_probe(PlanState *ps);
 extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
 
 /*
- * skip.c: whether the partition relid may hold a row whose keys (its
- * columns attnos) the finished build holds (bloom_rf_filter_built first):
+ * skip.c: whether a partition (partition: its OID, then its ancestors') may
+ * hold a row whose keys (its columns attnos) the finished build holds (bloom_rf_filter_built first):
  * false when the bounds of some level of its partitioned ancestors hold no
  * built key.  keys are the probe's (the outer side's hash functions, to
  * probe the filter with a list partition's values).
  */
-extern bool bloom_rf_partition_may_hold(Oid relid, const AttrNumber *attnos, RuntimeFilter *filter,
-                                        RuntimeKeys *keys, List *operators, List *collations);
+extern bool bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos,
+                                        RuntimeFilter *filter, RuntimeKeys *keys, List *operators,
+                                        List *collations);
 
 #endif /* BLOOM_RUNTIME_H */

@@ -44,6 +44,7 @@
 #include "access/nbtree.h"
 #include "access/table.h"
 #include "catalog/partition.h"
+#include "catalog/pg_class.h"
 #include "common/hashfn.h"
 #include "parser/parsetree.h"
 #include "partitioning/partbounds.h"
@@ -65,8 +66,8 @@ typedef struct Level
 } Level;
 
 static char **key_names(Oid relid, const AttrNumber *attnos, int nkeys);
-static bool level_init(Level *level, Oid child, char **names, int nkeys, List *operators,
-                       List *collations, const Oid *orders);
+static bool level_init(Level *level, Oid child, Oid parent, char **names, int nkeys,
+                       List *operators, List *collations, const Oid *orders);
 static bool level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys,
                            List *operators);
 static bool range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
@@ -104,12 +105,55 @@ scan_column(Plan *plan, AttrNumber col, AttrNumber *attno)
 	return true;
 }
 
+/*
+ * The partition scanned at range table index rti, then its ancestors up to
+ * the root partitioned table: read from the statement's AppendRelInfos as
+ * far as the query expanded them (no catalog lookup), then from the
+ * catalog for ancestors the query does not name.
+ */
+static List *
+lineage(RuntimePlanContext *ctx, Index rti)
+{
+	RangeTblEntry *rte = rt_fetch(rti, ctx->stmt->rtable);
+	List *oids = list_make1_oid(rte->relid);
+	Oid relid;
+	ListCell *lc;
+
+	if (ctx->parents == NULL)
+	{
+		ctx->nparents = list_length(ctx->stmt->rtable) + 1;
+		ctx->parents = palloc0(ctx->nparents * sizeof(Index));
+		foreach (lc, ctx->stmt->appendRelations)
+		{
+			AppendRelInfo *info = lfirst(lc);
+
+			if (info->child_relid < (Index) ctx->nparents)
+				ctx->parents[info->child_relid] = info->parent_relid;
+		}
+	}
+	while (rti < (Index) ctx->nparents && ctx->parents[rti] != 0)
+	{
+		rti = ctx->parents[rti];
+		rte = rt_fetch(rti, ctx->stmt->rtable);
+		if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_PARTITIONED_TABLE)
+			break; /* not a partitioned table's expansion (UNION ALL, inheritance) */
+		oids = lappend_oid(oids, rte->relid);
+	}
+	for (relid = llast_oid(oids); get_rel_relispartition(relid);)
+	{
+		relid = get_partition_parent(relid, true);
+		oids = lappend_oid(oids, relid);
+	}
+	return oids;
+}
+
 bool
 bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                     RuntimePlanContext *ctx, Oid *relid, AttrNumber *attnos)
+                     RuntimePlanContext *ctx, List **partition, AttrNumber *attnos)
 {
+	Index scanrelid = ((Scan *) plan)->scanrelid;
 	RangeTblEntry *rte;
-	Oid rel;
+	List *oids;
 	char **names;
 	bool any = false;
 
@@ -132,9 +176,9 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	 * A parallel scan too: every process has the same keys (info->shared is
 	 * false), so each one that reaches the scan skips it.
 	 */
-	if (((Scan *) plan)->scanrelid == 0)
+	if (scanrelid == 0)
 		return false;
-	rte = rt_fetch(((Scan *) plan)->scanrelid, ctx->stmt->rtable);
+	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
 	if (rte->rtekind != RTE_RELATION || !get_rel_relispartition(rte->relid))
 		return false;
 	for (int i = 0; i < info->nkeys; i++)
@@ -148,18 +192,17 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 
 	/* some level of the partition's ancestors must be decidable by the keys */
 	names = key_names(rte->relid, attnos, info->nkeys);
-	rel = rte->relid;
-	while (get_rel_relispartition(rel))
+	oids = lineage(ctx, scanrelid);
+	for (int l = 0; l + 1 < list_length(oids); l++)
 	{
 		Level level;
-		bool usable = level_init(&level, rel, names, info->nkeys, info->operators, info->collations,
-		                         info->orders);
+		bool usable = level_init(&level, list_nth_oid(oids, l), list_nth_oid(oids, l + 1), names,
+		                         info->nkeys, info->operators, info->collations, info->orders);
 
-		rel = RelationGetRelid(level.parent);
 		table_close(level.parent, NoLock);
 		if (usable)
 		{
-			*relid = rte->relid;
+			*partition = oids;
 			return true;
 		}
 	}
@@ -169,25 +212,25 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 /* ---- the executor's part ---- */
 
 bool
-bloom_rf_partition_may_hold(Oid relid, const AttrNumber *attnos, RuntimeFilter *filter,
+bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos, RuntimeFilter *filter,
                             RuntimeKeys *keys, List *operators, List *collations)
 {
 	const RuntimeValues *v = filter->values;
 	Oid *orders = palloc(v->nkeys * sizeof(Oid));
-	char **names = key_names(relid, attnos, v->nkeys);
-	Oid rel = relid;
+	char **names = key_names(linitial_oid(partition), attnos, v->nkeys);
 
 	Assert(v != NULL && v->finished && v->nkeys == keys->nkeys);
 	for (int i = 0; i < v->nkeys; i++)
 		orders[i] = v->keys[i].family;
-	while (get_rel_relispartition(rel))
+	for (int l = 0; l + 1 < list_length(partition); l++)
 	{
+		Oid child = list_nth_oid(partition, l);
 		Level level;
 		bool may = true;
 
-		if (level_init(&level, rel, names, v->nkeys, operators, collations, orders))
-			may = level_may_hold(&level, rel, filter, keys, operators);
-		rel = RelationGetRelid(level.parent);
+		if (level_init(&level, child, list_nth_oid(partition, l + 1), names, v->nkeys, operators,
+		               collations, orders))
+			may = level_may_hold(&level, child, filter, keys, operators);
 		table_close(level.parent, NoLock);
 		if (!may)
 			return false;
@@ -212,17 +255,16 @@ key_names(Oid relid, const AttrNumber *attnos, int nkeys)
 }
 
 /*
- * Open child's parent and map its partition columns to the keys (names: the
- * keys' columns, key_names).  Returns whether the level can be decided by
+ * Open child's parent (parent) and map its partition columns to the keys
+ * (names: the keys' columns, key_names).  Returns whether the level can be decided by
  * them.  The parent is locked as a reader until the transaction ends: the
  * query locks it already when it is in its range table, but not when the
  * query names a partition below it.
  */
 static bool
-level_init(Level *level, Oid child, char **names, int nkeys, List *operators, List *collations,
-           const Oid *orders)
+level_init(Level *level, Oid child, Oid parent, char **names, int nkeys, List *operators,
+           List *collations, const Oid *orders)
 {
-	Oid parent = get_partition_parent(child, true);
 	PartitionKey key;
 	int mapped = 0;
 
