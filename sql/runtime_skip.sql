@@ -37,11 +37,15 @@ BEGIN
                       THEN format('filter %s read %s', n->>'Runtime Filter',
                                   coalesce(n->>'Heap Blocks Read' || ' blocks', 'the whole table: ' || (n->>'Whole Table Read')))
                       ELSE format('filter %s skipped %s', n->>'Runtime Filter', n->>'Partition Scans Skipped') END,
-                      ', ' ORDER BY ord) FILTER (WHERE n ? 'Partition Scans Skipped' OR n->>'Custom Plan Provider' = 'BloomFilterScan'),
-                    string_agg(format('filter %s skipped nothing', n->>'Runtime Filter'), ', ')),
+                      ', ' ORDER BY ord) FILTER (WHERE n->>'Custom Plan Provider' = 'BloomFilterBuild' AND n ? 'Partition Scans Skipped'
+                                                 OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read'),
+                    string_agg(format('filter %s skipped nothing', n->>'Runtime Filter'), ', ')
+                      FILTER (WHERE n->>'Custom Plan Provider' = 'BloomFilterBuild')),
+           -- the scans of a relation that read it: run, and not skipped whole
            (SELECT count(*) FROM jsonb_path_query(plan, 'strict $.**') AS s(m)
              WHERE jsonb_typeof(m) = 'object' AND m ? 'Relation Name'
-               AND (m->>'Actual Loops')::bigint > 0)
+               AND (m->>'Actual Loops')::bigint > 0
+               AND coalesce(m->>'Partition Scans Skipped' !~ '^(\d+) of \1$', true))
       INTO skipped, ran
       FROM jsonb_path_query(plan, 'strict $.**') WITH ORDINALITY AS x(n, ord)
      WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' IN ('BloomFilterBuild', 'BloomFilterScan');

@@ -99,14 +99,6 @@ bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *
 	return true;
 }
 
-uint32
-bloom_rf_keys_hash_one(RuntimeKeys *keys, Datum value)
-{
-	Assert(keys->nkeys == 1);
-	/* rotating the empty hash (0) changes nothing */
-	return DatumGetUInt32(FunctionCall1Coll(&keys->hash_fns[0], keys->collations[0], value));
-}
-
 char *
 bloom_rf_keys_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {

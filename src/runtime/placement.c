@@ -29,9 +29,9 @@
  * outer child, on exactly the rows the join would compute them on.
  *
  * Where a probe stops on the scan of a partition that its bounds may let
- * it skip, the probe carries the partition (skip.c); a Seq Scan of a table
- * with a BRIN index on a key is replaced by a BloomFilterScan
- * (rangescan.c).  A filter placed only to skip or ship (info->probe_rows
+ * it skip, the probe carries the partition (skip.c); a Seq Scan of such a
+ * partition, or of a table with a BRIN index on a key, is replaced by a
+ * BloomFilterScan, which skips by itself (rangescan.c).  A filter placed only to skip or ship (info->probe_rows
  * false) puts probes on such scans alone, and changes nothing elsewhere.
  */
 #include "runtime.h"
@@ -170,9 +170,14 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	 */
 	safe = bloom_rf_exprs_safe(plan->qual) && bloom_rf_exprs_safe(plan->targetlist);
 	skip = safe && bloom_rf_skip_target(plan, cols, info, ctx, &partition, attnos);
-	if (safe && (ranged = bloom_rf_range_target(plan, cols, info, ctx)) != NULL)
+	if (safe && (ranged = bloom_rf_range_target(plan, cols, info, ctx, partition, attnos)) != NULL)
 	{
-		info->ranged++;
+		/* the scan skips the partition itself: no probe needed for that */
+		if (skip)
+			info->skippable++;
+		else
+			info->ranged++;
+		skip = false;
 		plan = ranged;
 	}
 	if (!skip && !info->probe_rows)

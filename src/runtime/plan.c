@@ -24,10 +24,10 @@
 #include "access/stratnum.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_amop.h"
-#include "commands/defrem.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 static void find_max_id(Plan *plan, void *ctx);
 static void add_filters(Plan *plan, void *ctx);
@@ -272,14 +272,16 @@ hash_family(Oid opno)
 static Oid
 order_family(Oid opno)
 {
-	Oid left, right, opclass;
+	Oid left, right;
 	CatCList *list;
 	Oid family = InvalidOid;
+	TypeCacheEntry *type;
 
 	op_input_types(opno, &left, &right);
-	opclass = GetDefaultOpClass(right, BTREE_AM_OID);
-	if (OidIsValid(opclass) && op_in_opfamily(opno, get_opclass_family(opclass)))
-		return get_opclass_family(opclass);
+	/* the type cache keeps the default class's family (a catalog scan otherwise) */
+	type = lookup_type_cache(right, TYPECACHE_BTREE_OPFAMILY);
+	if (OidIsValid(type->btree_opf) && op_in_opfamily(opno, type->btree_opf))
+		return type->btree_opf;
 	list = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
 	for (int i = 0; i < list->n_members; i++)
 	{

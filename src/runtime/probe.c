@@ -44,7 +44,8 @@ typedef struct ProbeState
 	AttrNumber *skip_attnos;
 	List *operators;
 	List *collations;
-	uint64 decided_build; /* the build and hash table decided for; as judged_* */
+	RuntimeOuterHash outer; /* for a join on one key: list values probed in the filter */
+	uint64 decided_build;   /* the build and hash table decided for; as judged_* */
 	HashJoinTable decided_table;
 	bool skipping;  /* the current build holds no key the partition may hold */
 	uint64 checked; /* decisions taken, and skips, for EXPLAIN */
@@ -135,6 +136,11 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 		state->skip_attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
 		foreach (lc, attnos)
 			state->skip_attnos[i++] = (AttrNumber) lfirst_int(lc);
+		if (state->node.keys.nkeys == 1)
+		{
+			fmgr_info_copy(&state->outer.fn, &state->node.keys.hash_fns[0], CurrentMemoryContext);
+			state->outer.collation = state->node.keys.collations[0];
+		}
 	}
 }
 
@@ -170,7 +176,8 @@ probe_skips(ProbeState *state)
 		state->decided_table = f->join->hj_HashTable;
 		state->skipping =
 		    !bloom_rf_partition_may_hold(state->skip_partition, state->skip_attnos, f,
-		                                 &state->node.keys, state->operators, state->collations);
+		                                 state->node.keys.nkeys == 1 ? &state->outer : NULL,
+		                                 state->operators, state->collations);
 		state->checked++;
 		f->scans_checked++;
 		if (state->skipping)

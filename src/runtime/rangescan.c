@@ -1,34 +1,41 @@
 /*
  * rangescan.c
- *	  BloomFilterScan: a sequential scan that reads only the block ranges
- *	  whose BRIN summary may hold a key of the join's build.
+ *	  BloomFilterScan: a sequential scan that skips what the join's build
+ *	  says it would throw away: the whole table, when it is a partition
+ *	  whose bounds hold no built key (skip.c), or the block ranges whose BRIN
+ *	  summary holds none.
  *
  * The planner (bloom_rf_range_target) puts it in place of a Seq Scan (not a
  * parallel one) on the outer side of a hash join with a runtime filter,
- * where the scanned table has a valid BRIN index on a key column itself,
- * with the join's semantics (the join operator is in the index column's
- * operator family; the join's collation is the index's or deterministic,
- * as for partitions, skip.c).  It keeps the Seq Scan's target list,
- * quals and costs; scans it as a Seq Scan does, and reads rows through
- * ExecScan the same way.
+ * where the scanned table is a partition that skip.c can decide, or has a
+ * valid BRIN index on a key column itself, with the join's semantics (the
+ * join operator is in the index column's operator family; the join's
+ * collation is the index's or deterministic, as for partitions).  It keeps
+ * the Seq Scan's target list, quals and costs, and reads rows through
+ * ExecScan the same way; doing the skipping itself, it costs no node and no
+ * row more than the Seq Scan where nothing is skipped.
  *
  * At its first row of each build (the join holds its outer side until the
- * build is finished, plan.c) it asks the BRIN index which block ranges may
- * hold a built key: one bitmap scan of the index per distinct key (the
- * index's "=" as a scan key), or, past BLOOM_RF_EXACT_MAX distinct keys or
- * when that would test more than MAX_SUMMARY_TESTS summaries, one with the
- * keys' least and greatest values (">=" and "<=", a minmax index only).  The
- * index itself answers: BRIN's consistent functions, its unsummarized
- * ranges (always returned, so always read) and its view of the table's
- * length.  The blocks returned are then read as runs of consecutive blocks
- * with TID range scans; the rows read are filtered by the join (and a probe
- * above, if there is one) as before.
+ * build is finished, plan.c) it decides.  A partition that can hold no key
+ * returns no row.  Otherwise, with a BRIN index, it asks the index which
+ * block ranges may hold a built key: one bitmap scan of the index per
+ * distinct key (the index's "=" as a scan key), or, past
+ * BLOOM_RF_EXACT_MAX distinct keys or when that would test more than
+ * MAX_SUMMARY_TESTS summaries, one with the keys' least and greatest values
+ * (">=" and "<=", a minmax index only).  The index itself answers: BRIN's
+ * consistent functions, its unsummarized ranges (always returned, so always
+ * read) and its view of the table's length.  The blocks returned are then
+ * read as runs of consecutive blocks with TID range scans; the rows read are
+ * joined (and filtered by a probe above, if there is one) as before.  The
+ * keys are asked one at a time, and as soon as more than half of the
+ * table's ranges may hold one the rest are not asked.
  *
  * It reads the whole table, as the Seq Scan would, when the filter is not
  * built or keeps no values, when the table is no larger than two block
  * ranges, when the index cannot test the keys, or when more than half of
  * its blocks may hold a key (reading ranges in pieces would then gain
- * little).  EXPLAIN ANALYZE says which, and how many blocks were read.
+ * little).  EXPLAIN ANALYZE says which, how many blocks were read, and how
+ * many partition scans were skipped.
  */
 #include "runtime.h"
 
@@ -54,17 +61,20 @@
 
 /* summaries tested by one decision at most (keys times ranges), before falling back to min/max */
 #define MAX_SUMMARY_TESTS 1000000
-/* read the whole table when more than this fraction of its blocks may hold a key */
+/* read the whole table when more than this fraction of its block ranges may hold a key */
 #define MAX_FRACTION_READ 0.5
 
 /* custom_private of a BloomFilterScan */
 typedef enum RangeScanPrivate
 {
-	RS_PRIVATE_ID,       /* Integer: the filter's number */
-	RS_PRIVATE_INDEX,    /* OidList: the BRIN index */
-	RS_PRIVATE_KEY,      /* Integer: the join key (its position among the join's keys) */
-	RS_PRIVATE_COLUMN,   /* Integer: the index column of that key (1-based) */
-	RS_PRIVATE_OPERATOR, /* OidList: the join operator of that key */
+	RS_PRIVATE_ID,         /* Integer: the filter's number */
+	RS_PRIVATE_INDEX,      /* OidList: the BRIN index, or NIL */
+	RS_PRIVATE_KEY,        /* Integer: the index's join key (its position among the join's keys) */
+	RS_PRIVATE_COLUMN,     /* Integer: the index column of that key (1-based) */
+	RS_PRIVATE_OPERATORS,  /* OidList: the join's operators */
+	RS_PRIVATE_COLLATIONS, /* OidList: their collations */
+	RS_PRIVATE_PARTITION,  /* OidList: the partition, then its ancestors (skip.c), or NIL */
+	RS_PRIVATE_ATTNOS,     /* IntList: the keys' columns in the partition */
 	RS_PRIVATE_COUNT
 } RangeScanPrivate;
 
@@ -76,22 +86,34 @@ typedef enum WholeReason
 	WHOLE_SMALL,
 	WHOLE_UNTESTABLE,
 	WHOLE_MOST,
+	WHOLE_NO_INDEX, /* no BRIN index: a partition's scan not skipped */
+	WHOLE_SKIPPED,  /* nothing read: the partition was skipped */
 	WHOLE_REASONS
 } WholeReason;
 
-static const char *const whole_reasons[WHOLE_REASONS] = {
-    "", "the filter was not built", "the table is small", "the index cannot test the keys",
-    "most block ranges may hold a key"};
+static const char *const whole_reasons[WHOLE_REASONS] = {"",
+                                                         "the filter was not built",
+                                                         "the table is small",
+                                                         "the index cannot test the keys",
+                                                         "most block ranges may hold a key",
+                                                         "",
+                                                         ""};
 
 typedef struct RangeScanState
 {
 	CustomScanState css;
 	int filter_id;
 	RuntimeFilter *filter; /* given at executor start (hooks.c) */
-	Oid index_oid;
+	Oid index_oid;         /* InvalidOid: no BRIN index, a partition to skip only */
 	int key;
 	AttrNumber column;
 	Oid opno;
+	List *operators;
+	List *collations;
+	List *partition; /* NIL, or the partition and its ancestors (skip.c) */
+	AttrNumber *attnos;
+	RuntimeOuterHash outer; /* for a join on one key, with a partition */
+	bool have_outer;
 
 	/* the current scan */
 	bool started; /* decided and started: scan is NULL if there is nothing to read */
@@ -113,6 +135,8 @@ typedef struct RangeScanState
 	uint64 whole[WHOLE_REASONS];
 	uint64 blocks_read; /* blocks of the runs read */
 	uint64 blocks;      /* blocks of the table, at each scan by ranges */
+	uint64 checked;     /* builds the partition was asked about, and skips */
+	uint64 skips;
 } RangeScanState;
 
 static Node *range_create(CustomScan *cscan);
@@ -150,7 +174,7 @@ static AttrNumber
 brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid *index)
 {
 	Relation rel = table_open(relid, NoLock);
-	List *indexes = RelationGetIndexList(rel);
+	List *indexes = rel->rd_rel->relhasindex ? RelationGetIndexList(rel) : NIL;
 	Oid opno = list_nth_oid(info->operators, i);
 	Oid collation = list_nth_oid(info->collations, i);
 	AttrNumber found = 0;
@@ -187,12 +211,16 @@ brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid
 
 Plan *
 bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                      RuntimePlanContext *ctx)
+                      RuntimePlanContext *ctx, List *partition, const AttrNumber *attnos)
 {
 	SeqScan *seqscan = (SeqScan *) plan;
 	Index scanrelid;
 	RangeTblEntry *rte;
 	CustomScan *cscan;
+	AttrNumber column = 0;
+	Oid index = InvalidOid;
+	int key = 0;
+	List *skip_attnos = NIL;
 
 	if (!IsA(plan, SeqScan) || plan->parallel_aware || info->shared)
 		return NULL;
@@ -201,12 +229,10 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
 	    get_rel_relkind(rte->relid) != RELKIND_RELATION)
 		return NULL;
-	for (int i = 0; i < info->nkeys; i++)
+	for (int i = 0; i < info->nkeys && column == 0; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
 		Expr *e = tle ? tle->expr : NULL;
-		AttrNumber column;
-		Oid index = InvalidOid;
 
 		while (e && IsA(e, RelabelType))
 			e = ((RelabelType *) e)->arg;
@@ -214,27 +240,33 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 		    ((Var *) e)->varattno <= 0 || !OidIsValid(info->orders[i]))
 			continue;
 		column = brin_column(rte->relid, ((Var *) e)->varattno, i, info, &index);
-		if (column == 0)
-			continue;
-
-		/* the Seq Scan, as a node of ours */
-		cscan = makeNode(CustomScan);
-		cscan->scan.plan = *plan;
-		cscan->scan.plan.type = T_CustomScan;
-		cscan->scan.scanrelid = scanrelid;
-		cscan->flags = 0;
-		cscan->custom_plans = NIL;
-		cscan->custom_exprs = NIL;
-		cscan->custom_scan_tlist = NIL;
-		cscan->custom_relids = bms_make_singleton(scanrelid);
-		cscan->custom_private =
-		    list_make5(makeInteger(info->id), list_make1_oid(index), makeInteger(i),
-		               makeInteger(column), list_make1_oid(list_nth_oid(info->operators, i)));
-		Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
-		cscan->methods = &bloom_rf_scan_plan_methods;
-		return &cscan->scan.plan;
+		key = i;
 	}
-	return NULL;
+	if (column == 0 && partition == NIL)
+		return NULL;
+	if (partition != NIL)
+		for (int i = 0; i < info->nkeys; i++)
+			skip_attnos = lappend_int(skip_attnos, attnos[i]);
+
+	/* the Seq Scan, as a node of ours */
+	cscan = makeNode(CustomScan);
+	cscan->scan.plan = *plan;
+	cscan->scan.plan.type = T_CustomScan;
+	cscan->scan.scanrelid = scanrelid;
+	cscan->flags = 0;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = bms_make_singleton(scanrelid);
+	cscan->custom_private =
+	    list_make5(makeInteger(info->id), column != 0 ? list_make1_oid(index) : NIL,
+	               makeInteger(key), makeInteger(column), list_copy(info->operators));
+	cscan->custom_private = lappend(cscan->custom_private, list_copy(info->collations));
+	cscan->custom_private = lappend(cscan->custom_private, partition);
+	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
+	Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
+	cscan->methods = &bloom_rf_scan_plan_methods;
+	return &cscan->scan.plan;
 }
 
 /* ---- the executor's part ---- */
@@ -282,10 +314,59 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 	ExecAssignScanProjectionInfoWithVarno(&node->ss, ((Scan *) node->ss.ps.plan)->scanrelid);
 	node->ss.ps.qual = ExecInitQual(node->ss.ps.plan->qual, &node->ss.ps);
 	state->filter_id = intVal(list_nth(private, RS_PRIVATE_ID));
-	state->index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_INDEX));
 	state->key = intVal(list_nth(private, RS_PRIVATE_KEY));
 	state->column = (AttrNumber) intVal(list_nth(private, RS_PRIVATE_COLUMN));
-	state->opno = linitial_oid((List *) list_nth(private, RS_PRIVATE_OPERATOR));
+	state->operators = list_nth(private, RS_PRIVATE_OPERATORS);
+	state->collations = list_nth(private, RS_PRIVATE_COLLATIONS);
+	state->opno = list_nth_oid(state->operators, state->key);
+	if (list_nth(private, RS_PRIVATE_INDEX) != NIL)
+		state->index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_INDEX));
+	state->partition = list_nth(private, RS_PRIVATE_PARTITION);
+	if (state->partition != NIL)
+	{
+		List *attnos = list_nth(private, RS_PRIVATE_ATTNOS);
+		ListCell *lc;
+		int i = 0;
+
+		state->attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
+		foreach (lc, attnos)
+			state->attnos[i++] = (AttrNumber) lfirst_int(lc);
+	}
+}
+
+/*
+ * Whether the partition scanned may hold a key of the current build
+ * (skip.c), counted for EXPLAIN.  For a join on one key, a list
+ * partition's values are probed in the filter with the join's hash
+ * function for the outer side, looked up at the first decision.
+ */
+static bool
+partition_may_hold(RangeScanState *state)
+{
+	bool may;
+
+	if (list_length(state->operators) == 1 && !state->have_outer)
+	{
+		Oid left_fn, right_fn;
+
+		if (!get_op_hash_functions(linitial_oid(state->operators), &left_fn, &right_fn))
+			elog(ERROR, "could not find hash function for hash operator %u",
+			     linitial_oid(state->operators));
+		fmgr_info(left_fn, &state->outer.fn);
+		state->outer.collation = linitial_oid(state->collations);
+		state->have_outer = true;
+	}
+	may = bloom_rf_partition_may_hold(state->partition, state->attnos, state->filter,
+	                                  state->have_outer ? &state->outer : NULL, state->operators,
+	                                  state->collations);
+	state->checked++;
+	state->filter->scans_checked++;
+	if (!may)
+	{
+		state->skips++;
+		state->filter->scans_skipped++;
+	}
+	return may;
 }
 
 static TupleTableSlot *
@@ -344,7 +425,13 @@ range_start(RangeScanState *state)
 		{
 			state->decided_build = f->builds;
 			state->decided_table = f->join->hj_HashTable;
-			state->why = range_decide(state, rel);
+			state->by_ranges = false;
+			if (state->partition != NIL && !partition_may_hold(state))
+				state->why = WHOLE_SKIPPED;
+			else if (!OidIsValid(state->index_oid))
+				state->why = WHOLE_NO_INDEX;
+			else
+				state->why = range_decide(state, rel);
 		}
 		why = state->why; /* as decided for this build */
 	}
@@ -357,6 +444,8 @@ range_start(RangeScanState *state)
 	state->started = true;
 	state->scans++;
 	state->whole[why]++;
+	if (why == WHOLE_SKIPPED)
+		return; /* no row: scan stays NULL */
 	if (!state->by_ranges)
 	{
 		state->scan = table_beginscan(rel, snapshot, 0, NULL);
@@ -378,17 +467,38 @@ range_start(RangeScanState *state)
 }
 
 /*
- * Add to tbm the blocks of the ranges the index says may hold a value of
- * key: one bitmap scan per scan key set (nkeys keys, ANDed).
+ * Mark in selected the block ranges the index says may hold a value that
+ * meets keys (nkeys scan keys, ANDed); returns how many were newly marked.
+ * BRIN returns whole ranges (every block of each), so a block's range is
+ * block / per_range.
  */
-static void
-index_blocks(Relation index, Snapshot snapshot, ScanKey keys, int nkeys, TIDBitmap *tbm)
+static int
+index_ranges(Relation index, Snapshot snapshot, ScanKey keys, int nkeys, BlockNumber per_range,
+             BlockNumber nblocks, bool *selected)
 {
 	IndexScanDesc scan = bloom_index_beginscan_bitmap(index, snapshot, nkeys);
+	TIDBitmap *tbm = tbm_create(work_mem * 1024L, NULL);
+	BloomBitmapIterator *it;
+	BlockNumber block;
+	int added = 0;
 
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	index_getbitmap(scan, tbm);
 	index_endscan(scan);
+	it = bloom_bitmap_begin(tbm);
+	while (bloom_bitmap_next(it, &block))
+	{
+		if (block >= nblocks)
+			break;
+		if (!selected[block / per_range])
+		{
+			selected[block / per_range] = true;
+			added++;
+		}
+	}
+	bloom_bitmap_end(it);
+	tbm_free(tbm);
+	return added;
 }
 
 /* A scan key: the index column compared by operator opno of family with value. */
@@ -413,12 +523,11 @@ range_decide(RangeScanState *state, Relation rel)
 	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	Relation index;
-	BlockNumber per_range;
-	double nranges;
+	BlockNumber per_range, nranges;
 	Oid family, collation;
-	TIDBitmap *tbm;
-	BloomBitmapIterator *it;
-	BlockNumber block, selected = 0;
+	bool *selected;
+	BlockNumber nselected = 0;
+	BlockNumber most;
 	WholeReason why = WHOLE_NONE;
 	MemoryContext old;
 
@@ -426,26 +535,28 @@ range_decide(RangeScanState *state, Relation rel)
 	state->nruns = 0;
 	index = index_open(state->index_oid, AccessShareLock);
 	per_range = BrinGetPagesPerRange(index);
-	nranges = ceil((double) nblocks / per_range);
+	nranges = (nblocks + per_range - 1) / per_range;
 	if (nranges <= 2)
 	{
 		index_close(index, AccessShareLock);
 		return WHOLE_SMALL;
 	}
+	/* past this many ranges (half the table), the whole table is read */
+	most = (BlockNumber) (MAX_FRACTION_READ * nranges);
 	family = index->rd_opfamily[state->column - 1];
 	collation = index->rd_indcollation[state->column - 1];
-	tbm = tbm_create(work_mem * 1024L, NULL);
+	selected = palloc0(nranges * sizeof(bool));
 	if (!k->any)
 		; /* no key: no block */
 	else if (!k->overflow && (double) k->nexact * nranges <= MAX_SUMMARY_TESTS)
 	{
-		/* each distinct key's ranges */
-		for (int e = 0; e < k->nexact; e++)
+		/* each distinct key's ranges, until most of the table is needed */
+		for (int e = 0; e < k->nexact && nselected <= most; e++)
 		{
 			ScanKeyData key;
 
 			scan_key(&key, state->column, state->opno, family, collation, k->exact[e]);
-			index_blocks(index, snapshot, &key, 1, tbm);
+			nselected += index_ranges(index, snapshot, &key, 1, per_range, nblocks, selected);
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
@@ -470,17 +581,19 @@ range_decide(RangeScanState *state, Relation rel)
 		{
 			scan_key(&keys[0], state->column, ge, family, collation, k->min);
 			scan_key(&keys[1], state->column, le, family, collation, k->max);
-			index_blocks(index, snapshot, keys, 2, tbm);
+			nselected = index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected);
 		}
 	}
 	index_close(index, AccessShareLock);
+	if (why == WHOLE_NONE && nselected > most)
+		why = WHOLE_MOST;
 	if (why != WHOLE_NONE)
 	{
-		tbm_free(tbm);
+		pfree(selected);
 		return why;
 	}
 
-	/* the blocks, as runs of consecutive blocks, in the scan's memory */
+	/* the selected ranges, as runs of consecutive blocks, in the scan's memory */
 	old = MemoryContextSwitchTo(state->css.ss.ps.state->es_query_cxt);
 	if (state->starts == NULL)
 	{
@@ -488,33 +601,30 @@ range_decide(RangeScanState *state, Relation rel)
 		state->starts = palloc(sizeof(BlockNumber) * state->capacity);
 		state->ends = palloc(sizeof(BlockNumber) * state->capacity);
 	}
+	for (BlockNumber r = 0; r < nranges; r++)
 	{
-		it = bloom_bitmap_begin(tbm);
-		while (bloom_bitmap_next(it, &block))
+		BlockNumber first = r * per_range;
+		BlockNumber last = Min(first + per_range, nblocks) - 1;
+
+		if (!selected[r])
+			continue;
+		if (state->nruns > 0 && state->ends[state->nruns - 1] + 1 == first)
 		{
-			if (block >= nblocks)
-				break;
-			selected++;
-			if (state->nruns > 0 && state->ends[state->nruns - 1] + 1 == block)
-			{
-				state->ends[state->nruns - 1] = block;
-				continue;
-			}
-			if (state->nruns == state->capacity)
-			{
-				state->capacity *= 2;
-				state->starts = repalloc(state->starts, state->capacity * sizeof(BlockNumber));
-				state->ends = repalloc(state->ends, state->capacity * sizeof(BlockNumber));
-			}
-			state->starts[state->nruns] = state->ends[state->nruns] = block;
-			state->nruns++;
+			state->ends[state->nruns - 1] = last;
+			continue;
 		}
-		bloom_bitmap_end(it);
+		if (state->nruns == state->capacity)
+		{
+			state->capacity *= 2;
+			state->starts = repalloc(state->starts, state->capacity * sizeof(BlockNumber));
+			state->ends = repalloc(state->ends, state->capacity * sizeof(BlockNumber));
+		}
+		state->starts[state->nruns] = first;
+		state->ends[state->nruns] = last;
+		state->nruns++;
 	}
 	MemoryContextSwitchTo(old);
-	tbm_free(tbm);
-	if (selected > MAX_FRACTION_READ * nblocks)
-		return WHOLE_MOST;
+	pfree(selected);
 	state->by_ranges = true;
 	return WHOLE_NONE;
 }
@@ -549,14 +659,23 @@ range_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	uint64 by_ranges = state->whole[WHOLE_NONE];
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
-	ExplainPropertyText("BRIN Index", get_rel_name(state->index_oid), es);
+	if (OidIsValid(state->index_oid))
+		ExplainPropertyText("BRIN Index", get_rel_name(state->index_oid), es);
+	if (state->partition != NIL && es->verbose)
+		ExplainPropertyText("Skip Test", "partition bounds", es);
 	if (!es->analyze || state->scans == 0)
+		return;
+	if (state->checked > 0)
+		ExplainPropertyText(
+		    "Partition Scans Skipped",
+		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->skips, state->checked), es);
+	if (!OidIsValid(state->index_oid))
 		return;
 	if (by_ranges > 0)
 		ExplainPropertyText(
 		    "Heap Blocks Read",
 		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->blocks_read, state->blocks), es);
-	for (int w = WHOLE_NONE + 1; w < WHOLE_REASONS; w++)
+	for (int w = WHOLE_NONE + 1; w < WHOLE_NO_INDEX; w++)
 		if (state->whole[w] > 0)
 			ExplainPropertyText("Whole Table Read",
 			                    state->scans > 1

@@ -174,7 +174,9 @@ typedef struct RuntimePlanInfo
 	bool probe_rows; /* probes filter rows; false: a filter placed only to skip or ship */
 	bool shared;     /* the build is a Parallel Hash Join's share: its values are partial */
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
-	int ranged;      /* Seq Scans replaced by scans of block ranges (rangescan.c) */
+	Oid last_parent; /* the partitioned table skip.c looked at last, and its answer */
+	bool last_usable;
+	int ranged; /* Seq Scans replaced by scans of block ranges (rangescan.c) */
 } RuntimePlanInfo;
 
 /* Numbering of the new nodes and filters of one statement. */
@@ -280,12 +282,14 @@ extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const Runtime
 /*
  * rangescan.c: a BloomFilterScan to put in place of plan, the node a probe
  * would sit on (with neither volatile functions nor subqueries: the caller
- * checks), if plan is a Seq Scan of a table with a BRIN index on one
- * of the keys (cols: their columns in plan's output) that can test it;
- * NULL if not.
+ * checks), if plan is a (not parallel) Seq Scan of a table with a BRIN
+ * index on one of the keys (cols: their columns in plan's output) that can
+ * test it, or of a partition that may be skipped (partition and attnos, as
+ * bloom_rf_skip_target gives them; NIL if not); NULL if not.
  */
 extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                                   RuntimePlanContext *ctx);
+                                   RuntimePlanContext *ctx, List *partition,
+                                   const AttrNumber *attnos);
 
 /* ---- skipping scans (skip.c) ---- */
 
@@ -298,7 +302,7 @@ extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const Run
  * OID, then its ancestors', up to the root) and attnos (the keys' columns in
  * that partition, 0 for none) say where.
  */
-extern bool bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+extern bool bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
                                  RuntimePlanContext *ctx, List **partition, AttrNumber *attnos);
 
 /* ---- counts for EXPLAIN ANALYZE, across processes (counts.c) ---- */
@@ -521,9 +525,6 @@ extern bool bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot,
                                       ExprContext *econtext, uint32 *hash, Datum *values,
                                       uint32 *hashes);
 
-/* The combined hash of one key's value alone, as bloom_rf_keys_hash hashes it (nkeys 1). */
-extern uint32 bloom_rf_keys_hash_one(RuntimeKeys *keys, Datum value);
-
 /* ---- the build's key values (values.c) ---- */
 
 /*
@@ -645,14 +646,26 @@ extern bool bloom_rf_is_probe(PlanState *ps);
 extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
 
 /*
+ * skip.c: the join's hash function for the outer side of a join on one key,
+ * and its collation: a list partition's values are probed in the filter
+ * with it.
+ */
+typedef struct RuntimeOuterHash
+{
+	FmgrInfo fn;
+	Oid collation;
+} RuntimeOuterHash;
+
+/*
  * skip.c: whether a partition (partition: its OID, then its ancestors') may
- * hold a row whose keys (its columns attnos) the finished build holds (bloom_rf_filter_built first):
- * false when the bounds of some level of its partitioned ancestors hold no
- * built key.  keys are the probe's (the outer side's hash functions, to
- * probe the filter with a list partition's values).
+ * hold a row whose keys (its columns attnos) the finished build holds
+ * (bloom_rf_filter_built first): false when the bounds of some level of its
+ * partitioned ancestors hold no built key.  outer, for a join on one key,
+ * lets a list partition's values be probed in the Bloom filter; NULL
+ * otherwise.
  */
 extern bool bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos,
-                                        RuntimeFilter *filter, RuntimeKeys *keys, List *operators,
-                                        List *collations);
+                                        RuntimeFilter *filter, RuntimeOuterHash *outer,
+                                        List *operators, List *collations);
 
 #endif /* BLOOM_RUNTIME_H */

@@ -68,12 +68,12 @@ typedef struct Level
 static char **key_names(Oid relid, const AttrNumber *attnos, int nkeys);
 static bool level_init(Level *level, Oid child, Oid parent, char **names, int nkeys,
                        List *operators, List *collations, const Oid *orders);
-static bool level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys,
+static bool level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeOuterHash *outer,
                            List *operators);
 static bool range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
                            List *operators);
 static bool list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *filter,
-                          RuntimeKeys *keys, List *operators);
+                          RuntimeOuterHash *outer, List *operators);
 static bool hash_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValues *v,
                           List *operators);
 
@@ -148,7 +148,7 @@ lineage(RuntimePlanContext *ctx, Index rti)
 }
 
 bool
-bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
+bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
                      RuntimePlanContext *ctx, List **partition, AttrNumber *attnos)
 {
 	Index scanrelid = ((Scan *) plan)->scanrelid;
@@ -190,9 +190,21 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	if (!any)
 		return false;
 
-	/* some level of the partition's ancestors must be decidable by the keys */
-	names = key_names(rte->relid, attnos, info->nkeys);
+	/*
+	 * Some level of the partition's ancestors must be decidable by the keys.
+	 * The partitions of one table come one after another, with the keys in
+	 * the same columns: the answer for their parent is kept.
+	 */
 	oids = lineage(ctx, scanrelid);
+	if (list_length(oids) >= 2 && lsecond_oid(oids) == info->last_parent)
+	{
+		if (info->last_usable)
+			*partition = oids;
+		return info->last_usable;
+	}
+	names = key_names(rte->relid, attnos, info->nkeys);
+	info->last_parent = lsecond_oid(oids);
+	info->last_usable = false;
 	for (int l = 0; l + 1 < list_length(oids); l++)
 	{
 		Level level;
@@ -202,6 +214,7 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 		table_close(level.parent, NoLock);
 		if (usable)
 		{
+			info->last_usable = true;
 			*partition = oids;
 			return true;
 		}
@@ -213,13 +226,13 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 
 bool
 bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos, RuntimeFilter *filter,
-                            RuntimeKeys *keys, List *operators, List *collations)
+                            RuntimeOuterHash *outer, List *operators, List *collations)
 {
 	const RuntimeValues *v = filter->values;
 	Oid *orders = palloc(v->nkeys * sizeof(Oid));
 	char **names = key_names(linitial_oid(partition), attnos, v->nkeys);
 
-	Assert(v != NULL && v->finished && v->nkeys == keys->nkeys);
+	Assert(v != NULL && v->finished && (outer == NULL || v->nkeys == 1));
 	for (int i = 0; i < v->nkeys; i++)
 		orders[i] = v->keys[i].family;
 	for (int l = 0; l + 1 < list_length(partition); l++)
@@ -230,7 +243,7 @@ bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos, RuntimeFi
 
 		if (level_init(&level, child, list_nth_oid(partition, l + 1), names, v->nkeys, operators,
 		               collations, orders))
-			may = level_may_hold(&level, child, filter, keys, operators);
+			may = level_may_hold(&level, child, filter, outer, operators);
 		table_close(level.parent, NoLock);
 		if (!may)
 			return false;
@@ -316,7 +329,8 @@ level_init(Level *level, Oid child, Oid parent, char **names, int nkeys, List *o
 }
 
 static bool
-level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys, List *operators)
+level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeOuterHash *outer,
+               List *operators)
 {
 	PartitionDesc desc = RelationGetPartitionDesc(level->parent, true);
 	PartitionBoundInfo bi = desc->boundinfo;
@@ -332,7 +346,7 @@ level_may_hold(Level *level, Oid child, RuntimeFilter *filter, RuntimeKeys *keys
 		case PARTITION_STRATEGY_RANGE:
 			return range_may_hold(level, bi, index, filter->values, operators);
 		case PARTITION_STRATEGY_LIST:
-			return list_may_hold(level, bi, index, filter, keys, operators);
+			return list_may_hold(level, bi, index, filter, outer, operators);
 		case PARTITION_STRATEGY_HASH:
 			return hash_may_hold(level, bi, index, filter->values, operators);
 	}
@@ -406,7 +420,7 @@ range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValu
 
 static bool
 list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *filter,
-              RuntimeKeys *keys, List *operators)
+              RuntimeOuterHash *outer, List *operators)
 {
 	const RuntimeValues *v = filter->values;
 	int i = level->keymap[0];
@@ -444,8 +458,9 @@ list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *fil
 		if (bloom_rf_values_exact(v, i))
 			return true;
 		/* past the distinct values: the filter says whether value may be a key */
-		if (keys->nkeys != 1 || !bloom_rf_filter_usable(filter) ||
-		    bloom_rf_filter_may_contain(filter, bloom_rf_keys_hash_one(keys, value)))
+		if (outer == NULL || !bloom_rf_filter_usable(filter) ||
+		    bloom_rf_filter_may_contain(
+		        filter, DatumGetUInt32(FunctionCall1Coll(&outer->fn, outer->collation, value))))
 			return true;
 	}
 	return false; /* none of its values (NULL matches nothing) */

@@ -6,9 +6,9 @@
 # count under the plan, "(N rows)", drops by the lines removed.  Nothing else
 # changes but the width of a plan's header ("QUERY PLAN" and the dashes under
 # it, which psql pads to the longest line), written the same in every file.
-# A BloomFilterScan (a Seq Scan reading only the block ranges a BRIN index
-# gives) reads again as the "Seq Scan on" it replaced, without its own
-# property lines.
+# A BloomFilterScan (a Seq Scan that skips a partition, or reads only the
+# block ranges a BRIN index gives) reads again as the "Seq Scan on" it
+# replaced, without its own property lines.
 # pg_suite.sh runs both runs' files through it, so any difference left is one
 # in the rows, errors or notices of a query, or in an EXPLAIN format other
 # than text (JSON, XML, YAML), which it reports apart.
@@ -42,7 +42,7 @@ for (my $i = 0; $i < @lines; $i++) {
 	if ($line =~ /^( *)(->  )?Custom Scan \(BloomFilterScan\) on (.*)$/) {
 		my $props = length($1) + (defined $2 ? 4 : 0) + 2;
 		$line = $1 . (defined $2 ? $2 : '') . "Seq Scan on $3\n";
-		while ($i + 1 < @lines && $lines[$i + 1] =~ /^( *)(Runtime Filter|BRIN Index|Heap Blocks Read|Whole Table Read): /
+		while ($i + 1 < @lines && $lines[$i + 1] =~ /^( *)(Runtime Filter|BRIN Index|Heap Blocks Read|Whole Table Read|Partition Scans Skipped|Skip Test): /
 			&& length($1) == $props) {
 			$i++;
 			$removed++;
