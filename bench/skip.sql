@@ -23,8 +23,9 @@
 --                 region dimension (2 of 20); star_parallel: with 2 workers
 --                 (each builds its own hash tables: Parallel Hash off, as a
 --                 Parallel Hash Join's processes hold a share of the keys)
--- Then planning plus executor start-up of the month query (EXPLAIN without
--- ANALYZE plans and starts the executor), 300 times per setting.
+-- Then planning plus executor start-up of the month query, two ways; and a
+-- foreign table never analyzed locally (postgres_fdw on loopback, with
+-- use_remote_estimate), whose estimate says every row matches.
 \set ON_ERROR_STOP on
 \pset footer off
 SET jit = off;
@@ -125,17 +126,23 @@ BEGIN
     PERFORM pg_temp.plan_settings(workers);
     PERFORM set_config('bloomfilter.runtime_filter', setting, false);
     EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON, TIMING OFF) ' || q INTO plan;
-    SELECT count(*) FILTER (WHERE (n->>'Actual Loops')::bigint > 0),
+    -- scans that read their relation: run, and not skipped whole (a BloomFilterScan that skipped says "1 of 1")
+    SELECT count(*) FILTER (WHERE (n->>'Actual Loops')::bigint > 0
+                              AND coalesce(n->>'Partition Scans Skipped' !~ '^(\d+) of \1$', true)),
            sum((n->>'Shared Hit Blocks')::bigint + (n->>'Shared Read Blocks')::bigint)
       INTO scans, blocks
       FROM jsonb_path_query(plan, 'strict $.**') AS n
      WHERE jsonb_typeof(n) = 'object' AND n ? 'Relation Name' AND n->>'Relation Name' NOT IN ('sk_dates', 'sk_regions', 'sk_picks');
-    SELECT string_agg(coalesce(n->>'Partition Scans Skipped', n->>'Heap Blocks Read', n->>'Whole Table Read'), '; ')
+    -- the builds' partition scans skipped; the BRIN scans' blocks read
+    SELECT string_agg(CASE WHEN n->>'Custom Plan Provider' = 'BloomFilterBuild'
+                           THEN 'partition scans skipped ' || (n->>'Partition Scans Skipped')
+                           ELSE coalesce('heap blocks read ' || (n->>'Heap Blocks Read'),
+                                         'whole table read: ' || (n->>'Whole Table Read')) END, '; ')
       INTO skipped
       FROM jsonb_path_query(plan, 'strict $.**') AS n
      WHERE jsonb_typeof(n) = 'object'
-       AND n->>'Custom Plan Provider' IN ('BloomFilterBuild', 'BloomFilterScan')
-       AND (n ? 'Partition Scans Skipped' OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read');
+       AND (n->>'Custom Plan Provider' = 'BloomFilterBuild' AND n ? 'Partition Scans Skipped'
+            OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read');
     PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
     PERFORM pg_temp.plan_settings(0);
 END $$;
@@ -164,29 +171,102 @@ SELECT round(100.0 * (plan->0->'Plan'->'Plans'->0->>'Plan Rows')::numeric
              / (SELECT count(*) FROM sk_fact), 1) AS actual_pct
   FROM (SELECT pg_temp.explain_json('SELECT count(*) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021') AS plan) x;
 
-\echo '== planning plus executor start-up of month (EXPLAIN without ANALYZE), 300 times per setting, alternating in blocks of 50'
-CREATE TEMP TABLE startup (setting text, ms float8);
+\echo '== planning plus executor start-up of the month query, 37 partitions, medians of 6 blocks of 50 per setting, alternating'
+\echo '   explain: EXPLAIN without ANALYZE (plans, starts and ends the executor, prints the plan: our nodes print too)'
+\echo '   nothing_read: the query run against a month-start dimension selecting no row (month 13), so that the join reads no fact row (plans, starts, runs an empty build, ends)'
+CREATE TABLE sk_month_starts AS SELECT d, y, m FROM sk_dates WHERE extract(day FROM d) = 1;
+ANALYZE sk_month_starts;
+CREATE TEMP TABLE startup (way text, setting text, ms float8);
 DO $$
 DECLARE
-    q text := 'EXPLAIN SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3';
+    qs text[] := ARRAY['explain', 'EXPLAIN SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3',
+                       'nothing_read', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_month_starts d USING (d) WHERE d.y = 2050 AND d.m = 13'];
     s text;
     t0 timestamptz;
     line text;
 BEGIN
-    FOR rep IN 1..6 LOOP
-        FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
-            PERFORM set_config('bloomfilter.runtime_filter', s, false);
-            t0 := clock_timestamp();
-            FOR i IN 1..50 LOOP
-                FOR line IN EXECUTE q LOOP END LOOP;
+    FOR w IN 0..1 LOOP
+        FOR rep IN 1..6 LOOP
+            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
+                PERFORM set_config('bloomfilter.runtime_filter', s, false);
+                t0 := clock_timestamp();
+                FOR i IN 1..50 LOOP
+                    FOR line IN EXECUTE qs[2 * w + 2] LOOP END LOOP;
+                END LOOP;
+                INSERT INTO startup VALUES (qs[2 * w + 1], s, extract(epoch FROM clock_timestamp() - t0) * 1000 / 50);
             END LOOP;
-            INSERT INTO startup VALUES (s, extract(epoch FROM clock_timestamp() - t0) * 1000 / 50);
         END LOOP;
     END LOOP;
     PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
 END $$;
-SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE setting = 'off')::numeric, 3) AS off_ms,
+SELECT way, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE setting = 'off')::numeric, 3) AS off_ms,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE setting = 'on')::numeric, 3) AS on_ms,
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE setting = 'on')
               / percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE setting = 'off'))::numeric, 3) AS on_over_off
-  FROM startup;
+  FROM startup GROUP BY way ORDER BY way;
+SELECT line AS nothing_read_plan FROM (SELECT pg_temp.explain_json('SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_month_starts d USING (d) WHERE d.y = 2050 AND d.m = 13') AS plan) x,
+  LATERAL (SELECT DISTINCT n->>'Node Type' || coalesce(' (' || (n->>'Custom Plan Provider') || ')', '') AS line
+             FROM jsonb_path_query(x.plan, 'strict $.**') AS n
+            WHERE jsonb_typeof(n) = 'object' AND n ? 'Node Type') l;
+
+\echo '== a foreign table with no local statistics (postgres_fdw, loopback, use_remote_estimate): 2M rows, 199k local keys, 6% of the rows matching'
+\echo '   remote_rows: the rows the remote side sent; median ms of 5 runs per setting, alternating'
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+CREATE EXTENSION IF NOT EXISTS postgres_fdw;
+\getenv pgport PGPORT
+\getenv pgpassword PGPASSWORD
+\getenv pguser PGUSER
+SELECT current_database() AS db \gset
+DROP SERVER IF EXISTS sk_loopback CASCADE;
+CREATE SERVER sk_loopback FOREIGN DATA WRAPPER postgres_fdw
+  OPTIONS (host 'localhost', port :'pgport', dbname :'db', extensions 'bloomfilter', use_remote_estimate 'true');
+CREATE USER MAPPING FOR CURRENT_USER SERVER sk_loopback OPTIONS (user :'pguser', password :'pgpassword');
+DROP TABLE IF EXISTS sk_remote, sk_lkeys;
+CREATE TABLE sk_remote AS SELECT g::int8 AS k, 'payload ' || g AS payload FROM generate_series(1, 2000000) g;
+CREATE TABLE sk_lkeys AS SELECT g::int8 * 16 + 1 AS k FROM generate_series(0, 119999) g
+  UNION ALL SELECT -g::int8 FROM generate_series(1, 79000) g;
+VACUUM ANALYZE sk_remote, sk_lkeys;
+CREATE FOREIGN TABLE sk_ft_nostats (k int8, payload text) SERVER sk_loopback OPTIONS (table_name 'sk_remote');
+CREATE FOREIGN TABLE sk_ft_stats (k int8, payload text) SERVER sk_loopback OPTIONS (table_name 'sk_remote');
+ANALYZE sk_ft_stats;
+CREATE FUNCTION pg_temp.remote_rows(q text, setting text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    PERFORM set_config('bloomfilter.runtime_filter', setting, false);
+    plan := pg_temp.explain_json(q);
+    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
+    RETURN (SELECT sum((n->>'Actual Rows')::bigint * (n->>'Actual Loops')::bigint)
+              FROM jsonb_path_query(plan, 'strict $.**') AS n
+             WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' = 'Foreign Scan');
+END $$;
+TRUNCATE runs;
+CREATE TEMP TABLE fdw_queries (name text, q text);
+INSERT INTO fdw_queries VALUES
+  ('no_statistics', 'SELECT count(*), sum(length(f.payload)) FROM sk_ft_nostats f JOIN sk_lkeys l ON f.k = l.k'),
+  ('statistics', 'SELECT count(*), sum(length(f.payload)) FROM sk_ft_stats f JOIN sk_lkeys l ON f.k = l.k');
+DO $$
+DECLARE
+    qq record;
+    s text;
+BEGIN
+    FOR qq IN SELECT * FROM fdw_queries LOOP
+        FOR rep IN 1..5 LOOP
+            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
+                PERFORM set_config('bloomfilter.runtime_filter', s, false);
+                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
+END $$;
+WITH med AS (
+  SELECT name, setting, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
+         min(result) AS result, count(DISTINCT result) AS results
+    FROM runs GROUP BY 1, 2)
+SELECT q.name, round(f.ms) AS off_ms, round(n.ms) AS on_ms, round((f.ms / n.ms)::numeric, 2) AS speedup,
+       f.result = n.result AND f.results = 1 AND n.results = 1 AS same_result,
+       pg_temp.remote_rows(q.q, 'off') AS remote_rows_off, pg_temp.remote_rows(q.q, 'on') AS remote_rows_on
+  FROM fdw_queries q JOIN med f ON f.name = q.name AND f.setting = 'off'
+  JOIN med n ON n.name = q.name AND n.setting = 'on'
+ ORDER BY q.name;

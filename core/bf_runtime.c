@@ -72,14 +72,33 @@ bf_rf_max_keys(size_t max_bytes)
 	return floor((double) max_bytes * 8 / bits_per_key);
 }
 
-void
-bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes)
+/*
+ * The search for a shape evaluates the blocked layout's rate (a Poisson sum)
+ * a few hundred times, about 18 microseconds, at every build of a runtime
+ * filter; and the same sizes come back (a query run again, a join rebuilt
+ * under a nested loop).  The last SHAPE_MEMO answers are kept: an answer
+ * depends on the arguments alone, so keeping it changes no result.  (The
+ * server is single-threaded per process; a process's memo is its own.)
+ */
+#define SHAPE_MEMO 8
+
+static struct
+{
+	bool used;
+	double n;
+	size_t max_bytes;
+	uint64_t ncells;
+	int nhashes;
+} shape_memo[SHAPE_MEMO];
+static unsigned shape_memo_next;
+
+static void
+compute_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes)
 {
 	uint64_t max_bits = (uint64_t) max_bytes * 8;
 	bf_error err;
 	bool ok;
 
-	assert(n >= 0 && VALID_MAX_BYTES(max_bytes));
 	if (n <= bf_rf_max_keys(max_bytes))
 	{
 		ok = bf_size_for_layout(BF_LAYOUT_BLOCKED512, n < 1 ? 1 : n, BF_RF_TARGET_FPP, ncells,
@@ -93,6 +112,29 @@ bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes)
 	*ncells = max_bits;
 	*nhashes = bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, bf_rf_max_keys(max_bytes),
 	                                    (double) max_bits);
+}
+
+void
+bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes)
+{
+	unsigned slot;
+
+	assert(n >= 0 && VALID_MAX_BYTES(max_bytes));
+	for (slot = 0; slot < SHAPE_MEMO; slot++)
+		if (shape_memo[slot].used && shape_memo[slot].n == n &&
+		    shape_memo[slot].max_bytes == max_bytes)
+		{
+			*ncells = shape_memo[slot].ncells;
+			*nhashes = shape_memo[slot].nhashes;
+			return;
+		}
+	compute_shape(n, max_bytes, ncells, nhashes);
+	slot = shape_memo_next++ % SHAPE_MEMO;
+	shape_memo[slot].used = true;
+	shape_memo[slot].n = n;
+	shape_memo[slot].max_bytes = max_bytes;
+	shape_memo[slot].ncells = *ncells;
+	shape_memo[slot].nhashes = *nhashes;
 }
 
 /* Whether removing `removed` of `rows` rows pays for probing them. */

@@ -48,6 +48,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/pg_am_d.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -55,6 +56,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include BLOOM_EXPLAIN_STATE_H
 #include BLOOM_EXPLAIN_FORMAT_H
@@ -174,7 +176,7 @@ static AttrNumber
 brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid *index)
 {
 	Relation rel = table_open(relid, NoLock);
-	List *indexes = rel->rd_rel->relhasindex ? RelationGetIndexList(rel) : NIL;
+	List *indexes = RelationGetIndexList(rel);
 	Oid opno = list_nth_oid(info->operators, i);
 	Oid collation = list_nth_oid(info->collations, i);
 	AttrNumber found = 0;
@@ -221,15 +223,26 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	Oid index = InvalidOid;
 	int key = 0;
 	List *skip_attnos = NIL;
+	HeapTuple tuple;
+	char relkind;
+	bool has_indexes;
 
 	if (!IsA(plan, SeqScan) || plan->parallel_aware || info->shared)
 		return NULL;
 	scanrelid = seqscan->scan.scanrelid;
 	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
-	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
-	    get_rel_relkind(rte->relid) != RELKIND_RELATION)
+	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL)
 		return NULL;
-	for (int i = 0; i < info->nkeys && column == 0; i++)
+	/* one look at pg_class (cached): a plain table, and whether it has indexes at all */
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
+	if (!HeapTupleIsValid(tuple))
+		return NULL;
+	relkind = ((Form_pg_class) GETSTRUCT(tuple))->relkind;
+	has_indexes = ((Form_pg_class) GETSTRUCT(tuple))->relhasindex;
+	ReleaseSysCache(tuple);
+	if (relkind != RELKIND_RELATION)
+		return NULL;
+	for (int i = 0; i < info->nkeys && column == 0 && has_indexes; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
 		Expr *e = tle ? tle->expr : NULL;

@@ -757,6 +757,21 @@ test_runtime_shape(void)
 	/* no keys: the smallest filter */
 	bf_rf_shape(0, BF_RF_MAX_BYTES, &m, &k);
 	CHECK(m == BF_BLOCK_BITS && k >= 1);
+	/* the kept answers (more sizes than are kept, asked twice) are the answers */
+	{
+		uint64_t first_m[20];
+		int first_k[20];
+
+		for (int i = 0; i < 20; i++)
+			bf_rf_shape(1000.0 * (i % 12) + i, BF_RF_MAX_BYTES, &first_m[i], &first_k[i]);
+		for (int i = 19; i >= 0; i--)
+		{
+			bf_rf_shape(1000.0 * (i % 12) + i, BF_RF_MAX_BYTES, &m, &k);
+			CHECK(m == first_m[i] && k == first_k[i]);
+			bf_rf_shape(1000.0 * (i % 12) + i, BF_RF_MIN_MAX_BYTES, &m, &k);
+			CHECK(m <= (uint64_t) BF_RF_MIN_MAX_BYTES * 8);
+		}
+	}
 }
 
 /* A user's cap on the filter's size (bloomfilter.runtime_filter_max_size). */
