@@ -144,12 +144,14 @@ typedef struct RangeScanState
 static Node *range_create(CustomScan *cscan);
 static void range_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *range_exec(CustomScanState *node);
+static TupleTableSlot *range_exec_direct(PlanState *ps);
 static void range_end(CustomScanState *node);
 static void range_rescan(CustomScanState *node);
 static void range_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static TupleTableSlot *range_next(ScanState *ss);
 static bool range_recheck(ScanState *ss, TupleTableSlot *slot);
 static void range_start(RangeScanState *state);
+static bool next_run(RangeScanState *state);
 static WholeReason range_decide(RangeScanState *state, Relation rel);
 
 const CustomScanMethods bloom_rf_scan_plan_methods = {
@@ -319,6 +321,14 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 
 	Assert(list_length(private) == RS_PRIVATE_COUNT && rel != NULL);
 	/*
+	 * Every row of the scan comes through here: skip the call through
+	 * ExecCustomScan (which only checks for interrupts; ExecScan does too),
+	 * as probe.c does.  ExecInitNode wraps whatever this field holds when
+	 * BeginCustomScan returns.
+	 */
+	Assert(node->ss.ps.ExecProcNode != NULL);
+	node->ss.ps.ExecProcNode = range_exec_direct;
+	/*
 	 * ExecInitCustomScan gave the scan a virtual slot (15 has no slotOps to
 	 * ask for another) and built the quals and projection for it: the
 	 * table's own kind of slot instead, and both again for it.
@@ -388,43 +398,58 @@ range_exec(CustomScanState *node)
 	return ExecScan(&node->ss, range_next, range_recheck);
 }
 
+static TupleTableSlot *
+range_exec_direct(PlanState *ps)
+{
+	return ExecScan((ScanState *) ps, range_next, range_recheck);
+}
+
 static bool
 range_recheck(ScanState *ss, TupleTableSlot *slot)
 {
 	return true; /* no quals of ours: ExecScan rechecks the plan's */
 }
 
+/*
+ * Every row comes through here: the cold paths (deciding and starting, the
+ * next run of blocks) are functions of their own, so that this one keeps a
+ * small frame (with no local array, no stack-protector check per row).
+ */
 static TupleTableSlot *
 range_next(ScanState *ss)
 {
 	RangeScanState *state = (RangeScanState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
-	EState *estate = ss->ps.state;
+	ScanDirection direction = ss->ps.state->es_direction;
 
-	if (!state->started)
+	if (unlikely(!state->started))
 		range_start(state);
-	if (state->scan == NULL)
+	if (unlikely(state->scan == NULL))
 		return NULL; /* no block may hold a key */
-	if (!state->by_ranges)
-		return table_scan_getnextslot(state->scan, estate->es_direction, slot) ? slot : NULL;
-	for (;;)
-	{
-		if (table_scan_getnextslot_tidrange(state->scan, estate->es_direction, slot))
-			return slot;
-		if (++state->run >= state->nruns)
+	if (likely(!state->by_ranges))
+		return table_scan_getnextslot(state->scan, direction, slot) ? slot : NULL;
+	while (!table_scan_getnextslot_tidrange(state->scan, direction, slot))
+		if (!next_run(state))
 			return NULL;
-		{
-			ItemPointerData from, to;
+	return slot;
+}
 
-			ItemPointerSet(&from, state->starts[state->run], FirstOffsetNumber);
-			ItemPointerSet(&to, state->ends[state->run], MaxOffsetNumber);
-			table_rescan_tidrange(state->scan, &from, &to);
-		}
-	}
+/* Move on to the next run of blocks; false if there is none. */
+static pg_noinline bool
+next_run(RangeScanState *state)
+{
+	ItemPointerData from, to;
+
+	if (++state->run >= state->nruns)
+		return false;
+	ItemPointerSet(&from, state->starts[state->run], FirstOffsetNumber);
+	ItemPointerSet(&to, state->ends[state->run], MaxOffsetNumber);
+	table_rescan_tidrange(state->scan, &from, &to);
+	return true;
 }
 
 /* Decide how this scan reads (once per build), and start it. */
-static void
+static pg_noinline void
 range_start(RangeScanState *state)
 {
 	Relation rel = state->css.ss.ss_currentRelation;
@@ -481,13 +506,14 @@ range_start(RangeScanState *state)
 
 /*
  * Mark in selected the block ranges the index says may hold a value that
- * meets keys (nkeys scan keys, ANDed); returns how many were newly marked.
+ * meets keys (nkeys scan keys, ANDed); returns how many were newly marked,
+ * stopping once nselected (those marked before) and these pass most.
  * BRIN returns whole ranges (every block of each), so a block's range is
  * block / per_range.
  */
 static int
 index_ranges(Relation index, Snapshot snapshot, ScanKey keys, int nkeys, BlockNumber per_range,
-             BlockNumber nblocks, bool *selected)
+             BlockNumber nblocks, bool *selected, BlockNumber nselected, BlockNumber most)
 {
 	IndexScanDesc scan = bloom_index_beginscan_bitmap(index, snapshot, nkeys);
 	TIDBitmap *tbm = tbm_create(work_mem * 1024L, NULL);
@@ -507,6 +533,8 @@ index_ranges(Relation index, Snapshot snapshot, ScanKey keys, int nkeys, BlockNu
 		{
 			selected[block / per_range] = true;
 			added++;
+			if (nselected + added > most)
+				break; /* the whole table will be read: the rest need not be known */
 		}
 	}
 	bloom_bitmap_end(it);
@@ -569,7 +597,8 @@ range_decide(RangeScanState *state, Relation rel)
 			ScanKeyData key;
 
 			scan_key(&key, state->column, state->opno, family, collation, k->exact[e]);
-			nselected += index_ranges(index, snapshot, &key, 1, per_range, nblocks, selected);
+			nselected += index_ranges(index, snapshot, &key, 1, per_range, nblocks, selected,
+			                          nselected, most);
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
@@ -594,7 +623,8 @@ range_decide(RangeScanState *state, Relation rel)
 		{
 			scan_key(&keys[0], state->column, ge, family, collation, k->min);
 			scan_key(&keys[1], state->column, le, family, collation, k->max);
-			nselected = index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected);
+			nselected =
+			    index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected, 0, most);
 		}
 	}
 	index_close(index, AccessShareLock);
