@@ -40,12 +40,16 @@ for (my $i = 0; $i < @lines; $i++) {
 		next;
 	}
 	if ($line =~ /^( *)(->  )?Custom Scan \(BloomFilterScan\) on (.*)$/) {
+		# its property lines, ours among the scan's own (Filter: comes first)
 		my $props = length($1) + (defined $2 ? 4 : 0) + 2;
 		$line = $1 . (defined $2 ? $2 : '') . "Seq Scan on $3\n";
-		while ($i + 1 < @lines && $lines[$i + 1] =~ /^( *)(Runtime Filter|BRIN Index|Heap Blocks Read|Whole Table Read|Partition Scans Skipped|Skip Test): /
-			&& length($1) == $props) {
-			$i++;
-			$removed++;
+		for (my $j = $i + 1; $j < @lines && $lines[$j] =~ /^( *)(\S.*)$/
+			&& length($1) == $props && $2 !~ /^->/; $j++) {
+			if ($lines[$j] =~ /^ *(Runtime Filter|BRIN Index|Heap Blocks Read|Whole Table Read|Partition Scans Skipped|Skip Test): /) {
+				splice(@lines, $j, 1);
+				$j--;
+				$removed++;
+			}
 		}
 	}
 	if (@stack) {
