@@ -177,6 +177,30 @@ SELECT rf_skip('SELECT l.v FROM lst l JOIN lst_keys USING (k)') AS list_by_filte
 CREATE COLLATION skip_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 SELECT rf_skip('SELECT s.v FROM sales s JOIN (SELECT upper(region) AS region FROM regions WHERE n IN (3, 7)) r ON s.region = r.region COLLATE skip_ci') AS list_other_collation;
 
+-- A list partitioned under a case-insensitive collation, joined under "C":
+-- the partition listing 'A' holds the 'a' rows; past 1,024 keys its value
+-- 'A' is not probed in the filter (whose key is 'a'), or it would be skipped.
+CREATE TABLE ci_list (w text COLLATE skip_ci, v int) PARTITION BY LIST (w);
+CREATE TABLE ci_list_a PARTITION OF ci_list FOR VALUES IN ('A');
+CREATE TABLE ci_list_b PARTITION OF ci_list FOR VALUES IN ('B');
+CREATE TABLE ci_list_other PARTITION OF ci_list DEFAULT;
+INSERT INTO ci_list SELECT CASE g % 3 WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE 'x' || g END, g
+  FROM generate_series(1, 3000) g;
+CREATE TABLE ci_keys AS SELECT 'a' AS w UNION ALL SELECT 'y' || g FROM generate_series(1, 1500) g;
+ANALYZE ci_list, ci_keys;
+SELECT rf_skip('SELECT l.v FROM ci_list l JOIN ci_keys k ON l.w = k.w COLLATE "C"') AS list_ci_past_kept_keys;
+SET bloomfilter.runtime_filter_force = on;
+SELECT rf_skip('SELECT l.v FROM ci_list l JOIN ci_keys k ON l.w = k.w COLLATE "C"') AS list_ci_past_kept_keys_forced;
+RESET bloomfilter.runtime_filter_force;
+
+-- A range-partitioned table with only its default partition (no bounds at all).
+CREATE TABLE only_default (d date, v int) PARTITION BY RANGE (d);
+CREATE TABLE only_default_d PARTITION OF only_default DEFAULT;
+INSERT INTO only_default SELECT d, v FROM fact;
+ANALYZE only_default;
+SELECT rf_skip('SELECT o.v FROM only_default o JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS range_default_alone;
+SELECT rf_skip('SELECT o.v FROM only_default o JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 13') AS range_default_alone_no_key;
+
 -- Hash partitions: 16, and 5 keys.
 CREATE TABLE events (k int, v int) PARTITION BY HASH (k);
 DO $$ BEGIN FOR r IN 0..15 LOOP
@@ -272,6 +296,11 @@ INSERT INTO log SELECT date '2021-03-15', 0, -g, 'late' FROM generate_series(1, 
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_unsummarized;
 SELECT brin_summarize_new_values('log_d') > 0 AS summarized;
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_summarized;
+-- a partial BRIN index summarizes only its rows: not used
+CREATE TABLE plog AS SELECT * FROM log;
+CREATE INDEX plog_d ON plog USING brin (d) WITH (pages_per_range = 4) WHERE v > 1000;
+ANALYZE plog;
+SELECT rf_skip('SELECT p.v FROM plog p JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_partial_index;
 -- a small table is read whole
 CREATE TABLE small_log AS SELECT * FROM log WHERE v BETWEEN 0 AND 4999;
 CREATE INDEX small_log_d ON small_log USING brin (d);

@@ -45,6 +45,7 @@ typedef struct ProbeState
 	List *operators;
 	List *collations;
 	RuntimeOuterHash outer; /* for a join on one key: list values probed in the filter */
+	MemoryContext scratch;  /* the decisions' (skip.c), made at the first */
 	uint64 decided_build;   /* the build and hash table decided for; as judged_* */
 	HashJoinTable decided_table;
 	bool skipping;  /* the current build holds no key the partition may hold */
@@ -177,7 +178,7 @@ probe_skips(ProbeState *state)
 		state->skipping =
 		    !bloom_rf_partition_may_hold(state->skip_partition, state->skip_attnos, f,
 		                                 state->node.keys.nkeys == 1 ? &state->outer : NULL,
-		                                 state->operators, state->collations);
+		                                 state->operators, state->collations, &state->scratch);
 		state->checked++;
 		f->scans_checked++;
 		if (state->skipping)

@@ -42,6 +42,7 @@
 #include <math.h>
 
 #include "access/brin.h"
+#include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "access/relscan.h"
 #include "access/stratnum.h"
@@ -116,6 +117,7 @@ typedef struct RangeScanState
 	AttrNumber *attnos;
 	RuntimeOuterHash outer; /* for a join on one key, with a partition */
 	bool have_outer;
+	MemoryContext scratch; /* the partition decisions' (skip.c), made at the first */
 
 	/* the current scan */
 	bool started; /* decided and started: scan is NULL if there is nothing to read */
@@ -188,7 +190,18 @@ brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid
 	{
 		Relation idx = index_open(lfirst_oid(lc), AccessShareLock);
 
-		if (idx->rd_rel->relam == BRIN_AM_OID && idx->rd_index->indisvalid)
+		/*
+		 * A valid, live BRIN index that summarizes every row: no partial
+		 * index (rows outside its predicate are in no summary), none built
+		 * over broken HOT chains that older snapshots must not use
+		 * (indcheckxmin; the planner waits those out, this skips them); and
+		 * a table whose access method reads ranges of blocks.
+		 */
+		if (idx->rd_rel->relam == BRIN_AM_OID && idx->rd_index->indisvalid &&
+		    idx->rd_index->indisready && idx->rd_index->indislive && !idx->rd_index->indcheckxmin &&
+		    heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+		    rel->rd_tableam->scan_set_tidrange != NULL &&
+		    rel->rd_tableam->scan_getnextslot_tidrange != NULL)
 		{
 			for (int c = 0; c < idx->rd_index->indnkeyatts && found == 0; c++)
 			{
@@ -381,7 +394,7 @@ partition_may_hold(RangeScanState *state)
 	}
 	may = bloom_rf_partition_may_hold(state->partition, state->attnos, state->filter,
 	                                  state->have_outer ? &state->outer : NULL, state->operators,
-	                                  state->collations);
+	                                  state->collations, &state->scratch);
 	state->checked++;
 	state->filter->scans_checked++;
 	if (!may)
@@ -587,7 +600,9 @@ range_decide(RangeScanState *state, Relation rel)
 	family = index->rd_opfamily[state->column - 1];
 	collation = index->rd_indcollation[state->column - 1];
 	selected = palloc0(nranges * sizeof(bool));
-	if (!k->any)
+	if (!OidIsValid(k->family))
+		why = WHOLE_UNTESTABLE; /* the key's values were not kept (no order for them) */
+	else if (!k->any)
 		; /* no key: no block */
 	else if (!k->overflow && (double) k->nexact * nranges <= MAX_SUMMARY_TESTS)
 	{

@@ -662,10 +662,12 @@ typedef struct RuntimeOuterHash
  * (bloom_rf_filter_built first): false when the bounds of some level of its
  * partitioned ancestors hold no built key.  outer, for a join on one key,
  * lets a list partition's values be probed in the Bloom filter; NULL
- * otherwise.
+ * otherwise.  *scratch is the caller's memory context for what a decision
+ * allocates (made at the first decision, under the current one; reset after
+ * each), so that a join rebuilt many times does not grow its memory.
  */
 extern bool bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos,
                                         RuntimeFilter *filter, RuntimeOuterHash *outer,
-                                        List *operators, List *collations);
+                                        List *operators, List *collations, MemoryContext *scratch);
 
 #endif /* BLOOM_RUNTIME_H */

@@ -46,6 +46,7 @@
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "common/hashfn.h"
+#include "miscadmin.h"
 #include "parser/parsetree.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
@@ -226,29 +227,38 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
 
 bool
 bloom_rf_partition_may_hold(List *partition, const AttrNumber *attnos, RuntimeFilter *filter,
-                            RuntimeOuterHash *outer, List *operators, List *collations)
+                            RuntimeOuterHash *outer, List *operators, List *collations,
+                            MemoryContext *scratch)
 {
 	const RuntimeValues *v = filter->values;
-	Oid *orders = palloc(v->nkeys * sizeof(Oid));
-	char **names = key_names(linitial_oid(partition), attnos, v->nkeys);
+	MemoryContext old;
+	Oid *orders;
+	char **names;
+	bool may = true;
 
 	Assert(v != NULL && v->finished && (outer == NULL || v->nkeys == 1));
+	/* what a decision allocates (names, the orders) goes when it is taken */
+	if (*scratch == NULL)
+		*scratch = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter partition skip",
+		                                 ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(*scratch);
+	orders = palloc(v->nkeys * sizeof(Oid));
+	names = key_names(linitial_oid(partition), attnos, v->nkeys);
 	for (int i = 0; i < v->nkeys; i++)
 		orders[i] = v->keys[i].family;
-	for (int l = 0; l + 1 < list_length(partition); l++)
+	for (int l = 0; may && l + 1 < list_length(partition); l++)
 	{
 		Oid child = list_nth_oid(partition, l);
 		Level level;
-		bool may = true;
 
 		if (level_init(&level, child, list_nth_oid(partition, l + 1), names, v->nkeys, operators,
 		               collations, orders))
 			may = level_may_hold(&level, child, filter, outer, operators);
 		table_close(level.parent, NoLock);
-		if (!may)
-			return false;
 	}
-	return true;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(*scratch);
+	return may;
 }
 
 /*
@@ -396,6 +406,12 @@ range_may_hold(Level *level, PartitionBoundInfo bi, int index, const RuntimeValu
 		/* the gaps between the other partitions: below the first bound, above the last, holes */
 		if (several)
 			return true;
+		if (bi->ndatums == 0)
+		{
+			/* the default partition alone (or with partitions being detached): any key */
+			return bloom_rf_values_between(v, i, &cmp, level->key->partcollation[0], same_order,
+			                               NULL, NULL, false);
+		}
 		for (int b = 0; b <= bi->ndatums; b++)
 		{
 			if (b < bi->ndatums && bi->indexes[b] >= 0)
@@ -440,6 +456,7 @@ list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *fil
 		{
 			bool listed = false;
 
+			CHECK_FOR_INTERRUPTS();
 			for (int b = 0; b < bi->ndatums && !listed; b++)
 				listed = DatumGetInt32(FunctionCall2Coll(&cmp, collation, k->exact[e],
 				                                         bi->datums[b][0])) == 0;
@@ -457,8 +474,17 @@ list_may_hold(Level *level, PartitionBoundInfo bi, int index, RuntimeFilter *fil
 			continue;
 		if (bloom_rf_values_exact(v, i))
 			return true;
-		/* past the distinct values: the filter says whether value may be a key */
-		if (outer == NULL || !bloom_rf_filter_usable(filter) ||
+		/*
+		 * Past the distinct values: the filter says whether value may be a
+		 * key, if the values this partition holds for it are the bytes of
+		 * value (the partition's collation is deterministic, or the join's):
+		 * under a case-insensitive partition collation, 'A' also lists 'a',
+		 * whose hash differs.
+		 */
+		if (outer == NULL ||
+		    (OidIsValid(collation) && collation != outer->collation &&
+		     !get_collation_isdeterministic(collation)) ||
+		    !bloom_rf_filter_usable(filter) ||
 		    bloom_rf_filter_may_contain(
 		        filter, DatumGetUInt32(FunctionCall1Coll(&outer->fn, outer->collation, value))))
 			return true;

@@ -36,7 +36,7 @@
 
 static void key_init(RuntimeKeyValues *k, Oid opno, Oid collation, Oid family);
 static void key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash);
-static void key_drop_exact(RuntimeKeyValues *k);
+static void key_drop_exact(RuntimeValues *v, RuntimeKeyValues *k);
 static void key_bound(RuntimeValues *v, RuntimeKeyValues *k, Datum value);
 static int compare(RuntimeKeyValues *k, Datum a, Datum b);
 static int compare_for_sort(const void *a, const void *b, void *arg);
@@ -158,7 +158,7 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 	size = k->typbyval ? 0 : datumGetSize(value, false, k->typlen);
 	if (k->nexact == BLOOM_RF_EXACT_MAX || k->bytes + size > BLOOM_RF_EXACT_MAX_BYTES)
 	{
-		key_drop_exact(k);
+		key_drop_exact(v, k);
 		key_bound(v, k, value);
 		return;
 	}
@@ -178,12 +178,15 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 
 /* Too many distinct values: keep copies of the least and greatest only. */
 static void
-key_drop_exact(RuntimeKeyValues *k)
+key_drop_exact(RuntimeValues *v, RuntimeKeyValues *k)
 {
 	if (!k->typbyval && k->any)
 	{
+		MemoryContext old = MemoryContextSwitchTo(v->context);
+
 		k->min = datumCopy(k->min, false, k->typlen);
 		k->max = datumCopy(k->max, false, k->typlen);
+		MemoryContextSwitchTo(old);
 	}
 	if (!k->typbyval)
 		for (int j = 0; j < k->nexact; j++)
