@@ -51,6 +51,7 @@
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/partcache.h"
 #include "utils/rel.h"
 
