@@ -270,3 +270,47 @@ SELECT q.name, round(f.ms) AS off_ms, round(n.ms) AS on_ms, round((f.ms / n.ms):
   FROM fdw_queries q JOIN med f ON f.name = q.name AND f.setting = 'off'
   JOIN med n ON n.name = q.name AND n.setting = 'on'
  ORDER BY q.name;
+
+\echo '== a B-tree on the outer join key (the same 3.6M rows in random order, a B-tree on the date): what PostgreSQL plans, and the two plans a run-time choice would choose between'
+\echo '   medians of 5 runs, filters on; plan: the join and the scan of the fact'
+CREATE TABLE sk_btree AS SELECT * FROM sk_random;
+CREATE INDEX sk_btree_d ON sk_btree (d);
+VACUUM ANALYZE sk_btree;
+CREATE TEMP TABLE btree_runs (name text, q text, settings text, ms float8, result text, plan text);
+INSERT INTO btree_runs (name, q, settings) VALUES
+  ('one month, as planned', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', ''),
+  ('one month, hash join and full scan', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 'enable_nestloop=off,enable_mergejoin=off'),
+  ('one month, nested loop over the index', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 'enable_hashjoin=off,enable_mergejoin=off'),
+  ('one year, as planned', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', ''),
+  ('one year, hash join and full scan', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', 'enable_nestloop=off,enable_mergejoin=off'),
+  ('one year, nested loop over the index', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', 'enable_hashjoin=off,enable_mergejoin=off');
+DO $$
+DECLARE
+    r record;
+    s text;
+    t record;
+    shape jsonb;
+    times float8[];
+BEGIN
+    FOR r IN SELECT DISTINCT name, q, settings FROM btree_runs LOOP
+        FOREACH s IN ARRAY coalesce(string_to_array(nullif(r.settings, ''), ','), '{}') LOOP
+            PERFORM set_config(split_part(s, '=', 1), split_part(s, '=', 2), false);
+        END LOOP;
+        times := '{}';
+        FOR rep IN 1..5 LOOP
+            SELECT * INTO t FROM pg_temp.timed(r.q);
+            times := times || t.ms;
+        END LOOP;
+        shape := pg_temp.explain_json(r.q);
+        UPDATE btree_runs SET ms = (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times) x),
+               result = t.result,
+               plan = (SELECT string_agg(n->>'Node Type' || coalesce(' (' || (n->>'Custom Plan Provider') || ')', ''), ' / ' ORDER BY o)
+                         FROM jsonb_path_query(shape, 'strict $.**') WITH ORDINALITY AS x(n, o)
+                        WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' ~ 'Join|Nested|Scan' AND coalesce(n->>'Relation Name', 'sk_btree') = 'sk_btree')
+         WHERE name = r.name;
+        RESET enable_nestloop;
+        RESET enable_mergejoin;
+        RESET enable_hashjoin;
+    END LOOP;
+END $$;
+SELECT name, round(ms) AS ms, result, plan FROM btree_runs ORDER BY name;

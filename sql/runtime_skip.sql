@@ -316,6 +316,23 @@ UPDATE log SET v = v + 1 FROM dim WHERE log.d = dim.d AND dim.y = 2021 AND dim.m
 SELECT count(*) FROM log WHERE d BETWEEN '2021-03-01' AND '2021-03-31' AND v > 0;
 ROLLBACK;
 
+-- Rows changed or locked through the join: the partitions and ranges read
+-- hold every row to change (counted inside a transaction rolled back).
+BEGIN;
+DELETE FROM fact USING dim WHERE fact.d = dim.d AND dim.y = 2021 AND dim.m = 3;
+SELECT count(*) AS march_left FROM fact WHERE d BETWEEN '2021-03-01' AND '2021-03-31';
+ROLLBACK;
+BEGIN;
+UPDATE fact SET v = -v FROM dim WHERE fact.d = dim.d AND dim.y = 2021 AND dim.m = 3;
+SELECT count(*) AS march_negated FROM fact WHERE v < 0;
+ROLLBACK;
+BEGIN;
+-- a partition key moved by the join: rows leave March for the default partition
+UPDATE fact SET d = fact.d - 1000 FROM dim WHERE fact.d = dim.d AND dim.y = 2021 AND dim.m = 3;
+SELECT count(*) AS moved FROM fact_default WHERE d < '2019-01-01';
+ROLLBACK;
+SELECT count(*) AS locked FROM (SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3 FOR UPDATE OF fact) l;
+
 -- Forced filters probe rows too, and still skip.
 SET bloomfilter.runtime_filter_force = on;
 SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS forced;
