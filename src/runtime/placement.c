@@ -31,8 +31,9 @@
  * Where a probe stops on the scan of a partition that its bounds may let
  * it skip, the probe carries the partition (skip.c); a Seq Scan of such a
  * partition, or of a table with a BRIN index on a key, is replaced by a
- * BloomFilterScan, which skips by itself (rangescan.c).  A filter placed only to skip or ship (info->probe_rows
- * false) puts probes on such scans alone, and changes nothing elsewhere.
+ * BloomFilterScan, which skips by itself (rangescan.c).  A filter placed
+ * only to skip or ship (info->probe_rows false) changes such scans alone,
+ * and nothing elsewhere.
  */
 #include "runtime.h"
 

@@ -588,6 +588,12 @@ range_decide(RangeScanState *state, Relation rel)
 	state->by_ranges = false;
 	state->nruns = 0;
 	index = index_open(state->index_oid, AccessShareLock);
+	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
+	{
+		/* being dropped since the plan was made: its summaries may fall behind */
+		index_close(index, AccessShareLock);
+		return WHOLE_UNTESTABLE;
+	}
 	per_range = BrinGetPagesPerRange(index);
 	nranges = (nblocks + per_range - 1) / per_range;
 	if (nranges <= 2)

@@ -78,9 +78,7 @@ key_init(RuntimeKeyValues *k, Oid opno, Oid collation, Oid family)
 	}
 	k->family = family;
 	fmgr_info(proc, &k->order);
-	k->exact = palloc(BLOOM_RF_EXACT_MAX * sizeof(Datum));
-	k->hashes = palloc(BLOOM_RF_EXACT_MAX * sizeof(uint32));
-	k->slots = palloc0(NSLOTS * sizeof(int));
+	/* the distinct values' room (20 kB) is made at the first value (key_add) */
 }
 
 void
@@ -105,18 +103,9 @@ bloom_rf_values_reset(RuntimeValues *v)
 		k->any = false;
 		k->nexact = 0;
 		k->bytes = 0;
-		if (k->overflow)
-		{
-			/* start over with room for distinct values */
-			MemoryContext old = MemoryContextSwitchTo(v->context);
-
-			k->exact = palloc(BLOOM_RF_EXACT_MAX * sizeof(Datum));
-			k->hashes = palloc(BLOOM_RF_EXACT_MAX * sizeof(uint32));
-			k->slots = palloc0(NSLOTS * sizeof(int));
-			k->overflow = false;
-			MemoryContextSwitchTo(old);
-		}
-		else
+		/* distinct values are kept again (their room is made again at the first) */
+		k->overflow = false;
+		if (k->slots != NULL)
 			memset(k->slots, 0, NSLOTS * sizeof(int));
 	}
 	v->finished = false;
@@ -147,6 +136,14 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 	{
 		key_bound(v, k, value);
 		return;
+	}
+	if (k->slots == NULL)
+	{
+		old = MemoryContextSwitchTo(v->context);
+		k->exact = palloc(BLOOM_RF_EXACT_MAX * sizeof(Datum));
+		k->hashes = palloc(BLOOM_RF_EXACT_MAX * sizeof(uint32));
+		k->slots = palloc0(NSLOTS * sizeof(int));
+		MemoryContextSwitchTo(old);
 	}
 	for (slot = hash & (NSLOTS - 1); k->slots[slot] != 0; slot = (slot + 1) & (NSLOTS - 1))
 	{
