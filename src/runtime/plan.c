@@ -39,6 +39,7 @@ static void debug_no_filter(const RuntimePlanInfo *info, const char *why);
 static Oid order_family(Oid opno);
 static bool filterable_join(JoinType jointype);
 static Oid hash_family(Oid opno);
+static Oid family_of(Oid opno, Oid am, int16 strategy);
 
 /* Apply a walker to the statement's main tree and to every subplan's. */
 static void
@@ -242,9 +243,12 @@ filterable_join(JoinType jointype)
 	return jointype == JOIN_INNER || jointype == JOIN_SEMI || bloom_rf_is_right_join(jointype);
 }
 
-/* The hash operator family an equality operator belongs to, or InvalidOid. */
+/*
+ * The first operator family of access method am holding the operator opno
+ * with strategy, or InvalidOid.
+ */
 static Oid
-hash_family(Oid opno)
+family_of(Oid opno, Oid am, int16 strategy)
 {
 	CatCList *list = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
 	Oid family = InvalidOid;
@@ -253,7 +257,7 @@ hash_family(Oid opno)
 	{
 		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
 
-		if (amop->amopmethod == HASH_AM_OID && amop->amopstrategy == HTEqualStrategyNumber)
+		if (amop->amopmethod == am && amop->amopstrategy == strategy)
 		{
 			family = amop->amopfamily;
 			break;
@@ -261,6 +265,13 @@ hash_family(Oid opno)
 	}
 	ReleaseSysCacheList(list);
 	return family;
+}
+
+/* The hash operator family an equality operator belongs to, or InvalidOid. */
+static Oid
+hash_family(Oid opno)
+{
+	return family_of(opno, HASH_AM_OID, HTEqualStrategyNumber);
 }
 
 /*
@@ -273,8 +284,6 @@ static Oid
 order_family(Oid opno)
 {
 	Oid left, right;
-	CatCList *list;
-	Oid family = InvalidOid;
 	TypeCacheEntry *type;
 
 	op_input_types(opno, &left, &right);
@@ -282,17 +291,5 @@ order_family(Oid opno)
 	type = lookup_type_cache(right, TYPECACHE_BTREE_OPFAMILY);
 	if (OidIsValid(type->btree_opf) && op_in_opfamily(opno, type->btree_opf))
 		return type->btree_opf;
-	list = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
-	for (int i = 0; i < list->n_members; i++)
-	{
-		Form_pg_amop amop = (Form_pg_amop) GETSTRUCT(&list->members[i]->tuple);
-
-		if (amop->amopmethod == BTREE_AM_OID && amop->amopstrategy == BTEqualStrategyNumber)
-		{
-			family = amop->amopfamily;
-			break;
-		}
-	}
-	ReleaseSysCacheList(list);
-	return family;
+	return family_of(opno, BTREE_AM_OID, BTEqualStrategyNumber);
 }

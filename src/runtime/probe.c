@@ -130,13 +130,7 @@ probe_begin(CustomScanState *node, EState *estate, int eflags)
 	state->skip_partition = list_nth(private, RF_PRIVATE_SKIP_LINEAGE);
 	if (state->skip_partition != NIL)
 	{
-		List *attnos = list_nth(private, RF_PRIVATE_SKIP_ATTNOS);
-		ListCell *lc;
-		int i = 0;
-
-		state->skip_attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
-		foreach (lc, attnos)
-			state->skip_attnos[i++] = (AttrNumber) lfirst_int(lc);
+		state->skip_attnos = bloom_rf_private_attnos(list_nth(private, RF_PRIVATE_SKIP_ATTNOS));
 		if (state->node.keys.nkeys == 1)
 		{
 			fmgr_info_copy(&state->outer.fn, &state->node.keys.hash_fns[0], CurrentMemoryContext);

@@ -359,15 +359,7 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 		state->index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_INDEX));
 	state->partition = list_nth(private, RS_PRIVATE_PARTITION);
 	if (state->partition != NIL)
-	{
-		List *attnos = list_nth(private, RS_PRIVATE_ATTNOS);
-		ListCell *lc;
-		int i = 0;
-
-		state->attnos = palloc(list_length(attnos) * sizeof(AttrNumber));
-		foreach (lc, attnos)
-			state->attnos[i++] = (AttrNumber) lfirst_int(lc);
-	}
+		state->attnos = bloom_rf_private_attnos(list_nth(private, RS_PRIVATE_ATTNOS));
 }
 
 /*

@@ -137,6 +137,18 @@ bloom_rf_private_float(List *private, int n)
 	return DatumGetFloat8(c->constvalue);
 }
 
+/* An IntList of column numbers (custom_private) as an array, in the current memory context. */
+static inline AttrNumber *
+bloom_rf_private_attnos(List *attnos)
+{
+	AttrNumber *out = palloc(Max(list_length(attnos), 1) * sizeof(AttrNumber));
+	ListCell *lc;
+
+	foreach (lc, attnos)
+		out[foreach_current_index(lc)] = (AttrNumber) lfirst_int(lc);
+	return out;
+}
+
 /* The plan methods (build.c, probe.c), registered in _PG_init: workers find them by name. */
 extern const CustomScanMethods bloom_rf_build_plan_methods;
 extern const CustomScanMethods bloom_rf_probe_plan_methods;
