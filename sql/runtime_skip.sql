@@ -296,6 +296,11 @@ INSERT INTO log SELECT date '2021-03-15', 0, -g, 'late' FROM generate_series(1, 
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_unsummarized;
 SELECT brin_summarize_new_values('log_d') > 0 AS summarized;
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_summarized;
+-- a minmax-multi index, through its own consistent function
+CREATE TABLE mlog AS SELECT * FROM log;
+CREATE INDEX mlog_d ON mlog USING brin (d date_minmax_multi_ops) WITH (pages_per_range = 4);
+ANALYZE mlog;
+SELECT rf_skip('SELECT m.v FROM mlog m JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS brin_minmax_multi;
 -- a partial BRIN index summarizes only its rows: not used
 CREATE TABLE plog AS SELECT * FROM log;
 CREATE INDEX plog_d ON plog USING brin (d) WITH (pages_per_range = 4) WHERE v > 1000;
