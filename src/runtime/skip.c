@@ -4,10 +4,11 @@
  *	  the partition's bounds against the build's key values (values.c) and
  *	  its Bloom filter.
  *
- * A probe right above the scan of a partition asks, once the build is
- * finished and before it reads a row of its scan, whether the partition may
- * hold a row that matches; if not, it returns no row and the scan is never
- * started.  Every level of the partition's ancestors is asked (a
+ * The scan of a partition (a BloomFilterScan in place of a Seq Scan,
+ * rangescan.c; a probe right above any other scan, probe.c) asks, once the
+ * build is finished and before it reads a row, whether the partition may
+ * hold a row that matches; if not, it returns no row and reads nothing of
+ * the table.  Every level of the partition's ancestors is asked (a
  * sub-partition's rows lie within its parent's bounds too), and one level
  * that rules out every key is enough:
  *	 - range: the level's first partition column is a key: the build's
@@ -16,7 +17,8 @@
  *	   reach its upper bound);
  *	 - list: each listed value against the build's values, or, past
  *	   BLOOM_RF_EXACT_MAX distinct values, against their range and the Bloom
- *	   filter (a join on one key); the NULL value matches nothing;
+ *	   filter (a join on one key, where the partition's collation keeps a
+ *	   listed value's bytes); the NULL value matches nothing;
  *	 - hash: every partition column is a key and the build's distinct values
  *	   are all kept: the partition each combination hashes to;
  *	 - the default partition of a range level on one column or of a list
