@@ -95,21 +95,7 @@ INSERT INTO queries VALUES
 
 \ir timing.sql
 
-DO $$
-DECLARE
-    qq record;
-    s text;
-BEGIN
-    FOR qq IN SELECT * FROM queries ORDER BY ord LOOP
-        FOR rep IN 1..qq.reps LOOP
-            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
-                PERFORM set_config('bloomfilter.runtime_filter', s, false);
-                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
-            END LOOP;
-        END LOOP;
-    END LOOP;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
-END $$;
+SELECT pg_temp.timed_on_off(name, q, reps) FROM queries ORDER BY ord \g /dev/null
 
 \echo '== every run (ms)'
 SELECT name, setting, round(ms) AS ms, result FROM runs ORDER BY name, setting;

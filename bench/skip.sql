@@ -102,18 +102,11 @@ END $$;
 DO $$
 DECLARE
     qq record;
-    s text;
 BEGIN
     FOR qq IN SELECT * FROM queries ORDER BY ord LOOP
         PERFORM pg_temp.plan_settings(qq.workers);
-        FOR rep IN 1..5 LOOP
-            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
-                PERFORM set_config('bloomfilter.runtime_filter', s, false);
-                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
-            END LOOP;
-        END LOOP;
+        PERFORM pg_temp.timed_on_off(qq.name, qq.q, 5);
     END LOOP;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
     PERFORM pg_temp.plan_settings(0);
 END $$;
 
@@ -245,21 +238,7 @@ CREATE TEMP TABLE fdw_queries (name text, q text);
 INSERT INTO fdw_queries VALUES
   ('no_statistics', 'SELECT count(*), sum(length(f.payload)) FROM sk_ft_nostats f JOIN sk_lkeys l ON f.k = l.k'),
   ('statistics', 'SELECT count(*), sum(length(f.payload)) FROM sk_ft_stats f JOIN sk_lkeys l ON f.k = l.k');
-DO $$
-DECLARE
-    qq record;
-    s text;
-BEGIN
-    FOR qq IN SELECT * FROM fdw_queries LOOP
-        FOR rep IN 1..5 LOOP
-            FOREACH s IN ARRAY CASE WHEN rep % 2 = 1 THEN ARRAY['off', 'on'] ELSE ARRAY['on', 'off'] END LOOP
-                PERFORM set_config('bloomfilter.runtime_filter', s, false);
-                INSERT INTO runs SELECT qq.name, s, t.ms, t.result FROM pg_temp.timed(qq.q) t;
-            END LOOP;
-        END LOOP;
-    END LOOP;
-    PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
-END $$;
+SELECT pg_temp.timed_on_off(name, q, 5) FROM fdw_queries \g /dev/null
 WITH med AS (
   SELECT name, setting, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
          min(result) AS result, count(DISTINCT result) AS results

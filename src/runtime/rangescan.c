@@ -701,9 +701,7 @@ range_rescan(CustomScanState *node)
 	RangeScanState *state = (RangeScanState *) node;
 
 	/* the next row starts again, deciding again if the build changed */
-	if (state->scan != NULL)
-		table_endscan(state->scan);
-	state->scan = NULL;
+	range_end(node);
 	state->started = false;
 	ExecScanReScan(&node->ss);
 }
