@@ -20,7 +20,8 @@ TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src/runtime/cost.o \
 	src/runtime/placement.o src/runtime/plantree.o src/runtime/node.o src/runtime/build.o \
 	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o \
-	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o
+	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o \
+	src/runtime/keyscan.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \

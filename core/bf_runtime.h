@@ -100,6 +100,49 @@ extern double bf_rf_max_keys(size_t max_bytes);
  */
 extern void bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhashes);
 
+/* ---- reading a few keys' rows through a B-tree instead of the whole table ---- */
+
+/*
+ * A table and its B-tree index as the cost of reading it is figured, in the
+ * planner's units and with its settings (PostgreSQL's costsize.c).
+ */
+typedef struct bf_rf_table_read
+{
+	double tuples;        /* rows of the table (> 0) */
+	double pages;         /* its pages (> 0) */
+	double index_pages;   /* the index's pages (>= 0) */
+	double correlation;   /* of the key column with the table's order, -1 to 1 (0: unknown) */
+	double cache_pages;   /* effective_cache_size, in pages (> 0) */
+	double seq_page_cost; /* the planner's settings */
+	double random_page_cost;
+	double cpu_tuple_cost;
+	double cpu_index_tuple_cost;
+	double cpu_operator_cost;
+} bf_rf_table_read;
+
+/*
+ * What reading the whole table costs: every page in sequence, every row
+ * processed (a Seq Scan's cost without its quals, which an index scan would
+ * evaluate on fewer rows: leaving them out only favors the whole table).
+ */
+extern double bf_rf_seq_read_cost(const bf_rf_table_read *t);
+
+/*
+ * What reading the rows of `keys` distinct keys (>= 1), `rows` of them in
+ * all (0 <= rows <= tuples), through the index costs; cost_index and
+ * btcostestimate in outline:
+ *	 - one descent of the index per key: a leaf page at random (the levels
+ *	   above stay cached) and the comparisons on the way down; then the
+ *	   leaf pages the rows' index entries fill;
+ *	 - the heap pages the rows are on: where the column follows the table's
+ *	   order (correlation 1 or -1), each key's rows lie together, a random
+ *	   page then sequential ones; where it follows none, Mackert and
+ *	   Lohman's count of the distinct pages fetched through a cache of
+ *	   cache_pages, each at random; in between, by the correlation squared;
+ *	 - each row's processing, with its index entry.
+ */
+extern double bf_rf_index_read_cost(const bf_rf_table_read *t, double keys, double rows);
+
 /* ---- the probe's adaptive switch ---- */
 
 /*

@@ -72,14 +72,17 @@
 #endif
 
 /*
- * A bitmap index scan's setup and the walk over the blocks of its bitmap:
- * 18 added index_beginscan_bitmap's instrumentation argument and made the
+ * An index scan's setup, a bitmap index scan's, and the walk over the
+ * blocks of a bitmap: 18 added index_beginscan's and
+ * index_beginscan_bitmap's instrumentation argument and made the
  * private iterator a type of its own, filling a result the caller owns.
  */
 #include "access/genam.h"
 #include "nodes/tidbitmap.h"
 
 #if PG_VERSION_NUM >= 180000
+#define bloom_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
 #define bloom_index_beginscan_bitmap(index, snapshot, nkeys) \
 	index_beginscan_bitmap((index), (snapshot), NULL, (nkeys))
 typedef TBMPrivateIterator BloomBitmapIterator;
@@ -96,6 +99,8 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 	return true;
 }
 #else
+#define bloom_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), 0)
 #define bloom_index_beginscan_bitmap(index, snapshot, nkeys) \
 	index_beginscan_bitmap((index), (snapshot), (nkeys))
 typedef TBMIterator BloomBitmapIterator;

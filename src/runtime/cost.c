@@ -13,11 +13,24 @@
  *	 - what removing an outer row saves, from the table's size;
  * and prices our nodes in the plan, and a filter again once its hash table
  * is built (the probe asks, with the table's real size).
+ *
+ * At run time it also prices reading only the built keys' rows through a
+ * B-tree index on the outer table (rangescan.c), against reading the whole
+ * table: core's bf_rf_index_read_cost, given the table's size now, the key
+ * column's statistics (distinct values, most common values, correlation)
+ * and the planner's settings.
  */
 #include "runtime.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
+#include "storage/bufmgr.h"
 #include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
 
 /*
  * Bytes of a hash table entry besides the tuple's data: the HashJoinTuple
@@ -86,4 +99,117 @@ bloom_rf_cost_built_table(double table_bytes, double *saved)
 	Assert(table_bytes >= 0);
 	*saved = bf_rf_saved_per_removed(table_bytes);
 	return bf_rf_can_pay(*saved);
+}
+
+/* most common values compared with the keys one by one, at most (keys times values) */
+#define MAX_MCV_COMPARISONS 10000
+
+/*
+ * The fraction of the table's rows whose key column equals one of k's
+ * exact values (eq: the join operator's function, column against key,
+ * under collation), from the column's statistics stats as eqsel figures
+ * one value: a most common value's frequency, else the rest of the
+ * non-null rows spread evenly over the other distinct values.  Past
+ * MAX_MCV_COMPARISONS, the keys are taken to be the most common values
+ * (the most rows they can match).  Fills *correlation.
+ */
+static double
+keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid collation,
+              double tuples, double *correlation)
+{
+	Form_pg_statistic form = (Form_pg_statistic) GETSTRUCT(stats);
+	double ndistinct = form->stadistinct > 0 ? form->stadistinct : -form->stadistinct * tuples;
+	double mcv_total = 0, matched = 0, other;
+	int nmatched = 0;
+	AttStatsSlot slot;
+
+	*correlation = 0;
+	if (get_attstatsslot(&slot, stats, STATISTIC_KIND_CORRELATION, InvalidOid,
+	                     ATTSTATSSLOT_NUMBERS))
+	{
+		if (slot.nnumbers == 1)
+			*correlation = Max(-1.0, Min(1.0, slot.numbers[0]));
+		free_attstatsslot(&slot);
+	}
+	if (ndistinct <= 0)
+		ndistinct = DEFAULT_NUM_DISTINCT;
+	if (get_attstatsslot(&slot, stats, STATISTIC_KIND_MCV, InvalidOid,
+	                     ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	{
+		bool compare = (double) slot.nvalues * k->nexact <= MAX_MCV_COMPARISONS;
+
+		for (int i = 0; i < slot.nnumbers; i++)
+		{
+			mcv_total += slot.numbers[i];
+			if (!compare)
+			{
+				/* the frequencies come largest first */
+				if (i < k->nexact)
+				{
+					matched += slot.numbers[i];
+					nmatched++;
+				}
+				continue;
+			}
+			for (int e = 0; e < k->nexact; e++)
+				if (DatumGetBool(FunctionCall2Coll(eq, collation, slot.values[i], k->exact[e])))
+				{
+					matched += slot.numbers[i];
+					nmatched++;
+					break;
+				}
+		}
+		ndistinct = Max(ndistinct - slot.nnumbers, 1.0);
+		free_attstatsslot(&slot);
+	}
+	other = Max(0.0, 1.0 - form->stanullfrac - mcv_total) / ndistinct;
+	return Min(1.0, matched + Max(0, k->nexact - nmatched) * other);
+}
+
+bool
+bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
+                            const RuntimeKeyValues *k, Oid opno, Oid collation, double *rows,
+                            double *by_index, double *whole)
+{
+	BlockNumber pages = RelationGetNumberOfBlocks(heap);
+	double density, fraction, correlation = 0;
+	bf_rf_table_read t;
+	HeapTuple stats;
+
+	Assert(!k->overflow && k->nexact >= 1);
+	if (pages == 0)
+		return false; /* nothing to read either way */
+	/* rows per page as of the last VACUUM or ANALYZE, as the planner scales them */
+	density = heap->rd_rel->relpages > 0 && heap->rd_rel->reltuples >= 0
+	              ? heap->rd_rel->reltuples / heap->rd_rel->relpages
+	              : BLCKSZ / 64.0; /* never counted: rows of a few columns */
+	t.tuples = Max(1.0, density * pages);
+	t.pages = pages;
+	t.index_pages = RelationGetNumberOfBlocks(index);
+	t.cache_pages = Max(1.0, (double) effective_cache_size);
+	t.seq_page_cost = seq_page_cost;
+	t.random_page_cost = random_page_cost;
+	t.cpu_tuple_cost = cpu_tuple_cost;
+	t.cpu_index_tuple_cost = cpu_index_tuple_cost;
+	t.cpu_operator_cost = cpu_operator_cost;
+	stats = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(heap)),
+	                        Int16GetDatum(attno), BoolGetDatum(false));
+	if (HeapTupleIsValid(stats))
+	{
+		FmgrInfo eq;
+
+		fmgr_info(get_opcode(opno), &eq);
+		fraction = keys_fraction(stats, k, &eq, collation, t.tuples, &correlation);
+		ReleaseSysCache(stats);
+	}
+	else
+		fraction = Min(1.0, k->nexact / (double) DEFAULT_NUM_DISTINCT); /* no statistics */
+	*rows = fraction * t.tuples;
+	/* a unique index holds a key once */
+	if (index->rd_index->indisunique && index->rd_index->indnkeyatts == 1)
+		*rows = Min(*rows, (double) k->nexact);
+	t.correlation = correlation;
+	*by_index = bf_rf_index_read_cost(&t, k->nexact, *rows);
+	*whole = bf_rf_seq_read_cost(&t);
+	return *by_index < *whole;
 }

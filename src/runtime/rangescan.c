@@ -3,21 +3,25 @@
  *	  BloomFilterScan: a sequential scan that skips what the join's build
  *	  says it would throw away: the whole table, when it is a partition
  *	  whose bounds hold no built key (skip.c), or the block ranges whose BRIN
- *	  summary holds none.
+ *	  summary holds none; or that reads only the keys' rows through a B-tree
+ *	  index (keyscan.c), where that costs less.
  *
  * The planner (bloom_rf_range_target) puts it in place of a Seq Scan (not a
  * parallel one) on the outer side of a hash join with a runtime filter,
  * where the scanned table is a partition that skip.c can decide, or has a
- * valid BRIN index on a key column itself, with the join's semantics (the
- * join operator is in the index column's operator family; the join's
- * collation is the index's or deterministic, as for partitions).  It keeps
+ * valid BRIN index on a key column itself, or a valid B-tree index led by
+ * one, with the join's semantics (the join operator is in the index
+ * column's operator family; the join's collation is the index's or
+ * deterministic, as for partitions).  It keeps
  * the Seq Scan's target list, quals and costs, and reads rows through
  * ExecScan the same way; doing the skipping itself, it costs no node and no
  * row more than the Seq Scan where nothing is skipped.
  *
  * At its first row of each build (the join holds its outer side until the
  * build is finished, plan.c) it decides.  A partition that can hold no key
- * returns no row.  Otherwise, with a BRIN index, it asks the index which
+ * returns no row.  Otherwise, with a B-tree index, it reads the keys' rows
+ * through it if the cost model says that costs less than the whole table
+ * (keyscan.c).  Otherwise, with a BRIN index, it asks the index which
  * block ranges may hold a built key: one bitmap scan of the index per
  * distinct key (the index's "=" as a scan key), or, past
  * BLOOM_RF_EXACT_MAX distinct keys or when that would test more than
@@ -36,6 +40,12 @@
  * its blocks may hold a key (reading ranges in pieces would then gain
  * little).  EXPLAIN ANALYZE says which, how many blocks were read, and how
  * many partition scans were skipped.
+ *
+ * Under SERIALIZABLE, a scan that reads block ranges locks the whole table
+ * for predicate locking, as the Seq Scan it replaces does: reading less
+ * must not let a concurrent write to a block not read go unseen.  (A
+ * partition skipped is not locked, as PostgreSQL's own pruning does not:
+ * no row it could hold can match.)
  */
 #include "runtime.h"
 
@@ -54,6 +64,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "parser/parsetree.h"
+#include "storage/predicate.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -78,6 +89,8 @@ typedef enum RangeScanPrivate
 	RS_PRIVATE_COLLATIONS, /* OidList: their collations */
 	RS_PRIVATE_PARTITION,  /* OidList: the partition, then its ancestors (skip.c), or NIL */
 	RS_PRIVATE_ATTNOS,     /* IntList: the keys' columns in the partition */
+	RS_PRIVATE_BTREE,      /* OidList: the B-tree index led by a join key, or NIL */
+	RS_PRIVATE_BTREE_KEY,  /* Integer: that key's position among the join's keys */
 	RS_PRIVATE_COUNT
 } RangeScanPrivate;
 
@@ -89,25 +102,32 @@ typedef enum WholeReason
 	WHOLE_SMALL,
 	WHOLE_UNTESTABLE,
 	WHOLE_MOST,
-	WHOLE_NO_INDEX, /* no BRIN index: a partition's scan not skipped */
+	WHOLE_BTREE_COSTLIER, /* with no BRIN index to ask next */
+	WHOLE_BTREE_TOO_MANY,
+	WHOLE_NO_INDEX, /* no index: a partition's scan not skipped */
 	WHOLE_SKIPPED,  /* nothing read: the partition was skipped */
+	READ_BY_BTREE,  /* the keys' rows read through the B-tree */
 	WHOLE_REASONS
 } WholeReason;
 
-static const char *const whole_reasons[WHOLE_REASONS] = {"",
-                                                         "the filter was not built",
-                                                         "the table is small",
-                                                         "the index cannot test the keys",
-                                                         "most block ranges may hold a key",
-                                                         "",
-                                                         ""};
+static const char *const whole_reasons[WHOLE_REASONS] = {
+    "",
+    "the filter was not built",
+    "the table is small",
+    "the index cannot test the keys",
+    "most block ranges may hold a key",
+    "reading the keys' rows through the B-tree would cost more",
+    "too many keys to look up in the B-tree",
+    "",
+    "",
+    ""};
 
 typedef struct RangeScanState
 {
 	CustomScanState css;
 	int filter_id;
 	RuntimeFilter *filter; /* given at executor start (hooks.c) */
-	Oid index_oid;         /* InvalidOid: no BRIN index, a partition to skip only */
+	Oid index_oid;         /* the BRIN index, or InvalidOid */
 	int key;
 	AttrNumber column;
 	Oid opno;
@@ -118,6 +138,8 @@ typedef struct RangeScanState
 	RuntimeOuterHash outer; /* for a join on one key, with a partition */
 	bool have_outer;
 	MemoryContext scratch; /* the partition decisions' (skip.c), made at the first */
+	RuntimeKeyScan btree;  /* index_oid InvalidOid: no B-tree (keyscan.c) */
+	int btree_key;
 
 	/* the current scan */
 	bool started; /* decided and started: scan is NULL if there is nothing to read */
@@ -141,6 +163,7 @@ typedef struct RangeScanState
 	uint64 blocks;      /* blocks of the table, at each scan by ranges */
 	uint64 checked;     /* builds the partition was asked about, and skips */
 	uint64 skips;
+	int btree_keys; /* keys looked up in the B-tree by the last scan through it */
 } RangeScanState;
 
 static Node *range_create(CustomScan *cscan);
@@ -155,6 +178,9 @@ static bool range_recheck(ScanState *ss, TupleTableSlot *slot);
 static void range_start(RangeScanState *state);
 static bool next_run(RangeScanState *state);
 static WholeReason range_decide(RangeScanState *state, Relation rel);
+static WholeReason btree_decide(RangeScanState *state, Relation rel);
+static TupleTableSlot *keys_next(RangeScanState *state, ScanDirection direction,
+                                 TupleTableSlot *slot);
 
 const CustomScanMethods bloom_rf_scan_plan_methods = {
     .CustomName = BLOOM_RF_SCAN_NAME,
@@ -172,18 +198,44 @@ static const CustomExecMethods range_exec_methods = {
 
 /* ---- the planner's part ---- */
 
+/* The indexes of a table that can serve key i of a join (find_indexes). */
+typedef struct KeyIndexes
+{
+	Oid brin;           /* a BRIN index with a column on the key, or InvalidOid */
+	AttrNumber column;  /* that column (1-based) */
+	int brin_key;       /* the key */
+	Oid btree;          /* a B-tree index led by the key, or InvalidOid */
+	int btree_key;      /* the key */
+} KeyIndexes;
+
 /*
- * The index column of a valid BRIN index of relid on column attno that can
- * test key i of info, or 0; *index is the index.
+ * Whether index column c of idx is column attno of its table, compared as
+ * the join compares key i of info: the join operator in the column's
+ * family, and the join's collation the column's or deterministic.
  */
-static AttrNumber
-brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid *index)
+static bool
+column_serves(Relation idx, int c, AttrNumber attno, int i, const RuntimePlanInfo *info)
+{
+	Oid collation = list_nth_oid(info->collations, i);
+
+	return idx->rd_index->indkey.values[c] == attno &&
+	       op_in_opfamily(list_nth_oid(info->operators, i), idx->rd_opfamily[c]) &&
+	       (!OidIsValid(collation) || collation == idx->rd_indcollation[c] ||
+	        get_collation_isdeterministic(collation));
+}
+
+/*
+ * Find, among relid's indexes, those not yet in *found that serve key i
+ * (column attno of relid): a BRIN index with a column on it, a B-tree led
+ * by it.
+ */
+static void
+find_indexes(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, KeyIndexes *found)
 {
 	Relation rel = table_open(relid, NoLock);
 	List *indexes = RelationGetIndexList(rel);
-	Oid opno = list_nth_oid(info->operators, i);
-	Oid collation = list_nth_oid(info->collations, i);
-	AttrNumber found = 0;
+	bool tid_ranges = rel->rd_tableam->scan_set_tidrange != NULL &&
+	                  rel->rd_tableam->scan_getnextslot_tidrange != NULL;
 	ListCell *lc;
 
 	foreach (lc, indexes)
@@ -191,39 +243,39 @@ brin_column(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Oid
 		Relation idx = index_open(lfirst_oid(lc), AccessShareLock);
 
 		/*
-		 * A valid, live BRIN index that summarizes every row: no partial
-		 * index (rows outside its predicate are in no summary), none built
+		 * A valid, live index that holds every row: no partial index (rows
+		 * outside its predicate are in no summary and no entry), none built
 		 * over broken HOT chains that older snapshots must not use
-		 * (indcheckxmin; the planner waits those out, this skips them); and
-		 * a table whose access method reads ranges of blocks.
+		 * (indcheckxmin; the planner waits those out, this skips them).
 		 */
-		if (idx->rd_rel->relam == BRIN_AM_OID && idx->rd_index->indisvalid &&
-		    idx->rd_index->indisready && idx->rd_index->indislive && !idx->rd_index->indcheckxmin &&
-		    heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL) &&
-		    rel->rd_tableam->scan_set_tidrange != NULL &&
-		    rel->rd_tableam->scan_getnextslot_tidrange != NULL)
+		if (idx->rd_index->indisvalid && idx->rd_index->indisready && idx->rd_index->indislive &&
+		    !idx->rd_index->indcheckxmin &&
+		    heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL))
 		{
-			for (int c = 0; c < idx->rd_index->indnkeyatts && found == 0; c++)
+			/* BRIN: any column; a table whose access method reads ranges of blocks */
+			if (idx->rd_rel->relam == BRIN_AM_OID && !OidIsValid(found->brin) && tid_ranges)
+				for (int c = 0; c < idx->rd_index->indnkeyatts; c++)
+					if (column_serves(idx, c, attno, i, info))
+					{
+						found->brin = RelationGetRelid(idx);
+						found->column = c + 1;
+						found->brin_key = i;
+						break;
+					}
+			/* B-tree: the leading column, looked up by "= ANY(keys)" (keyscan.c) */
+			if (idx->rd_rel->relam == BTREE_AM_OID && !OidIsValid(found->btree) &&
+			    idx->rd_indam->amsearcharray && column_serves(idx, 0, attno, i, info))
 			{
-				Oid icoll = idx->rd_indcollation[c];
-
-				if (idx->rd_index->indkey.values[c] != attno ||
-				    !op_in_opfamily(opno, idx->rd_opfamily[c]))
-					continue;
-				if (OidIsValid(collation) && collation != icoll &&
-				    !get_collation_isdeterministic(collation))
-					continue;
-				found = c + 1;
-				*index = RelationGetRelid(idx);
+				found->btree = RelationGetRelid(idx);
+				found->btree_key = i;
 			}
 		}
 		index_close(idx, AccessShareLock);
-		if (found != 0)
+		if (OidIsValid(found->brin) && OidIsValid(found->btree))
 			break;
 	}
 	list_free(indexes);
 	table_close(rel, NoLock);
-	return found;
 }
 
 Plan *
@@ -234,9 +286,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	Index scanrelid;
 	RangeTblEntry *rte;
 	CustomScan *cscan;
-	AttrNumber column = 0;
-	Oid index = InvalidOid;
-	int key = 0;
+	KeyIndexes found = {0};
 	List *skip_attnos = NIL;
 	HeapTuple tuple;
 	char relkind;
@@ -257,7 +307,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	ReleaseSysCache(tuple);
 	if (relkind != RELKIND_RELATION)
 		return NULL;
-	for (int i = 0; i < info->nkeys && column == 0 && has_indexes; i++)
+	for (int i = 0; i < info->nkeys && has_indexes; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
 		Expr *e = tle ? tle->expr : NULL;
@@ -267,10 +317,11 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 		if (e == NULL || !IsA(e, Var) || (Index) ((Var *) e)->varno != scanrelid ||
 		    ((Var *) e)->varattno <= 0 || !OidIsValid(info->orders[i]))
 			continue;
-		column = brin_column(rte->relid, ((Var *) e)->varattno, i, info, &index);
-		key = i;
+		find_indexes(rte->relid, ((Var *) e)->varattno, i, info, &found);
+		if (OidIsValid(found.brin) && OidIsValid(found.btree))
+			break;
 	}
-	if (column == 0 && partition == NIL)
+	if (!OidIsValid(found.brin) && !OidIsValid(found.btree) && partition == NIL)
 		return NULL;
 	if (partition != NIL)
 		for (int i = 0; i < info->nkeys; i++)
@@ -286,12 +337,15 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	cscan->custom_exprs = NIL;
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = bms_make_singleton(scanrelid);
-	cscan->custom_private =
-	    list_make5(makeInteger(info->id), column != 0 ? list_make1_oid(index) : NIL,
-	               makeInteger(key), makeInteger(column), list_copy(info->operators));
+	cscan->custom_private = list_make5(
+	    makeInteger(info->id), OidIsValid(found.brin) ? list_make1_oid(found.brin) : NIL,
+	    makeInteger(found.brin_key), makeInteger(found.column), list_copy(info->operators));
 	cscan->custom_private = lappend(cscan->custom_private, list_copy(info->collations));
 	cscan->custom_private = lappend(cscan->custom_private, partition);
 	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
+	cscan->custom_private = lappend(cscan->custom_private,
+	                                OidIsValid(found.btree) ? list_make1_oid(found.btree) : NIL);
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(found.btree_key));
 	Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
 	cscan->methods = &bloom_rf_scan_plan_methods;
 	return &cscan->scan.plan;
@@ -360,6 +414,13 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 	state->partition = list_nth(private, RS_PRIVATE_PARTITION);
 	if (state->partition != NIL)
 		state->attnos = bloom_rf_private_attnos(list_nth(private, RS_PRIVATE_ATTNOS));
+	if (list_nth(private, RS_PRIVATE_BTREE) != NIL)
+	{
+		state->btree.index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_BTREE));
+		state->btree.context = AllocSetContextCreate(estate->es_query_cxt, "BloomFilterScan keys",
+		                                             ALLOCSET_SMALL_SIZES);
+	}
+	state->btree_key = intVal(list_nth(private, RS_PRIVATE_BTREE_KEY));
 }
 
 /*
@@ -430,13 +491,21 @@ range_next(ScanState *ss)
 	if (unlikely(!state->started))
 		range_start(state);
 	if (unlikely(state->scan == NULL))
-		return NULL; /* no block may hold a key */
+		return state->btree.scan != NULL ? keys_next(state, direction, slot)
+		                                 : NULL; /* no block may hold a key */
 	if (likely(!state->by_ranges))
 		return table_scan_getnextslot(state->scan, direction, slot) ? slot : NULL;
 	while (!table_scan_getnextslot_tidrange(state->scan, direction, slot))
 		if (!next_run(state))
 			return NULL;
 	return slot;
+}
+
+/* The next row of the keys' through the B-tree, or NULL. */
+static pg_noinline TupleTableSlot *
+keys_next(RangeScanState *state, ScanDirection direction, TupleTableSlot *slot)
+{
+	return index_getnext_slot(state->btree.scan, direction, slot) ? slot : NULL;
 }
 
 /* Move on to the next run of blocks; false if there is none. */
@@ -471,10 +540,14 @@ range_start(RangeScanState *state)
 			state->by_ranges = false;
 			if (state->partition != NIL && !partition_may_hold(state))
 				state->why = WHOLE_SKIPPED;
-			else if (!OidIsValid(state->index_oid))
-				state->why = WHOLE_NO_INDEX;
 			else
-				state->why = range_decide(state, rel);
+			{
+				state->why = WHOLE_NO_INDEX;
+				if (OidIsValid(state->btree.index_oid))
+					state->why = btree_decide(state, rel);
+				if (state->why != READ_BY_BTREE && OidIsValid(state->index_oid))
+					state->why = range_decide(state, rel);
+			}
 		}
 		why = state->why; /* as decided for this build */
 	}
@@ -489,11 +562,20 @@ range_start(RangeScanState *state)
 	state->whole[why]++;
 	if (why == WHOLE_SKIPPED)
 		return; /* no row: scan stays NULL */
+	if (why == READ_BY_BTREE)
+	{
+		/* no key, no row: scan stays NULL, and so does the index's */
+		if (state->btree.have_key)
+			bloom_rf_keyscan_begin(&state->btree, rel, snapshot);
+		return;
+	}
 	if (!state->by_ranges)
 	{
 		state->scan = table_beginscan(rel, snapshot, 0, NULL);
 		return;
 	}
+	/* as the Seq Scan would (the header) */
+	PredicateLockRelation(rel, snapshot);
 	state->blocks += RelationGetNumberOfBlocks(rel);
 	if (state->nruns == 0)
 		return;
@@ -507,6 +589,30 @@ range_start(RangeScanState *state)
 	}
 	for (int r = 0; r < state->nruns; r++)
 		state->blocks_read += state->ends[r] - state->starts[r] + 1;
+}
+
+/*
+ * Whether this build's keys are read through the B-tree (READ_BY_BTREE), or
+ * why not.
+ */
+static WholeReason
+btree_decide(RangeScanState *state, Relation rel)
+{
+	const RuntimeKeyValues *k = &state->filter->values->keys[state->btree_key];
+
+	switch (bloom_rf_keyscan_decide(&state->btree, rel, k,
+	                                list_nth_oid(state->operators, state->btree_key),
+	                                list_nth_oid(state->collations, state->btree_key)))
+	{
+		case KEYSCAN_READ:
+			state->btree_keys = k->nexact;
+			return READ_BY_BTREE;
+		case KEYSCAN_COSTLIER:
+			return WHOLE_BTREE_COSTLIER;
+		case KEYSCAN_TOO_MANY:
+			return WHOLE_BTREE_TOO_MANY;
+	}
+	pg_unreachable();
 }
 
 /*
@@ -693,6 +799,7 @@ range_end(CustomScanState *node)
 	if (state->scan != NULL)
 		table_endscan(state->scan);
 	state->scan = NULL;
+	bloom_rf_keyscan_end(&state->btree);
 }
 
 static void
@@ -713,6 +820,8 @@ range_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	uint64 by_ranges = state->whole[WHOLE_NONE];
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->filter_id, es);
+	if (OidIsValid(state->btree.index_oid))
+		ExplainPropertyText("B-tree Index", get_rel_name(state->btree.index_oid), es);
 	if (OidIsValid(state->index_oid))
 		ExplainPropertyText("BRIN Index", get_rel_name(state->index_oid), es);
 	if (state->partition != NIL && es->verbose)
@@ -723,7 +832,15 @@ range_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText(
 		    "Partition Scans Skipped",
 		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->skips, state->checked), es);
-	if (!OidIsValid(state->index_oid))
+	if (state->whole[READ_BY_BTREE] > 0)
+		ExplainPropertyText(
+		    "Read Through B-tree",
+		    state->scans > 1 ? psprintf("%d keys (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
+		                                state->btree_keys, state->whole[READ_BY_BTREE],
+		                                state->scans)
+		                     : psprintf("%d keys", state->btree_keys),
+		    es);
+	if (!OidIsValid(state->index_oid) && !OidIsValid(state->btree.index_oid))
 		return;
 	if (by_ranges > 0)
 		ExplainPropertyText(

@@ -67,6 +67,7 @@
 #include "../../core/bf_runtime.h"
 
 #include "access/parallel.h"
+#include "access/skey.h"
 #include "executor/tuptable.h"
 #include "nodes/execnodes.h"
 #include "nodes/extensible.h"
@@ -605,6 +606,54 @@ extern bool bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp
 
 /* Whether key i holds exactly its distinct values (none were dropped). */
 extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
+
+/*
+ * cost.c, at run time: whether reading the rows of key values k (exact, at
+ * least one) through B-tree index on column attno of heap costs less than
+ * reading the whole table.  opno is the join operator (column against key),
+ * under collation.  Fills *rows (expected), *by_index and *whole (costs).
+ */
+extern bool bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
+                                        const RuntimeKeyValues *k, Oid opno, Oid collation,
+                                        double *rows, double *by_index, double *whole);
+
+/* ---- reading the keys' rows through a B-tree (keyscan.c) ---- */
+
+/* A BloomFilterScan's B-tree index and, once decided, its scan of the keys' rows. */
+typedef struct RuntimeKeyScan
+{
+	Oid index_oid;         /* a B-tree whose leading column is a join key */
+	MemoryContext context; /* the current decision's scan key and array of keys */
+	bool have_key;         /* there is a key to look up */
+	ScanKeyData key;       /* column = ANY(keys) */
+	double rows;           /* the decision's figures, for EXPLAIN */
+	double by_index;
+	double whole;
+	Relation index; /* while scanning */
+	struct IndexScanDescData *scan;
+} RuntimeKeyScan;
+
+typedef enum RuntimeKeyScanChoice
+{
+	KEYSCAN_READ,     /* read through the index (nothing, without have_key) */
+	KEYSCAN_COSTLIER, /* reading the whole table costs less */
+	KEYSCAN_TOO_MANY, /* more keys than are kept exactly */
+} RuntimeKeyScanChoice;
+
+/*
+ * Whether the rows of k, the build's values of the index's key (the join
+ * operator opno, under collation), are read through ks's index, which
+ * costs less than reading heap; if so, ks's scan key is set.
+ */
+extern RuntimeKeyScanChoice bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap,
+                                                    const RuntimeKeyValues *k, Oid opno,
+                                                    Oid collation);
+
+/* Start the index scan of the decided keys (have_key), under snapshot. */
+extern void bloom_rf_keyscan_begin(RuntimeKeyScan *ks, Relation heap, Snapshot snapshot);
+
+/* End it, if started. */
+extern void bloom_rf_keyscan_end(RuntimeKeyScan *ks);
 
 /* The keys deparsed for EXPLAIN, "a, b". */
 extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);

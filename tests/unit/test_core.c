@@ -811,6 +811,74 @@ test_runtime_shape_capped(void)
 	CHECK(!bf_rf_worthwhile(1e9, capped + 1, 1e12, 0.0, cap));
 }
 
+/*
+ * Reading a few keys' rows through a B-tree, against the whole table: the
+ * cases of bench/skip.sql (3.6M rows on 19,460 pages, one date of 1,095
+ * holding 3,288 rows), with PostgreSQL's default settings.
+ */
+static void
+test_runtime_index_read(void)
+{
+	bf_rf_table_read t = {.tuples = 3.6e6,
+	                      .pages = 19460,
+	                      .index_pages = 3100,
+	                      .correlation = 1.0,
+	                      .cache_pages = 524288,
+	                      .seq_page_cost = 1.0,
+	                      .random_page_cost = 4.0,
+	                      .cpu_tuple_cost = 0.01,
+	                      .cpu_index_tuple_cost = 0.005,
+	                      .cpu_operator_cost = 0.0025};
+	double per_date = t.tuples / 1095;
+	double whole = bf_rf_seq_read_cost(&t);
+	double month_ordered = bf_rf_index_read_cost(&t, 30, 30 * per_date);
+	double year_ordered = bf_rf_index_read_cost(&t, 365, 365 * per_date);
+	double all_ordered = bf_rf_index_read_cost(&t, 1000, t.tuples);
+	double month_random, one_key;
+
+	CHECK(whole == 19460 + 36000);
+	/* the table in date order: a month's and a year's rows lie together and pay */
+	CHECK(month_ordered < whole / 10);
+	CHECK(year_ordered < whole);
+	/* every row through the index never pays, even in order */
+	CHECK(all_ordered > whole);
+	/* in no order, a month's 99k rows are on nearly every page, at random */
+	t.correlation = 0;
+	month_random = bf_rf_index_read_cost(&t, 30, 30 * per_date);
+	CHECK(month_random > whole);
+	CHECK(month_random > month_ordered);
+	/* a negative correlation is as good as a positive one */
+	t.correlation = -1;
+	CHECK(bf_rf_index_read_cost(&t, 30, 30 * per_date) == month_ordered);
+	/* a few rows pay in any order: one key of a unique column, 100 of them */
+	t.correlation = 0;
+	one_key = bf_rf_index_read_cost(&t, 1, 1);
+	CHECK(one_key < 20);
+	CHECK(bf_rf_index_read_cost(&t, 100, 100) < whole / 50);
+	/* more rows never cost less, in order or not */
+	for (double c = 0; c <= 1; c += 0.25)
+	{
+		double last = 0;
+
+		t.correlation = c;
+		for (double rows = 0; rows <= t.tuples; rows += t.tuples / 64)
+		{
+			double cost = bf_rf_index_read_cost(&t, 30, rows);
+
+			CHECK(cost >= last);
+			last = cost;
+		}
+	}
+	/* a table larger than the cache: pages are fetched again (3 dates: 9,863 rows) */
+	t.correlation = 0;
+	{
+		double cached = bf_rf_index_read_cost(&t, 3, 3 * per_date);
+
+		t.cache_pages = 1000;
+		CHECK(bf_rf_index_read_cost(&t, 3, 3 * per_date) > cached);
+	}
+}
+
 /* Feed n rows to the switch, removing each with the given period (0: none). */
 static void
 feed(bf_rf_switch *s, uint64_t n, unsigned remove_every)
@@ -1875,6 +1943,7 @@ main(void)
 	run("runtime_decision", test_runtime_decision);
 	run("runtime_shape", test_runtime_shape);
 	run("runtime_shape_capped", test_runtime_shape_capped);
+	run("runtime_index_read", test_runtime_index_read);
 	run("runtime_switch", test_runtime_switch);
 	run("assertions_live", test_assertions_live);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
