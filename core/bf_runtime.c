@@ -144,8 +144,8 @@ pays(const bf_rf_switch *s, double removed, double rows)
 	return removed * s->saved >= rows;
 }
 
-#define VALID_TABLE_READ(t)                                                                       \
-	((t)->tuples > 0 && (t)->pages > 0 && (t)->index_pages >= 0 && (t)->cache_pages > 0 &&        \
+#define VALID_TABLE_READ(t)                                                                \
+	((t)->tuples > 0 && (t)->pages > 0 && (t)->index_pages >= 0 && (t)->cache_pages > 0 && \
 	 (t)->correlation >= -1 && (t)->correlation <= 1)
 
 double
@@ -188,14 +188,16 @@ bf_rf_index_read_cost(const bf_rf_table_read *t, double keys, double rows)
 	assert(keys >= 1 && rows >= 0 && rows <= t->tuples);
 	fraction = rows / t->tuples;
 	/* the index: a random leaf per key, the comparisons down to it, then the entries' leaves */
-	descents = keys * (t->random_page_cost + (ceil(log2(t->tuples + 1)) + 150) * t->cpu_operator_cost);
+	descents =
+	    keys * (t->random_page_cost + (ceil(log2(t->tuples + 1)) + 150) * t->cpu_operator_cost);
 	leaves = ceil(fraction * t->index_pages) * t->random_page_cost;
 	/* the heap in no order: each distinct page once, at random */
 	uncorrelated = pages_fetched(rows, t->pages, t->cache_pages) * t->random_page_cost;
 	/* in the key's order: per key, a random page and the rest of its run in sequence */
 	per_key = fmax(1.0, ceil(fraction * t->pages / keys));
 	/* (never dearer than no order: keys with a row or two each fall on that many pages anyway) */
-	correlated = fmin(keys * (t->random_page_cost + (per_key - 1) * t->seq_page_cost), uncorrelated);
+	correlated =
+	    fmin(keys * (t->random_page_cost + (per_key - 1) * t->seq_page_cost), uncorrelated);
 	c2 = t->correlation * t->correlation;
 	heap = uncorrelated + c2 * (correlated - uncorrelated);
 	cpu = rows * (t->cpu_tuple_cost + t->cpu_index_tuple_cost + t->cpu_operator_cost);

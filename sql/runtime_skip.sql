@@ -3,7 +3,8 @@
 -- of a partition never starts it when the partition's bounds can hold no
 -- key of the join's build (src/runtime/skip.c); a Seq Scan of a table with
 -- a BRIN index on the key reads only the block ranges that may hold one
--- (src/runtime/rangescan.c).
+-- (src/runtime/rangescan.c); one with a B-tree led by the key reads only
+-- the keys' rows through it, where that costs less (src/runtime/keyscan.c).
 --
 -- Every query runs with the setting on and off and the rows are compared;
 -- rf_skip() also says, for each filter, how many partition scans it
@@ -35,10 +36,13 @@ BEGIN
     -- what each filter's builds skipped, and what each scan of block ranges read
     SELECT coalesce(string_agg(CASE WHEN n->>'Custom Plan Provider' = 'BloomFilterScan'
                       THEN format('filter %s read %s', n->>'Runtime Filter',
-                                  coalesce(n->>'Heap Blocks Read' || ' blocks', 'the whole table: ' || (n->>'Whole Table Read')))
+                                  coalesce(n->>'Heap Blocks Read' || ' blocks',
+                                           (n->>'Read Through B-tree') || ' through the B-tree',
+                                           'the whole table: ' || (n->>'Whole Table Read')))
                       ELSE format('filter %s skipped %s', n->>'Runtime Filter', n->>'Partition Scans Skipped') END,
                       ', ' ORDER BY ord) FILTER (WHERE n->>'Custom Plan Provider' = 'BloomFilterBuild' AND n ? 'Partition Scans Skipped'
-                                                 OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read'),
+                                                 OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read'
+                                                 OR n ? 'Read Through B-tree'),
                     string_agg(format('filter %s skipped nothing', n->>'Runtime Filter'), ', ')
                       FILTER (WHERE n->>'Custom Plan Provider' = 'BloomFilterBuild')),
            -- the scans of a relation that read it: run, and not skipped whole
@@ -322,6 +326,103 @@ SET enable_nestloop = off;
 BEGIN;
 UPDATE log SET v = v + 1 FROM dim WHERE log.d = dim.d AND dim.y = 2021 AND dim.m = 3;
 SELECT count(*) FROM log WHERE d BETWEEN '2021-03-01' AND '2021-03-31' AND v > 0;
+ROLLBACK;
+
+-- A B-tree led by the key: the keys' rows read through it where the cost
+-- model says that costs less than the whole table (the table's order, the
+-- keys' number, the rows the column's statistics give them).  blog is log
+-- again, with a B-tree on the date; rlog the same rows in no order.
+CREATE TABLE blog (d date, r int, v int, t text COLLATE "C");
+INSERT INTO blog SELECT date '2020-01-01' + g / 20, (g::int8 * 7919 % 5000)::int, g, 'k' || (g / 20)
+  FROM generate_series(0, 21919) g;
+CREATE INDEX blog_d ON blog (d);
+CREATE TABLE rlog AS SELECT * FROM blog ORDER BY (v::int8 * 7919) % 21920;
+CREATE INDEX rlog_d ON rlog (d);
+CREATE INDEX rlog_t ON rlog (t);
+ANALYZE blog, rlog;
+SELECT explain_analyze('SELECT count(*) FROM blog JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3')
+ LIMIT 9;
+-- in date order: a month's rows lie together; a year's 365 descents cost more
+SELECT rf_skip('SELECT b.v FROM blog b JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS btree_one_month;
+SELECT rf_skip('SELECT b.v FROM blog b JOIN dim USING (d) WHERE dim.y = 2021') AS btree_one_year;
+SELECT rf_skip('SELECT b.v FROM blog b JOIN dim USING (d) WHERE dim.y = 2050') AS btree_no_row;
+SELECT rf_skip('SELECT b.v FROM blog b JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 13') AS btree_no_key;
+SELECT rf_skip('SELECT b.v FROM blog b JOIN dim USING (d) WHERE dim.y BETWEEN 2021 AND 2023') AS btree_many_keys;
+-- in no order: a month's rows are on most pages; two days' are few
+SELECT rf_skip('SELECT b.v FROM rlog b JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS btree_unordered_month;
+SELECT rf_skip('SELECT b.v FROM rlog b JOIN dim USING (d) WHERE dim.d IN (''2020-01-05'', ''2022-12-30'') OR dim.d IS NULL') AS btree_unordered_two_days;
+-- join types: semi and right joins read by the index; the preserved side of a left or anti join never
+SELECT rf_skip('SELECT v FROM rlog WHERE d IN (SELECT d FROM dim WHERE dim.d IN (''2020-01-05'', ''2022-12-30''))') AS btree_semi;
+SELECT rf_skip('SELECT dim.d, b.v FROM (SELECT * FROM dim WHERE dim.d IN (''2020-01-05'', ''2022-12-30'')) dim LEFT JOIN rlog b USING (d)') AS btree_right_join;
+SELECT rf_skip('SELECT b.v, dim.y FROM rlog b LEFT JOIN (SELECT * FROM dim WHERE dim.d IN (''2020-01-05'', ''2022-12-30'')) dim USING (d)') AS btree_left_join;
+SELECT rf_skip('SELECT v FROM rlog b WHERE NOT EXISTS (SELECT FROM dim WHERE dim.d = b.d AND dim.d IN (''2020-01-05'', ''2022-12-30''))') AS btree_anti_join;
+-- the column's most common values count: a key holding half the rows costs
+-- more through the index than the whole table; a rare one does not
+CREATE TABLE hot (k int, v int);
+INSERT INTO hot SELECT CASE WHEN g % 2 = 0 THEN 7 ELSE g END, g FROM generate_series(1, 20000) g;
+CREATE INDEX hot_k ON hot (k);
+ANALYZE hot;
+SELECT rf_skip('SELECT h.v FROM hot h JOIN picks p USING (k) WHERE p.k8 = 7') AS btree_common_key;
+SELECT rf_skip('SELECT h.v FROM hot h JOIN picks p USING (k) WHERE p.k8 = 9') AS btree_rare_key;
+-- cross-type keys through the family (int8 keys, an int4 column), a unique
+-- index, and keys beyond int4's range that match nothing
+SELECT rf_skip('SELECT h.v FROM hot h JOIN picks p ON h.k = p.k8 WHERE p.k < 40 AND p.k % 2 = 1 AND p.k <> 7') AS btree_int4_int8;
+CREATE TABLE ids (id int PRIMARY KEY, v int);
+INSERT INTO ids SELECT (g::int8 * 7919 % 20000)::int, g FROM generate_series(0, 19999) g;
+CREATE TABLE wide AS SELECT g::int8 * 4294967296 + 5 AS k8 FROM generate_series(-2, 2) g;
+ANALYZE ids, wide;
+SELECT rf_skip('SELECT i.v FROM ids i JOIN picks p ON i.id = p.k WHERE p.k8 < 30 AND p.k8 % 3 = 0') AS btree_unique;
+SELECT rf_skip('SELECT i.v FROM ids i JOIN wide w ON i.id = w.k8') AS btree_int8_out_of_range;
+-- text: the index's collation, another deterministic one, the pattern family
+SELECT rf_skip('SELECT b.v FROM rlog b JOIN tdays USING (t) WHERE tdays.y = 2021 AND tdays.m = 3 AND tdays.t LIKE ''%0''') AS btree_text;
+SELECT rf_skip('SELECT b.v FROM rlog b JOIN tdays ON b.t = tdays.t COLLATE "POSIX" WHERE tdays.y = 2021 AND tdays.m = 3 AND tdays.t LIKE ''%0''') AS btree_text_posix;
+CREATE TABLE plain (t text, v int);
+INSERT INTO plain SELECT t, v FROM rlog;
+CREATE INDEX plain_t ON plain (t text_pattern_ops);
+ANALYZE plain;
+SELECT rf_skip('SELECT p.v FROM plain p JOIN tdays USING (t) WHERE tdays.y = 2021 AND tdays.m = 3 AND tdays.t LIKE ''%0''') AS btree_pattern_ops;
+-- indexes that cannot serve: partial, the key not leading, an expression
+CREATE TABLE other_idx AS SELECT * FROM rlog;
+CREATE INDEX other_idx_partial ON other_idx (d) WHERE v > 100;
+CREATE INDEX other_idx_second ON other_idx (r, d);
+CREATE INDEX other_idx_expr ON other_idx ((d + 1));
+ANALYZE other_idx;
+SELECT line FROM explain_analyze('SELECT o.v FROM other_idx o JOIN dim USING (d) WHERE dim.d IN (''2020-01-05'', ''2022-12-30'')') AS line
+ WHERE line ~ 'Scan|Index';
+-- a B-tree and a BRIN index: the B-tree where it costs less, else the BRIN ranges
+CREATE INDEX log_d_btree ON log (d);
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS btree_then_brin_month;
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021') AS btree_then_brin_year;
+DROP INDEX log_d_btree;
+-- rescans under a nested loop: each build decides again (the planner's own
+-- index scans off, or it would look up each month's days itself)
+SET enable_nestloop = on;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT rf_skip('SELECT s.n FROM (VALUES (3), (8)) AS months(m), LATERAL (SELECT count(*) AS n FROM blog JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = months.m OFFSET 0) s') AS btree_rescanned;
+SELECT line FROM explain_analyze('SELECT s.n FROM (VALUES (3), (8), (13)) AS months(m), LATERAL (SELECT count(*) AS n FROM blog JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = months.m OFFSET 0) s') AS line
+ WHERE line ~ 'BloomFilterScan|B-tree';
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+SET enable_nestloop = off;
+-- forced filters read through every B-tree that serves, whatever the cost
+SET bloomfilter.runtime_filter_force = on;
+SELECT rf_skip('SELECT b.v FROM rlog b JOIN dim USING (d) WHERE dim.y = 2021') AS btree_forced;
+RESET bloomfilter.runtime_filter_force;
+-- under SERIALIZABLE, a scan of block ranges locks the whole table as the
+-- Seq Scan it replaces does (a write to a range not read still conflicts)
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT line FROM explain_analyze('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS line
+ WHERE line ~ 'BloomFilterScan|Heap Blocks';
+SELECT locktype, relation::regclass FROM pg_locks
+ WHERE mode = 'SIReadLock' AND relation = 'log'::regclass AND pid = pg_backend_pid();
+COMMIT;
+-- rows changed through the join: the rows read hold every row to change
+BEGIN;
+UPDATE rlog SET v = -v FROM dim WHERE rlog.d = dim.d AND dim.d IN ('2020-01-05', '2022-12-30');
+SELECT count(*) AS negated FROM rlog WHERE v < 0;
+DELETE FROM rlog USING dim WHERE rlog.d = dim.d AND dim.d IN ('2020-01-05', '2022-12-30');
+SELECT count(*) AS left_of_two_days FROM rlog WHERE d IN ('2020-01-05', '2022-12-30');
 ROLLBACK;
 
 -- Rows changed or locked through the join: the partitions and ranges read

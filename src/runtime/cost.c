@@ -211,5 +211,6 @@ bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
 	t.correlation = correlation;
 	*by_index = bf_rf_index_read_cost(&t, k->nexact, *rows);
 	*whole = bf_rf_seq_read_cost(&t);
-	return *by_index < *whole;
+	/* forced (tests): through the index wherever one serves, so that every such plan reads by it */
+	return *by_index < *whole || bloom_rf_forced;
 }

@@ -201,11 +201,11 @@ static const CustomExecMethods range_exec_methods = {
 /* The indexes of a table that can serve key i of a join (find_indexes). */
 typedef struct KeyIndexes
 {
-	Oid brin;           /* a BRIN index with a column on the key, or InvalidOid */
-	AttrNumber column;  /* that column (1-based) */
-	int brin_key;       /* the key */
-	Oid btree;          /* a B-tree index led by the key, or InvalidOid */
-	int btree_key;      /* the key */
+	Oid brin;          /* a BRIN index with a column on the key, or InvalidOid */
+	AttrNumber column; /* that column (1-based) */
+	int brin_key;      /* the key */
+	Oid btree;         /* a B-tree index led by the key, or InvalidOid */
+	int btree_key;     /* the key */
 } KeyIndexes;
 
 /*
@@ -343,8 +343,8 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	cscan->custom_private = lappend(cscan->custom_private, list_copy(info->collations));
 	cscan->custom_private = lappend(cscan->custom_private, partition);
 	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
-	cscan->custom_private = lappend(cscan->custom_private,
-	                                OidIsValid(found.btree) ? list_make1_oid(found.btree) : NIL);
+	cscan->custom_private =
+	    lappend(cscan->custom_private, OidIsValid(found.btree) ? list_make1_oid(found.btree) : NIL);
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(found.btree_key));
 	Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
 	cscan->methods = &bloom_rf_scan_plan_methods;
@@ -833,13 +833,13 @@ range_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		    "Partition Scans Skipped",
 		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->skips, state->checked), es);
 	if (state->whole[READ_BY_BTREE] > 0)
-		ExplainPropertyText(
-		    "Read Through B-tree",
-		    state->scans > 1 ? psprintf("%d keys (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
-		                                state->btree_keys, state->whole[READ_BY_BTREE],
-		                                state->scans)
-		                     : psprintf("%d keys", state->btree_keys),
-		    es);
+		ExplainPropertyText("Read Through B-tree",
+		                    state->scans > 1
+		                        ? psprintf("%d keys (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
+		                                   state->btree_keys, state->whole[READ_BY_BTREE],
+		                                   state->scans)
+		                        : psprintf("%d keys", state->btree_keys),
+		                    es);
 	if (!OidIsValid(state->index_oid) && !OidIsValid(state->btree.index_oid))
 		return;
 	if (by_ranges > 0)

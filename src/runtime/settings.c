@@ -34,7 +34,8 @@ bloom_rf_define_settings(void)
 	    "Adds a runtime filter to every hash join that can take one, whatever the estimates.",
 	    "For testing: the filters' correctness does not depend on the cost model, and this "
 	    "puts them into plans the model would leave alone.  Their probes pause only where "
-	    "they remove less than a quarter of the rows.",
+	    "they remove less than a quarter of the rows, and a scan that can read the keys' "
+	    "rows through a B-tree index reads them so.",
 	    &bloom_rf_forced, false, PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable(
 	    "bloomfilter.runtime_filter_ship_max",

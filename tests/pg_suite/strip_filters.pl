@@ -45,7 +45,7 @@ for (my $i = 0; $i < @lines; $i++) {
 		$line = $1 . (defined $2 ? $2 : '') . "Seq Scan on $3\n";
 		for (my $j = $i + 1; $j < @lines && $lines[$j] =~ /^( *)(\S.*)$/
 			&& length($1) == $props && $2 !~ /^->/; $j++) {
-			if ($lines[$j] =~ /^ *(Runtime Filter|BRIN Index|Heap Blocks Read|Whole Table Read|Partition Scans Skipped|Skip Test): /) {
+			if ($lines[$j] =~ /^ *(Runtime Filter|B-tree Index|Read Through B-tree|BRIN Index|Heap Blocks Read|Whole Table Read|Partition Scans Skipped|Skip Test): /) {
 				splice(@lines, $j, 1);
 				$j--;
 				$removed++;
