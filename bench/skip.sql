@@ -19,6 +19,13 @@
 --   brin_ordered  a 3.6M-row table in date order, BRIN on the date, one
 --                 month of 36
 --   brin_random   the same rows in random order (BRIN useless)
+--   btree_ordered the rows of brin_ordered with a B-tree on the date instead,
+--                 joined to dates the planner cannot estimate (a third of the
+--                 200 years, it guesses; 547 dates qualify, 15 in the fact's
+--                 years): it plans a hash join, and the keys' rows are read
+--                 through the B-tree
+--   btree_random  the same in random order: the cost model keeps the whole
+--                 table (the keys' rows are spread over every page)
 --   star          the monthly fact, a date dimension (one month) and a
 --                 region dimension (2 of 20); star_parallel: with 2 workers
 --                 (each builds its own hash tables: Parallel Hash off, as a
@@ -35,7 +42,7 @@ SET client_min_messages = warning;
 LOAD 'bloomfilter';
 
 DROP TABLE IF EXISTS sk_fact, sk_dates, sk_regions, sk_sales, sk_events, sk_picks, sk_ordered,
-  sk_random CASCADE;
+  sk_random, sk_bt_ordered, sk_bt_random, sk_btree CASCADE;
 CREATE TABLE sk_fact (d date, region text, amount int) PARTITION BY RANGE (d);
 DO $$ BEGIN FOR m IN 0..35 LOOP
   EXECUTE format('CREATE TABLE sk_fact_%s PARTITION OF sk_fact FOR VALUES FROM (%L) TO (%L)', m,
@@ -67,7 +74,12 @@ CREATE TABLE sk_ordered AS SELECT d, region, amount FROM sk_fact ORDER BY d;
 CREATE TABLE sk_random AS SELECT d, region, amount FROM sk_fact ORDER BY hashint4(amount) # hashtext(region) # hashint4(d - date '2000-01-01');
 CREATE INDEX sk_ordered_d ON sk_ordered USING brin (d);
 CREATE INDEX sk_random_d ON sk_random USING brin (d);
-VACUUM ANALYZE sk_fact, sk_dates, sk_regions, sk_sales, sk_events, sk_picks, sk_ordered, sk_random;
+CREATE TABLE sk_bt_ordered AS SELECT * FROM sk_ordered;
+CREATE TABLE sk_bt_random AS SELECT * FROM sk_random;
+CREATE INDEX sk_bt_ordered_d ON sk_bt_ordered (d);
+CREATE INDEX sk_bt_random_d ON sk_bt_random (d);
+VACUUM ANALYZE sk_fact, sk_dates, sk_regions, sk_sales, sk_events, sk_picks, sk_ordered, sk_random,
+  sk_bt_ordered, sk_bt_random;
 
 CREATE TEMP TABLE runs (name text, setting text, ms float8, result text);
 CREATE TEMP TABLE queries (ord int, name text, q text, workers int DEFAULT 0);
@@ -79,7 +91,9 @@ INSERT INTO queries VALUES
   (5, 'brin_ordered', 'SELECT count(*), sum(amount) FROM sk_ordered o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 0),
   (6, 'brin_random', 'SELECT count(*), sum(amount) FROM sk_random o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 0),
   (7, 'star', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)', 0),
-  (8, 'star_parallel', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)', 2);
+  (8, 'star_parallel', 'SELECT count(*), sum(amount) FROM sk_fact f JOIN sk_dates d USING (d) JOIN sk_regions r USING (region) WHERE d.y = 2021 AND d.m = 3 AND r.n IN (3, 7)', 2),
+  (9, 'btree_ordered', 'SELECT count(*), sum(amount) FROM sk_bt_ordered o JOIN sk_dates d USING (d) WHERE (d.d - date ''1900-01-01'') % 2000 < 15', 0),
+  (10, 'btree_random', 'SELECT count(*), sum(amount) FROM sk_bt_random o JOIN sk_dates d USING (d) WHERE (d.d - date ''1900-01-01'') % 2000 < 15', 0);
 
 \ir timing.sql
 
@@ -130,12 +144,13 @@ BEGIN
     SELECT string_agg(CASE WHEN n->>'Custom Plan Provider' = 'BloomFilterBuild'
                            THEN 'partition scans skipped ' || (n->>'Partition Scans Skipped')
                            ELSE coalesce('heap blocks read ' || (n->>'Heap Blocks Read'),
+                                         'read through the B-tree: ' || (n->>'Read Through B-tree'),
                                          'whole table read: ' || (n->>'Whole Table Read')) END, '; ')
       INTO skipped
       FROM jsonb_path_query(plan, 'strict $.**') AS n
      WHERE jsonb_typeof(n) = 'object'
        AND (n->>'Custom Plan Provider' = 'BloomFilterBuild' AND n ? 'Partition Scans Skipped'
-            OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read');
+            OR n ? 'Heap Blocks Read' OR n ? 'Whole Table Read' OR n ? 'Read Through B-tree');
     PERFORM set_config('bloomfilter.runtime_filter', 'on', false);
     PERFORM pg_temp.plan_settings(0);
 END $$;
@@ -250,46 +265,3 @@ SELECT q.name, round(f.ms) AS off_ms, round(n.ms) AS on_ms, round((f.ms / n.ms):
   JOIN med n ON n.name = q.name AND n.setting = 'on'
  ORDER BY q.name;
 
-\echo '== a B-tree on the outer join key (the same 3.6M rows in random order, a B-tree on the date): what PostgreSQL plans, and the two plans a run-time choice would choose between'
-\echo '   medians of 5 runs, filters on; plan: the join and the scan of the fact'
-CREATE TABLE sk_btree AS SELECT * FROM sk_random;
-CREATE INDEX sk_btree_d ON sk_btree (d);
-VACUUM ANALYZE sk_btree;
-CREATE TEMP TABLE btree_runs (name text, q text, settings text, ms float8, result text, plan text);
-INSERT INTO btree_runs (name, q, settings) VALUES
-  ('one month, as planned', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', ''),
-  ('one month, hash join and full scan', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 'enable_nestloop=off,enable_mergejoin=off'),
-  ('one month, nested loop over the index', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021 AND d.m = 3', 'enable_hashjoin=off,enable_mergejoin=off'),
-  ('one year, as planned', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', ''),
-  ('one year, hash join and full scan', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', 'enable_nestloop=off,enable_mergejoin=off'),
-  ('one year, nested loop over the index', 'SELECT count(*), sum(amount) FROM sk_btree o JOIN sk_dates d USING (d) WHERE d.y = 2021', 'enable_hashjoin=off,enable_mergejoin=off');
-DO $$
-DECLARE
-    r record;
-    s text;
-    t record;
-    shape jsonb;
-    times float8[];
-BEGIN
-    FOR r IN SELECT DISTINCT name, q, settings FROM btree_runs LOOP
-        FOREACH s IN ARRAY coalesce(string_to_array(nullif(r.settings, ''), ','), '{}') LOOP
-            PERFORM set_config(split_part(s, '=', 1), split_part(s, '=', 2), false);
-        END LOOP;
-        times := '{}';
-        FOR rep IN 1..5 LOOP
-            SELECT * INTO t FROM pg_temp.timed(r.q);
-            times := times || t.ms;
-        END LOOP;
-        shape := pg_temp.explain_json(r.q);
-        UPDATE btree_runs SET ms = (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times) x),
-               result = t.result,
-               plan = (SELECT string_agg(n->>'Node Type' || coalesce(' (' || (n->>'Custom Plan Provider') || ')', ''), ' / ' ORDER BY o)
-                         FROM jsonb_path_query(shape, 'strict $.**') WITH ORDINALITY AS x(n, o)
-                        WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' ~ 'Join|Nested|Scan' AND coalesce(n->>'Relation Name', 'sk_btree') = 'sk_btree')
-         WHERE name = r.name;
-        RESET enable_nestloop;
-        RESET enable_mergejoin;
-        RESET enable_hashjoin;
-    END LOOP;
-END $$;
-SELECT name, round(ms) AS ms, result, plan FROM btree_runs ORDER BY name;

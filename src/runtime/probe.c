@@ -57,6 +57,8 @@ static Node *probe_create(CustomScan *cscan);
 static void probe_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *probe_exec(CustomScanState *node);
 static TupleTableSlot *probe_exec_direct(PlanState *ps);
+static TupleTableSlot *probe_pass(PlanState *ps);
+static TupleTableSlot *probe_pass_counted(PlanState *ps);
 static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static void probe_shutdown(CustomScanState *node);
 static void probe_counts(ProbeState *state, RuntimeCounts *counts);
@@ -147,6 +149,9 @@ probe_rescan(CustomScanState *node)
 
 	state->skipping = false;
 	state->decided_table = NULL;
+	/* rows are looked at again (probe_exec_direct), until this build is decided */
+	if (node->ss.ps.ExecProcNodeReal != probe_exec_direct)
+		ExecSetExecProcNode(&node->ss.ps, probe_exec_direct);
 	bloom_rf_node_rescan_child(node);
 }
 
@@ -242,7 +247,12 @@ probe_exec(CustomScanState *node)
 	if (state->skip_partition != NIL && probe_skips(state))
 		return NULL;
 	if (!state->probe_rows)
+	{
+		/* placed to skip only: once this build has decided, rows just pass */
+		if (state->skip_partition == NIL || state->decided_table != NULL)
+			ExecSetExecProcNode(&node->ss.ps, probe_pass);
 		return ExecProcNode(child);
+	}
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
@@ -261,6 +271,8 @@ probe_exec(CustomScanState *node)
 			probe_judge(state);
 		if (state->in_cache)
 		{
+			/* disabled for this build: the rest of its rows just pass (counted) */
+			ExecSetExecProcNode(&node->ss.ps, probe_pass_counted);
 			state->unready++;
 			return slot;
 		}
@@ -279,6 +291,30 @@ static TupleTableSlot *
 probe_exec_direct(PlanState *ps)
 {
 	return probe_exec((CustomScanState *) ps);
+}
+
+/*
+ * The executor's entry once nothing is left to do for the current build but
+ * pass the rows on (probe_exec switches to it; a rescan, which precedes any
+ * new build, switches back): a disabled filter then costs a call per row
+ * and no test.  Were a build to change without a rescan, rows would pass
+ * unfiltered and no scan be skipped, which is never wrong.
+ */
+static TupleTableSlot *
+probe_pass(PlanState *ps)
+{
+	return ExecProcNode(outerPlanState(ps));
+}
+
+/* The same, counting the rows for EXPLAIN (Rows Passed Without Filter). */
+static TupleTableSlot *
+probe_pass_counted(PlanState *ps)
+{
+	TupleTableSlot *slot = ExecProcNode(outerPlanState(ps));
+
+	if (!TupIsNull(slot))
+		((ProbeState *) ps)->unready++;
+	return slot;
 }
 
 static void
