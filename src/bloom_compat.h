@@ -51,6 +51,17 @@
 #define bloom_copy_disabled_nodes(plan, child) ((void) 0)
 #endif
 
+/*
+ * 16 let a custom scan choose its scan slot's kind (CustomScanState.slotOps,
+ * set when the state is created); 15 always gives a virtual slot, which a
+ * scan of a table must replace with the table's own kind (rangescan.c).
+ */
+#if PG_VERSION_NUM >= 160000
+#define bloom_custom_scan_set_slot_ops(css, ops) ((css)->slotOps = (ops))
+#else
+#define bloom_custom_scan_set_slot_ops(css, ops) ((void) (ops))
+#endif
+
 /* 16 renamed the phases of a Parallel Hash Join's build barrier (same numbers). */
 #if PG_VERSION_NUM >= 160000
 #define BLOOM_PHJ_BUILD_HASH_OUTER PHJ_BUILD_HASH_OUTER

@@ -78,7 +78,19 @@ bloom_rf_is_right_join(JoinType jointype)
 bool
 bloom_rf_exprs_safe(List *exprs)
 {
-	return !contain_volatile_functions((Node *) exprs) && !contain_subplans((Node *) exprs);
+	ListCell *lc;
+
+	/* the common case, a scan's target list of plain columns, needs no walk */
+	foreach (lc, exprs)
+	{
+		Node *e = lfirst(lc);
+
+		if (IsA(e, TargetEntry))
+			e = (Node *) ((TargetEntry *) e)->expr;
+		if (!IsA(e, Var))
+			return !contain_volatile_functions((Node *) exprs) && !contain_subplans((Node *) exprs);
+	}
+	return true;
 }
 
 /* A walker: clears *arg (a bool) unless plan and its subtree return the same rows. */

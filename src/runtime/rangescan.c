@@ -91,6 +91,7 @@ typedef enum RangeScanPrivate
 	RS_PRIVATE_ATTNOS,     /* IntList: the keys' columns in the partition */
 	RS_PRIVATE_BTREE,      /* OidList: the B-tree index led by a join key, or NIL */
 	RS_PRIVATE_BTREE_KEY,  /* Integer: that key's position among the join's keys */
+	RS_PRIVATE_HEAP,       /* Integer: 1 if the table is heap (its slots are buffer heap ones) */
 	RS_PRIVATE_COUNT
 } RangeScanPrivate;
 
@@ -291,6 +292,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	HeapTuple tuple;
 	char relkind;
 	bool has_indexes;
+	bool heap;
 
 	if (!IsA(plan, SeqScan) || plan->parallel_aware || info->shared)
 		return NULL;
@@ -304,6 +306,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 		return NULL;
 	relkind = ((Form_pg_class) GETSTRUCT(tuple))->relkind;
 	has_indexes = ((Form_pg_class) GETSTRUCT(tuple))->relhasindex;
+	heap = ((Form_pg_class) GETSTRUCT(tuple))->relam == HEAP_TABLE_AM_OID;
 	ReleaseSysCache(tuple);
 	if (relkind != RELKIND_RELATION)
 		return NULL;
@@ -346,6 +349,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	cscan->custom_private =
 	    lappend(cscan->custom_private, OidIsValid(found.btree) ? list_make1_oid(found.btree) : NIL);
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(found.btree_key));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(heap));
 	Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
 	cscan->methods = &bloom_rf_scan_plan_methods;
 	return &cscan->scan.plan;
@@ -376,6 +380,9 @@ range_create(CustomScan *cscan)
 
 	NodeSetTag(state, T_CustomScanState);
 	state->css.methods = &range_exec_methods;
+	/* a heap table's slots, from the start where the version allows (range_begin) */
+	if (intVal(list_nth(cscan->custom_private, RS_PRIVATE_HEAP)))
+		bloom_custom_scan_set_slot_ops(&state->css, &TTSOpsBufferHeapTuple);
 	return (Node *) state;
 }
 
@@ -396,13 +403,17 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 	Assert(node->ss.ps.ExecProcNode != NULL);
 	node->ss.ps.ExecProcNode = range_exec_direct;
 	/*
-	 * ExecInitCustomScan gave the scan a virtual slot (15 has no slotOps to
-	 * ask for another) and built the quals and projection for it: the
-	 * table's own kind of slot instead, and both again for it.
+	 * Where ExecInitCustomScan gave the scan a slot of another kind than the
+	 * table's (15 always gives a virtual one; 16 and later the kind asked
+	 * for in range_create, for a heap table), and built the quals and
+	 * projection for it: the table's own kind instead, and both again.
 	 */
-	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
-	ExecAssignScanProjectionInfoWithVarno(&node->ss, ((Scan *) node->ss.ps.plan)->scanrelid);
-	node->ss.ps.qual = ExecInitQual(node->ss.ps.plan->qual, &node->ss.ps);
+	if (node->ss.ss_ScanTupleSlot->tts_ops != table_slot_callbacks(rel))
+	{
+		ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+		ExecAssignScanProjectionInfoWithVarno(&node->ss, ((Scan *) node->ss.ps.plan)->scanrelid);
+		node->ss.ps.qual = ExecInitQual(node->ss.ps.plan->qual, &node->ss.ps);
+	}
 	state->filter_id = intVal(list_nth(private, RS_PRIVATE_ID));
 	state->key = intVal(list_nth(private, RS_PRIVATE_KEY));
 	state->column = (AttrNumber) intVal(list_nth(private, RS_PRIVATE_COLUMN));
