@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -192,12 +192,25 @@ SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_serie
        AS stored_still_work_17
   FROM kept;
 
+-- 1.7 -> 1.8: runtime filters that skip partitions and block ranges, all in
+-- the library: no SQL object added or removed; the stored filters read as before
+ALTER EXTENSION bloomfilter UPDATE TO '1.8';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.8', o FROM ext_objects_now() o;
+SELECT count(*) AS changed FROM (
+  (SELECT object FROM ext_objects WHERE version = '1.8' EXCEPT SELECT object FROM ext_objects WHERE version = '1.7')
+  UNION ALL
+  (SELECT object FROM ext_objects WHERE version = '1.7' EXCEPT SELECT object FROM ext_objects WHERE version = '1.8')) d;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_18
+  FROM kept;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.7' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.8' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.7')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.8')) d;
