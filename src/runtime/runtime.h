@@ -26,9 +26,11 @@
  * hold no key of the build (skip.c, from the build's key values, values.c),
  * and a Seq Scan of a table with a BRIN index on a key becomes a
  * BloomFilterScan that reads only the block ranges the index says may hold
- * one (rangescan.c).  Where probing rows is not expected to pay but a scan
- * can be skipped or shipped, the filter is placed for that alone: its
- * probes go only on those scans and filter no rows (plan.c).
+ * one (rangescan.c), or, with a B-tree led by a key, only the keys' rows
+ * through it where that costs less than the whole table (keyscan.c).
+ * Where probing rows is not expected to pay but a scan can be skipped or
+ * shipped, the filter is placed for that alone: its probes go only on
+ * those scans and filter no rows (plan.c).
  *
  * At executor start (hooks.c) each probe is given its build node's filter
  * and the build node its HashJoinState.  A probe filters only while the
@@ -45,6 +47,7 @@
  *	 pushdown.c   filters shipped into postgres_fdw scans
  *	 skip.c       partitions whose bounds hold no built key: skipped
  *	 rangescan.c  BloomFilterScan: the block ranges a BRIN index gives
+ *	 keyscan.c    its reading of the keys' rows through a B-tree
  *	 remote.c     the SQL functions the remote server runs for them
  *	 plantree.c   plan-tree helpers both planner files use
  *	 node.c       what the two executor nodes share
@@ -297,7 +300,7 @@ extern Plan *bloom_rf_make_skipping_probe(Plan *child, List *keys, const Runtime
  * would sit on (with neither volatile functions nor subqueries: the caller
  * checks), if plan is a (not parallel) Seq Scan of a table with a BRIN
  * index on one of the keys (cols: their columns in plan's output) that can
- * test it, or of a partition that may be skipped (partition and attnos, as
+ * test it, or a B-tree index led by one, or of a partition that may be skipped (partition and attnos, as
  * bloom_rf_skip_target gives them; NIL if not); NULL if not.
  */
 extern Plan *bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
