@@ -156,9 +156,10 @@ bf_rf_seq_read_cost(const bf_rf_table_read *t)
 }
 
 /*
- * Distinct pages of a table of `pages` pages fetched by `fetches` random
- * fetches through a cache of `cache` pages (Mackert and Lohman, "Index
- * scans using a finite LRU buffer", 1989), as costsize.c counts them.
+ * Pages of a table of `pages` pages read by `fetches` random fetches
+ * through a cache of `cache` pages (Mackert and Lohman, "Index scans using
+ * a finite LRU buffer", 1989), as costsize.c counts them: distinct pages
+ * while the table fits in the cache, and pages read again beyond it.
  */
 static double
 pages_fetched(double fetches, double pages, double cache)
@@ -166,8 +167,8 @@ pages_fetched(double fetches, double pages, double cache)
 	double fetched;
 
 	if (pages <= cache)
-		fetched = 2.0 * pages * fetches / (2.0 * pages + fetches);
-	else
+		return ceil(fmin(2.0 * pages * fetches / (2.0 * pages + fetches), pages));
+	/* a table larger than the cache: past the limit, pages are fetched again (no cap) */
 	{
 		double limit = 2.0 * pages * cache / (2.0 * pages - cache);
 
@@ -176,7 +177,7 @@ pages_fetched(double fetches, double pages, double cache)
 		else
 			fetched = cache + (fetches - limit) * (pages - cache) / pages;
 	}
-	return ceil(fmin(fetched, pages));
+	return ceil(fetched);
 }
 
 double

@@ -22,6 +22,8 @@
  */
 #include "runtime.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
@@ -119,6 +121,7 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 {
 	Form_pg_statistic form = (Form_pg_statistic) GETSTRUCT(stats);
 	double ndistinct = form->stadistinct > 0 ? form->stadistinct : -form->stadistinct * tuples;
+	double nullfrac = isfinite(form->stanullfrac) ? Max(0.0, Min(1.0, form->stanullfrac)) : 0.0;
 	double mcv_total = 0, matched = 0, other;
 	int nmatched = 0;
 	AttStatsSlot slot;
@@ -127,12 +130,14 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 	if (get_attstatsslot(&slot, stats, STATISTIC_KIND_CORRELATION, InvalidOid,
 	                     ATTSTATSSLOT_NUMBERS))
 	{
-		if (slot.nnumbers == 1)
+		if (slot.nnumbers == 1 && isfinite(slot.numbers[0]))
 			*correlation = Max(-1.0, Min(1.0, slot.numbers[0]));
 		free_attstatsslot(&slot);
 	}
-	if (ndistinct <= 0)
+	/* no count (0), or one not to be trusted: as the planner, at least one value */
+	if (!isfinite(ndistinct) || ndistinct <= 0)
 		ndistinct = DEFAULT_NUM_DISTINCT;
+	ndistinct = Max(ndistinct, 1.0);
 	if (get_attstatsslot(&slot, stats, STATISTIC_KIND_MCV, InvalidOid,
 	                     ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 	{
@@ -140,6 +145,8 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 
 		for (int i = 0; i < slot.nnumbers; i++)
 		{
+			if (!isfinite(slot.numbers[i]) || slot.numbers[i] < 0)
+				continue; /* a frequency not to be trusted counts for nothing */
 			mcv_total += slot.numbers[i];
 			if (!compare)
 			{
@@ -162,8 +169,8 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 		ndistinct = Max(ndistinct - slot.nnumbers, 1.0);
 		free_attstatsslot(&slot);
 	}
-	other = Max(0.0, 1.0 - form->stanullfrac - mcv_total) / ndistinct;
-	return Min(1.0, matched + Max(0, k->nexact - nmatched) * other);
+	other = Max(0.0, 1.0 - nullfrac - mcv_total) / ndistinct;
+	return Max(0.0, Min(1.0, matched + Max(0, k->nexact - nmatched) * other));
 }
 
 bool

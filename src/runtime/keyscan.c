@@ -45,6 +45,8 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 {
 	Relation index;
 	AttrNumber attno;
+	double rows, by_index, whole;
+	bool pays;
 	int strategy;
 	Oid lefttype, righttype, family;
 	int16 typlen;
@@ -56,7 +58,6 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	Assert(ks->scan == NULL && OidIsValid(ks->index_oid) && MemoryContextIsValid(ks->context));
 	MemoryContextReset(ks->context);
 	ks->have_key = false;
-	ks->rows = ks->by_index = ks->whole = 0;
 	if (!OidIsValid(k->family) || k->overflow)
 		return KEYSCAN_TOO_MANY; /* not every key was kept */
 	if (k->nexact == 0)
@@ -65,17 +66,21 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
 	{
 		/* being dropped since the plan was made */
-		index_close(index, AccessShareLock);
+		index_close(index, NoLock);
 		return KEYSCAN_COSTLIER;
 	}
 	family = index->rd_opfamily[0];
 	attno = index->rd_index->indkey.values[0];
 	get_op_opfamily_properties(opno, family, false, &strategy, &lefttype, &righttype);
 	Assert(strategy == BTEqualStrategyNumber);
-	if (!bloom_rf_cost_keys_by_index(heap, index, attno, k, opno, collation, &ks->rows,
-	                                 &ks->by_index, &ks->whole))
+	/* what the statistics' comparisons allocate goes with this decision's memory */
+	old = MemoryContextSwitchTo(ks->context);
+	pays = bloom_rf_cost_keys_by_index(heap, index, attno, k, opno, collation, &rows, &by_index,
+	                                   &whole);
+	MemoryContextSwitchTo(old);
+	if (!pays)
 	{
-		index_close(index, AccessShareLock);
+		index_close(index, NoLock);
 		return KEYSCAN_COSTLIER;
 	}
 
@@ -87,7 +92,8 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	ScanKeyEntryInitialize(&ks->key, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, righttype,
 	                       index->rd_indcollation[0], get_opcode(opno), PointerGetDatum(keys));
 	MemoryContextSwitchTo(old);
-	index_close(index, AccessShareLock);
+	/* the lock is kept to the transaction's end, as the executor keeps its indexes' */
+	index_close(index, NoLock);
 	ks->have_key = true;
 	return KEYSCAN_READ;
 }
@@ -108,6 +114,6 @@ bloom_rf_keyscan_end(RuntimeKeyScan *ks)
 		index_endscan(ks->scan);
 	ks->scan = NULL;
 	if (ks->index != NULL)
-		index_close(ks->index, AccessShareLock);
+		index_close(ks->index, NoLock);
 	ks->index = NULL;
 }

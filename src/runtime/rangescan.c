@@ -226,6 +226,21 @@ column_serves(Relation idx, int c, AttrNumber attno, int i, const RuntimePlanInf
 }
 
 /*
+ * Whether a B-tree of family can look up an array of keys by operator opno
+ * (in family): opno is its equality, and family can order the keys.
+ */
+static bool
+btree_can_look_up(Oid family, Oid opno)
+{
+	int strategy;
+	Oid left, right;
+
+	get_op_opfamily_properties(opno, family, false, &strategy, &left, &right);
+	return strategy == BTEqualStrategyNumber &&
+	       OidIsValid(get_opfamily_proc(family, right, right, BTORDER_PROC));
+}
+
+/*
  * Find, among relid's indexes, those not yet in *found that serve key i
  * (column attno of relid): a BRIN index with a column on it, a B-tree led
  * by it.
@@ -263,9 +278,14 @@ find_indexes(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Ke
 						found->brin_key = i;
 						break;
 					}
-			/* B-tree: the leading column, looked up by "= ANY(keys)" (keyscan.c) */
+			/*
+			 * B-tree: the leading column, looked up by "= ANY(keys)"
+			 * (keyscan.c), the join operator its equality, and the family
+			 * able to sort the keys (an incomplete one would fail at run time)
+			 */
 			if (idx->rd_rel->relam == BTREE_AM_OID && !OidIsValid(found->btree) &&
-			    idx->rd_indam->amsearcharray && column_serves(idx, 0, attno, i, info))
+			    idx->rd_indam->amsearcharray && column_serves(idx, 0, attno, i, info) &&
+			    btree_can_look_up(idx->rd_opfamily[0], list_nth_oid(info->operators, i)))
 			{
 				found->btree = RelationGetRelid(idx);
 				found->btree_key = i;

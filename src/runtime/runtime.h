@@ -629,10 +629,7 @@ typedef struct RuntimeKeyScan
 	MemoryContext context; /* the current decision's scan key and array of keys */
 	bool have_key;         /* there is a key to look up */
 	ScanKeyData key;       /* column = ANY(keys) */
-	double rows;           /* the decision's figures, for EXPLAIN */
-	double by_index;
-	double whole;
-	Relation index; /* while scanning */
+	Relation index;        /* while scanning */
 	struct IndexScanDescData *scan;
 } RuntimeKeyScan;
 
