@@ -49,27 +49,16 @@ bf_rf_worthwhile(double outer_rows, double inner_rows, double table_bytes, doubl
 double
 bf_rf_max_keys(size_t max_bytes)
 {
-	static double bits_per_key = 0;
-
 	assert(VALID_MAX_BYTES(max_bytes));
 
 	/*
 	 * Bits per key at the target rate barely change with n beyond a few
-	 * thousand keys; measure them once at a million.
+	 * thousand keys: those of a million keys serve, a constant (the search
+	 * for that shape takes about 11 million instructions, which every
+	 * backend's first hash join paid); the unit test checks that it is
+	 * what bf_size_for_layout gives.
 	 */
-	if (bits_per_key == 0)
-	{
-		uint64_t ncells;
-		int nhashes;
-		bf_error err;
-		bool ok = bf_size_for_layout(BF_LAYOUT_BLOCKED512, 1e6, BF_RF_TARGET_FPP, &ncells, &nhashes,
-		                             &err);
-
-		assert(ok);
-		(void) ok;
-		bits_per_key = (double) ncells / 1e6;
-	}
-	return floor((double) max_bytes * 8 / bits_per_key);
+	return floor((double) max_bytes * 8 / (BF_RF_CELLS_PER_MILLION / 1e6));
 }
 
 /*

@@ -50,6 +50,13 @@
 #define BF_RF_MIN_OUTER_ROWS 1000.0
 /* Target false-positive rate of a runtime filter sized for its inner rows. */
 #define BF_RF_TARGET_FPP 0.01
+
+/*
+ * Cells (bits) of the blocked layout's filter for a million keys at
+ * BF_RF_TARGET_FPP, as bf_size_for_layout sizes it: bf_rf_max_keys's
+ * bits per key.
+ */
+#define BF_RF_CELLS_PER_MILLION 9895936
 /*
  * Largest runtime filter, in bytes.  A larger one would miss the CPU cache
  * on nearly every probe; 16 MB holds about 13 million keys at the target.

@@ -96,14 +96,16 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	state->inner_rows = bloom_rf_private_float(private, RF_PRIVATE_INNER_ROWS);
 	state->pass = bloom_rf_private_float(private, RF_PRIVATE_PASS);
 	state->filter.remote_param = intVal(list_nth(private, RF_PRIVATE_REMOTE_PARAM));
+	state->filter.operators = list_nth(private, RF_PRIVATE_OPERATORS);
+	state->filter.collations = list_nth(private, RF_PRIVATE_COLLATIONS);
 	/* key values for probes that skip scans; a shared build's would be one share (skip.c) */
 	if (intVal(list_nth(private, RF_PRIVATE_COLLECT)) && state->filter.shared_keys <= 0)
 	{
 		int nkeys = state->node.keys.nkeys;
 
-		state->filter.values = bloom_rf_values_create(
-		    nkeys, list_nth(private, RF_PRIVATE_OPERATORS),
-		    list_nth(private, RF_PRIVATE_COLLATIONS), list_nth(private, RF_PRIVATE_FAMILIES));
+		state->filter.values =
+		    bloom_rf_values_create(nkeys, state->filter.operators, state->filter.collations,
+		                           list_nth(private, RF_PRIVATE_FAMILIES));
 		state->values = palloc(nkeys * sizeof(Datum));
 		state->hashes = palloc(nkeys * sizeof(uint32));
 	}

@@ -56,7 +56,7 @@ walk_statement(PlannedStmt *stmt, RuntimePlanWalker fn, void *arg)
 void
 bloom_rf_plan(PlannedStmt *stmt)
 {
-	RuntimePlanContext ctx = {stmt, 0, 1, NULL, 0};
+	RuntimePlanContext ctx = {stmt, 0, 1, NULL, NULL, 0};
 	bool below_gather = false;
 
 	/* new nodes need plan_node_ids unique in the statement (parallel query) */

@@ -78,22 +78,31 @@
 /* read the whole table when more than this fraction of its block ranges may hold a key */
 #define MAX_FRACTION_READ 0.5
 
-/* custom_private of a BloomFilterScan */
+/*
+ * custom_private of a BloomFilterScan: few allocations, as a plan over many
+ * partitions has one per partition (its numbers in one IntList, its indexes
+ * in one OidList; the join's operators and collations come with the filter,
+ * which alone makes them of use)
+ */
 typedef enum RangeScanPrivate
 {
-	RS_PRIVATE_ID,         /* Integer: the filter's number */
-	RS_PRIVATE_INDEX,      /* OidList: the BRIN index, or NIL */
-	RS_PRIVATE_KEY,        /* Integer: the index's join key (its position among the join's keys) */
-	RS_PRIVATE_COLUMN,     /* Integer: the index column of that key (1-based) */
-	RS_PRIVATE_OPERATORS,  /* OidList: the join's operators */
-	RS_PRIVATE_COLLATIONS, /* OidList: their collations */
-	RS_PRIVATE_PARTITION,  /* OidList: the partition, then its ancestors (skip.c), or NIL */
-	RS_PRIVATE_ATTNOS,     /* IntList: the keys' columns in the partition */
-	RS_PRIVATE_BTREE,      /* OidList: the B-tree index led by a join key, or NIL */
-	RS_PRIVATE_BTREE_KEY,  /* Integer: that key's position among the join's keys */
-	RS_PRIVATE_HEAP,       /* Integer: 1 if the table is heap (its slots are buffer heap ones) */
+	RS_PRIVATE_NUMBERS,   /* IntList: RangeScanNumber's */
+	RS_PRIVATE_INDEXES,   /* OidList: the BRIN index, the B-tree index (either invalid), or NIL */
+	RS_PRIVATE_PARTITION, /* OidList: the partition, then its ancestors (skip.c), or NIL */
+	RS_PRIVATE_ATTNOS,    /* IntList: the keys' columns in the partition, or NIL */
 	RS_PRIVATE_COUNT
 } RangeScanPrivate;
+
+/* The numbers of RS_PRIVATE_NUMBERS */
+typedef enum RangeScanNumber
+{
+	RS_NUMBER_ID,        /* the filter's number */
+	RS_NUMBER_KEY,       /* the BRIN index's join key (its position among the join's keys) */
+	RS_NUMBER_COLUMN,    /* the BRIN index column of that key (1-based) */
+	RS_NUMBER_BTREE_KEY, /* the B-tree's join key (its position among the join's keys) */
+	RS_NUMBER_HEAP,      /* 1 if the table is heap (its slots are buffer heap ones) */
+	RS_NUMBER_COUNT
+} RangeScanNumber;
 
 /* Why the whole table was read, for EXPLAIN. */
 typedef enum WholeReason
@@ -131,7 +140,8 @@ typedef struct RangeScanState
 	Oid index_oid;         /* the BRIN index, or InvalidOid */
 	int key;
 	AttrNumber column;
-	Oid opno;
+	/* the join's, given with the filter */
+	Oid opno; /* the operator of the BRIN index's key */
 	List *operators;
 	List *collations;
 	List *partition; /* NIL, or the partition and its ancestors (skip.c) */
@@ -141,6 +151,8 @@ typedef struct RangeScanState
 	MemoryContext scratch; /* the partition decisions' (skip.c), made at the first */
 	RuntimeKeyScan btree;  /* index_oid InvalidOid: no B-tree (keyscan.c) */
 	int btree_key;
+
+	bool slot_pending; /* the scan's slot is not of the table's kind yet (range_begin) */
 
 	/* the current scan */
 	bool started; /* decided and started: scan is NULL if there is nothing to read */
@@ -177,6 +189,7 @@ static void range_explain(CustomScanState *node, List *ancestors, ExplainState *
 static TupleTableSlot *range_next(ScanState *ss);
 static bool range_recheck(ScanState *ss, TupleTableSlot *slot);
 static void range_start(RangeScanState *state);
+static void use_table_slot(RangeScanState *state);
 static bool next_run(RangeScanState *state);
 static WholeReason range_decide(RangeScanState *state, Relation rel);
 static WholeReason btree_decide(RangeScanState *state, Relation rel);
@@ -309,6 +322,7 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	CustomScan *cscan;
 	KeyIndexes found = {0};
 	List *skip_attnos = NIL;
+	List *numbers;
 	HeapTuple tuple;
 	char relkind;
 	bool has_indexes;
@@ -360,16 +374,13 @@ bloom_rf_range_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo 
 	cscan->custom_exprs = NIL;
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = bms_make_singleton(scanrelid);
-	cscan->custom_private = list_make5(
-	    makeInteger(info->id), OidIsValid(found.brin) ? list_make1_oid(found.brin) : NIL,
-	    makeInteger(found.brin_key), makeInteger(found.column), list_copy(info->operators));
-	cscan->custom_private = lappend(cscan->custom_private, list_copy(info->collations));
-	cscan->custom_private = lappend(cscan->custom_private, partition);
-	cscan->custom_private = lappend(cscan->custom_private, skip_attnos);
-	cscan->custom_private =
-	    lappend(cscan->custom_private, OidIsValid(found.btree) ? list_make1_oid(found.btree) : NIL);
-	cscan->custom_private = lappend(cscan->custom_private, makeInteger(found.btree_key));
-	cscan->custom_private = lappend(cscan->custom_private, makeInteger(heap));
+	numbers = list_make5_int(info->id, found.brin_key, found.column, found.btree_key, heap);
+	Assert(list_length(numbers) == RS_NUMBER_COUNT);
+	cscan->custom_private = list_make4(numbers,
+	                                   OidIsValid(found.brin) || OidIsValid(found.btree)
+	                                       ? list_make2_oid(found.brin, found.btree)
+	                                       : NIL,
+	                                   partition, skip_attnos);
 	Assert(list_length(cscan->custom_private) == RS_PRIVATE_COUNT);
 	cscan->methods = &bloom_rf_scan_plan_methods;
 	return &cscan->scan.plan;
@@ -390,7 +401,12 @@ bloom_rf_range_scan_attach(PlanState *ps, RuntimeFilter *filter)
 
 	Assert(bloom_rf_is_range_scan(ps));
 	if (state->filter_id == filter->id)
+	{
 		state->filter = filter;
+		state->operators = filter->operators;
+		state->collations = filter->collations;
+		state->opno = list_nth_oid(state->operators, state->key);
+	}
 }
 
 static Node *
@@ -401,7 +417,7 @@ range_create(CustomScan *cscan)
 	NodeSetTag(state, T_CustomScanState);
 	state->css.methods = &range_exec_methods;
 	/* a heap table's slots, from the start where the version allows (range_begin) */
-	if (intVal(list_nth(cscan->custom_private, RS_PRIVATE_HEAP)))
+	if (list_nth_int(list_nth(cscan->custom_private, RS_PRIVATE_NUMBERS), RS_NUMBER_HEAP))
 		bloom_custom_scan_set_slot_ops(&state->css, &TTSOpsBufferHeapTuple);
 	return (Node *) state;
 }
@@ -412,6 +428,7 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 	RangeScanState *state = (RangeScanState *) node;
 	List *private = ((CustomScan *) node->ss.ps.plan)->custom_private;
 	Relation rel = node->ss.ss_currentRelation;
+	List *numbers, *indexes;
 
 	Assert(list_length(private) == RS_PRIVATE_COUNT && rel != NULL);
 	/*
@@ -426,32 +443,38 @@ range_begin(CustomScanState *node, EState *estate, int eflags)
 	 * Where ExecInitCustomScan gave the scan a slot of another kind than the
 	 * table's (15 always gives a virtual one; 16 and later the kind asked
 	 * for in range_create, for a heap table), and built the quals and
-	 * projection for it: the table's own kind instead, and both again.
+	 * projection for it (which, for a virtual slot, read its values without
+	 * deforming a tuple): the table's own kind is needed, and both again,
+	 * but only once the scan is to return a row (use_table_slot): a
+	 * partition skipped never does, and with many partitions that work was
+	 * most of the scan's start-up.  Until then the scan's result is not
+	 * declared to be of a fixed kind, so that the nodes above, initialized
+	 * next, do not take it to be virtual.
 	 */
 	if (node->ss.ss_ScanTupleSlot->tts_ops != table_slot_callbacks(rel))
 	{
-		ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
-		ExecAssignScanProjectionInfoWithVarno(&node->ss, ((Scan *) node->ss.ps.plan)->scanrelid);
-		node->ss.ps.qual = ExecInitQual(node->ss.ps.plan->qual, &node->ss.ps);
+		state->slot_pending = true;
+		if (node->ss.ps.ps_ProjInfo == NULL)
+			node->ss.ps.resultopsfixed = false; /* the scan's slot is the result */
 	}
-	state->filter_id = intVal(list_nth(private, RS_PRIVATE_ID));
-	state->key = intVal(list_nth(private, RS_PRIVATE_KEY));
-	state->column = (AttrNumber) intVal(list_nth(private, RS_PRIVATE_COLUMN));
-	state->operators = list_nth(private, RS_PRIVATE_OPERATORS);
-	state->collations = list_nth(private, RS_PRIVATE_COLLATIONS);
-	state->opno = list_nth_oid(state->operators, state->key);
-	if (list_nth(private, RS_PRIVATE_INDEX) != NIL)
-		state->index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_INDEX));
+	numbers = list_nth(private, RS_PRIVATE_NUMBERS);
+	indexes = list_nth(private, RS_PRIVATE_INDEXES);
+	Assert(list_length(numbers) == RS_NUMBER_COUNT && list_length(indexes) % 2 == 0);
+	state->filter_id = list_nth_int(numbers, RS_NUMBER_ID);
+	state->key = list_nth_int(numbers, RS_NUMBER_KEY);
+	state->column = (AttrNumber) list_nth_int(numbers, RS_NUMBER_COLUMN);
+	state->btree_key = list_nth_int(numbers, RS_NUMBER_BTREE_KEY);
 	state->partition = list_nth(private, RS_PRIVATE_PARTITION);
 	if (state->partition != NIL)
 		state->attnos = bloom_rf_private_attnos(list_nth(private, RS_PRIVATE_ATTNOS));
-	if (list_nth(private, RS_PRIVATE_BTREE) != NIL)
+	if (indexes != NIL)
 	{
-		state->btree.index_oid = linitial_oid((List *) list_nth(private, RS_PRIVATE_BTREE));
+		state->index_oid = linitial_oid(indexes);
+		state->btree.index_oid = lsecond_oid(indexes);
+	}
+	if (OidIsValid(state->btree.index_oid))
 		state->btree.context = AllocSetContextCreate(estate->es_query_cxt, "BloomFilterScan keys",
 		                                             ALLOCSET_SMALL_SIZES);
-	}
-	state->btree_key = intVal(list_nth(private, RS_PRIVATE_BTREE_KEY));
 }
 
 /*
@@ -489,16 +512,46 @@ partition_may_hold(RangeScanState *state)
 	return may;
 }
 
-static TupleTableSlot *
-range_exec(CustomScanState *node)
-{
-	return ExecScan(&node->ss, range_next, range_recheck);
-}
-
+/*
+ * A scan decides and starts before ExecScan, which reads the quals and the
+ * projection at its start: use_table_slot may replace both.
+ */
 static TupleTableSlot *
 range_exec_direct(PlanState *ps)
 {
+	if (unlikely(!((RangeScanState *) ps)->started))
+		range_start((RangeScanState *) ps);
 	return ExecScan((ScanState *) ps, range_next, range_recheck);
+}
+
+static TupleTableSlot *
+range_exec(CustomScanState *node)
+{
+	return range_exec_direct(&node->ss.ps);
+}
+
+/*
+ * Give the scan a slot of the table's kind, and build its quals and
+ * projection again for it (range_begin says why), in the query's memory.
+ * The nodes above were told that the result's kind is not fixed, and keep
+ * being told so.
+ */
+static pg_noinline void
+use_table_slot(RangeScanState *state)
+{
+	ScanState *ss = &state->css.ss;
+	Relation rel = ss->ss_currentRelation;
+	EState *estate = ss->ps.state;
+	MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+
+	Assert(state->slot_pending);
+	ExecInitScanTupleSlot(estate, ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+	ExecAssignScanProjectionInfoWithVarno(ss, ((Scan *) ss->ps.plan)->scanrelid);
+	ss->ps.qual = ExecInitQual(ss->ps.plan->qual, &ss->ps);
+	if (ss->ps.ps_ProjInfo == NULL)
+		ss->ps.resultopsfixed = false;
+	state->slot_pending = false;
+	MemoryContextSwitchTo(old);
 }
 
 static bool
@@ -519,8 +572,7 @@ range_next(ScanState *ss)
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
 	ScanDirection direction = ss->ps.state->es_direction;
 
-	if (unlikely(!state->started))
-		range_start(state);
+	Assert(state->started); /* range_exec_direct */
 	if (unlikely(state->scan == NULL))
 		return state->btree.scan != NULL ? keys_next(state, direction, slot)
 		                                 : NULL; /* no block may hold a key */
@@ -591,6 +643,10 @@ range_start(RangeScanState *state)
 	state->started = true;
 	state->scans++;
 	state->whole[why]++;
+	/* a row may be returned (under EvalPlanQual, one the recheck gives) */
+	if (state->slot_pending &&
+	    (why != WHOLE_SKIPPED || state->css.ss.ps.state->es_epq_active != NULL))
+		use_table_slot(state);
 	if (why == WHOLE_SKIPPED)
 		return; /* no row: scan stays NULL */
 	if (why == READ_BY_BTREE)

@@ -202,7 +202,8 @@ typedef struct RuntimePlanContext
 	int next_node_id;
 	int next_filter_id;
 	Index *parents; /* each range table entry's appendrel parent, or 0 (skip.c; NULL until asked) */
-	int nparents;
+	List **lineages; /* each partitioned table's ancestry once worked out (skip.c), or NIL */
+	int nparents;    /* entries of both */
 } RuntimePlanContext;
 
 /*
@@ -400,6 +401,8 @@ typedef struct RuntimeFilter
 	bool ready;                 /* this process's build is finished (its share, if shared) */
 	bool useless;               /* too full to be worth probing */
 	MemoryContext context;
+	List *operators;  /* the join's hash operators (OidList; the build node's plan's, read only) */
+	List *collations; /* their collations (likewise) */
 
 	size_t max_bytes; /* the largest this filter may be: the setting when it was made */
 	uint32 *pending;  /* hashes of the current build, until it is finished */

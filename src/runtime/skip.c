@@ -109,41 +109,68 @@ scan_column(Plan *plan, AttrNumber col, AttrNumber *attno)
 	return true;
 }
 
+/* The statement's appendrel parents, by range table index (made at the first call). */
+static void
+ensure_parents(RuntimePlanContext *ctx)
+{
+	ListCell *lc;
+
+	if (ctx->parents != NULL)
+		return;
+	ctx->nparents = list_length(ctx->stmt->rtable) + 1;
+	ctx->parents = palloc0(ctx->nparents * sizeof(Index));
+	ctx->lineages = palloc0(ctx->nparents * sizeof(List *));
+	foreach (lc, ctx->stmt->appendRelations)
+	{
+		AppendRelInfo *info = lfirst(lc);
+
+		if (info->child_relid < (Index) ctx->nparents)
+			ctx->parents[info->child_relid] = info->parent_relid;
+	}
+}
+
+/*
+ * The range table index of the partitioned table that the query expanded
+ * into rti, or 0 (rti is not a partition the query reached through its
+ * parent: named by the query, or a child of UNION ALL or of inheritance).
+ */
+static Index
+partitioned_parent(RuntimePlanContext *ctx, Index rti)
+{
+	RangeTblEntry *parent;
+
+	ensure_parents(ctx);
+	if (rti >= (Index) ctx->nparents || ctx->parents[rti] == 0)
+		return 0;
+	parent = rt_fetch(ctx->parents[rti], ctx->stmt->rtable);
+	if (parent->rtekind != RTE_RELATION || parent->relkind != RELKIND_PARTITIONED_TABLE)
+		return 0;
+	return ctx->parents[rti];
+}
+
 /*
  * The partition scanned at range table index rti, then its ancestors up to
  * the root partitioned table: read from the statement's AppendRelInfos as
  * far as the query expanded them (no catalog lookup), then from the
- * catalog for ancestors the query does not name.
+ * catalog for ancestors the query does not name.  A parent's own lineage
+ * is worked out once per statement and kept (ctx->lineages): its
+ * partitions come one after another, each needing it.
  */
 static List *
 lineage(RuntimePlanContext *ctx, Index rti)
 {
 	RangeTblEntry *rte = rt_fetch(rti, ctx->stmt->rtable);
+	Index parent = partitioned_parent(ctx, rti);
 	List *oids = list_make1_oid(rte->relid);
 	Oid relid;
-	ListCell *lc;
 
-	if (ctx->parents == NULL)
+	if (parent != 0)
 	{
-		ctx->nparents = list_length(ctx->stmt->rtable) + 1;
-		ctx->parents = palloc0(ctx->nparents * sizeof(Index));
-		foreach (lc, ctx->stmt->appendRelations)
-		{
-			AppendRelInfo *info = lfirst(lc);
-
-			if (info->child_relid < (Index) ctx->nparents)
-				ctx->parents[info->child_relid] = info->parent_relid;
-		}
+		if (ctx->lineages[parent] == NIL)
+			ctx->lineages[parent] = lineage(ctx, parent);
+		return list_concat(oids, ctx->lineages[parent]);
 	}
-	while (rti < (Index) ctx->nparents && ctx->parents[rti] != 0)
-	{
-		rti = ctx->parents[rti];
-		rte = rt_fetch(rti, ctx->stmt->rtable);
-		if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_PARTITIONED_TABLE)
-			break; /* not a partitioned table's expansion (UNION ALL, inheritance) */
-		oids = lappend_oid(oids, rte->relid);
-	}
-	for (relid = llast_oid(oids); get_rel_relispartition(relid);)
+	for (relid = rte->relid; get_rel_relispartition(relid);)
 	{
 		relid = get_partition_parent(relid, true);
 		oids = lappend_oid(oids, relid);
@@ -183,7 +210,9 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
 	if (scanrelid == 0)
 		return false;
 	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
-	if (rte->rtekind != RTE_RELATION || !get_rel_relispartition(rte->relid))
+	/* a partition: its parent in the query is a partitioned table, else the catalog says so */
+	if (rte->rtekind != RTE_RELATION ||
+	    (partitioned_parent(ctx, scanrelid) == 0 && !get_rel_relispartition(rte->relid)))
 		return false;
 	for (int i = 0; i < info->nkeys; i++)
 	{

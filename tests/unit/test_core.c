@@ -740,7 +740,13 @@ test_runtime_shape(void)
 {
 	uint64_t m;
 	int k;
+	bf_error err;
 	double max = bf_rf_max_keys(BF_RF_MAX_BYTES);
+
+	/* bf_rf_max_keys's constant is the blocked sizing of a million keys */
+	CHECK(bf_size_for_layout(BF_LAYOUT_BLOCKED512, 1e6, BF_RF_TARGET_FPP, &m, &k, &err));
+	CHECK(m == BF_RF_CELLS_PER_MILLION);
+	CHECK(max == floor((double) BF_RF_MAX_BYTES * 8 / ((double) m / 1e6)));
 
 	/* about 10 bits per key at 1 %, as the blocked sizing gives */
 	bf_rf_shape(1e6, BF_RF_MAX_BYTES, &m, &k);
