@@ -6,7 +6,7 @@ MODULE_big = bloomfilter
 DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql \
 	bloomfilter--1.2--1.3.sql bloomfilter--1.3--1.4.sql \
 	bloomfilter--1.4--1.5.sql bloomfilter--1.5--1.6.sql bloomfilter--1.6--1.7.sql \
-	bloomfilter--1.7--1.8.sql
+	bloomfilter--1.7--1.8.sql bloomfilter--1.8--1.9.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
@@ -23,11 +23,13 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src
 	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o \
 	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o \
 	src/runtime/keyscan.o
-OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(CORE_OBJS)
+INDEX_OBJS = src/index/handler.o src/index/pages.o src/index/build.o src/index/insert.o \
+	src/index/vacuum.o src/index/probe.o src/index/sql.o
+OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right runtime_filter_edges runtime_skip bloom_upgrade
+	runtime_filter_right runtime_filter_edges runtime_skip bloom_index bloom_upgrade
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

@@ -6,6 +6,7 @@
  *	  map; each file's header says what it is for.
  */
 #include "src/bloom_autostate.h"
+#include "src/index/bloomindex.h"
 #include "src/runtime/runtime.h"
 
 #include "miscadmin.h"
@@ -28,5 +29,6 @@ _PG_init(void)
 	bf_set_tick(bloom_tick);
 	bloom_auto_define_guc(); /* bloomfilter.agg_explicit_limit */
 	bloom_rf_module_init();  /* bloomfilter.runtime_filter, its nodes and hooks */
+	bloom_index_module_init(); /* the bloomfilter index's options */
 	MarkGUCPrefixReserved("bloomfilter");
 }

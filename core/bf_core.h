@@ -201,6 +201,12 @@ extern int bf_optimal_hashes(double n, double ncells);
  */
 extern double bf_blocked_fpp(double n, double ncells, double nhashes);
 
+/*
+ * The expected fraction of a blocked512 filter's bits set after n values:
+ * 1 - exp(lambda ((1 - 1/512)^k - 1)), lambda = 512 n / m.
+ */
+extern double bf_blocked_fill(double n, double ncells, double nhashes);
+
 /* The expected rate for the layout (classic formula for counting4). */
 extern double bf_layout_fpp(uint8_t layout, double n, double ncells, double nhashes);
 

@@ -172,6 +172,21 @@ bf_blocked_fpp(double n, double ncells, double nhashes)
 }
 
 double
+bf_blocked_fill(double n, double ncells, double nhashes)
+{
+	double lambda = n * BF_BLOCK_BITS / ncells;
+
+	/*
+	 * A given bit of a block stays clear after i values with probability
+	 * (1 - 1/512)^(k i); i is Poisson(lambda), whose E[a^i] is
+	 * exp(lambda (a - 1)).
+	 */
+	if (n <= 0)
+		return 0.0;
+	return -expm1(lambda * expm1(nhashes * log1p(-1.0 / BF_BLOCK_BITS)));
+}
+
+double
 bf_layout_fpp(uint8_t layout, double n, double ncells, double nhashes)
 {
 	return layout == BF_LAYOUT_BLOCKED512 ? bf_blocked_fpp(n, ncells, nhashes)

@@ -129,4 +129,11 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 }
 #endif
 
+/* 16 renamed the statistics' count of a table's live rows (bloom_index_info). */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_STAT_LIVE_TUPLES(entry) ((entry)->live_tuples)
+#else
+#define BLOOM_STAT_LIVE_TUPLES(entry) ((entry)->n_live_tuples)
+#endif
+
 #endif /* BLOOM_COMPAT_H */

@@ -1099,6 +1099,16 @@ test_blocked(void)
 	state = 77;
 	for (int i = 0; i < n; i++)
 		CHECK(bf_contains_hash(&f.v, next_hash(&state)));
+	/* the fraction of bits set, as bf_blocked_fill expects it (within 0.2 %) */
+	{
+		double fill = (double) bf_occupied(&f.v, 0, f.v.nbytes) / (double) m;
+
+		printf("     blocked512 fill after n: measured %.5f, formula %.5f\n", fill,
+		       bf_blocked_fill(n, (double) m, k));
+		CHECK_NEAR(fill, bf_blocked_fill(n, (double) m, k), 0.002);
+		CHECK(bf_blocked_fill(0, (double) m, k) == 0.0);
+		CHECK(bf_blocked_fill(2.0 * n, (double) m, k) > bf_blocked_fill(n, (double) m, k));
+	}
 	for (int i = 0; i < probes; i++)
 		fp += bf_contains_hash(&f.v, next_hash(&state));
 	measured = (double) fp / probes;

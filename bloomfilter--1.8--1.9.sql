@@ -1,0 +1,84 @@
+-- bloomfilter 1.8 -> 1.9
+--
+-- 1.9 adds an index access method, bloomfilter: one Bloom filter over a
+-- column that PostgreSQL keeps current on every INSERT, UPDATE and COPY
+-- (src/index/bloomindex.h).  It answers no WHERE clause: it is read with
+-- the functions below.
+--
+--   CREATE INDEX users_name_seen ON users USING bloomfilter (name)
+--       WITH (false_positive_rate = 0.01);
+--   SELECT bloom_index_contains('users_name_seen', 'alice'::text);
+
+\echo Use "ALTER EXTENSION bloomfilter UPDATE TO '1.9'" to load this file. \quit
+
+CREATE FUNCTION bloomfilter_index_handler(internal) RETURNS index_am_handler
+    AS 'MODULE_PATHNAME', 'bloomfilter_index_handler' LANGUAGE C;
+
+CREATE ACCESS METHOD bloomfilter TYPE INDEX HANDLER bloomfilter_index_handler;
+COMMENT ON ACCESS METHOD bloomfilter IS
+    'one Bloom filter over a column, kept current on every write; read with bloom_index_contains()';
+
+-- Operator classes: no operator (the index answers no WHERE clause), and as
+-- support function 1 the type's extended hash function, that of its default
+-- hash operator class, so that the index hashes its keys as bloom_agg does.
+CREATE OPERATOR CLASS int2_ops DEFAULT FOR TYPE int2 USING bloomfilter AS
+    FUNCTION 1 hashint2extended(int2, int8);
+CREATE OPERATOR CLASS int4_ops DEFAULT FOR TYPE int4 USING bloomfilter AS
+    FUNCTION 1 hashint4extended(int4, int8);
+CREATE OPERATOR CLASS int8_ops DEFAULT FOR TYPE int8 USING bloomfilter AS
+    FUNCTION 1 hashint8extended(int8, int8);
+CREATE OPERATOR CLASS text_ops DEFAULT FOR TYPE text USING bloomfilter AS
+    FUNCTION 1 hashtextextended(text, int8);
+CREATE OPERATOR CLASS varchar_ops DEFAULT FOR TYPE varchar USING bloomfilter AS
+    FUNCTION 1 hashtextextended(text, int8);
+CREATE OPERATOR CLASS bpchar_ops DEFAULT FOR TYPE bpchar USING bloomfilter AS
+    FUNCTION 1 hashbpcharextended(bpchar, int8);
+CREATE OPERATOR CLASS bytea_ops DEFAULT FOR TYPE bytea USING bloomfilter AS
+    FUNCTION 1 hashvarlenaextended(internal, int8);
+CREATE OPERATOR CLASS uuid_ops DEFAULT FOR TYPE uuid USING bloomfilter AS
+    FUNCTION 1 uuid_hash_extended(uuid, int8);
+CREATE OPERATOR CLASS numeric_ops DEFAULT FOR TYPE numeric USING bloomfilter AS
+    FUNCTION 1 hash_numeric_extended(numeric, int8);
+CREATE OPERATOR CLASS date_ops DEFAULT FOR TYPE date USING bloomfilter AS
+    FUNCTION 1 hashint4extended(int4, int8);
+CREATE OPERATOR CLASS timestamp_ops DEFAULT FOR TYPE timestamp USING bloomfilter AS
+    FUNCTION 1 timestamp_hash_extended(timestamp, int8);
+CREATE OPERATOR CLASS timestamptz_ops DEFAULT FOR TYPE timestamptz USING bloomfilter AS
+    FUNCTION 1 timestamp_hash_extended(timestamp, int8);
+CREATE OPERATOR CLASS time_ops DEFAULT FOR TYPE time USING bloomfilter AS
+    FUNCTION 1 time_hash_extended(time, int8);
+CREATE OPERATOR CLASS interval_ops DEFAULT FOR TYPE interval USING bloomfilter AS
+    FUNCTION 1 interval_hash_extended(interval, int8);
+CREATE OPERATOR CLASS float4_ops DEFAULT FOR TYPE float4 USING bloomfilter AS
+    FUNCTION 1 hashfloat4extended(float4, int8);
+CREATE OPERATOR CLASS float8_ops DEFAULT FOR TYPE float8 USING bloomfilter AS
+    FUNCTION 1 hashfloat8extended(float8, int8);
+CREATE OPERATOR CLASS bool_ops DEFAULT FOR TYPE bool USING bloomfilter AS
+    FUNCTION 1 hashcharextended("char", int8);
+CREATE OPERATOR CLASS oid_ops DEFAULT FOR TYPE oid USING bloomfilter AS
+    FUNCTION 1 hashoidextended(oid, int8);
+CREATE OPERATOR CLASS inet_ops DEFAULT FOR TYPE inet USING bloomfilter AS
+    FUNCTION 1 hashinetextended(inet, int8);
+
+-- Reading the index.  STABLE: the index changes between statements.  Each
+-- needs the right to read the indexed column (bloom_index_info excepted:
+-- counts only).
+CREATE FUNCTION bloom_index_contains(index regclass, value anyelement) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, anyelement) IS
+    'whether the bloomfilter index may hold the value (false: certainly not)';
+
+CREATE FUNCTION bloom_index_info(index regclass,
+    OUT layers integer, OUT keys_added bigint, OUT capacity bigint, OUT size_bytes bigint,
+    OUT bits_set bigint, OUT false_positive_rate double precision,
+    OUT estimated_rate double precision, OUT live_rows double precision,
+    OUT keys_per_live_row double precision)
+    AS 'MODULE_PATHNAME', 'bloom_index_info' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_info(regclass) IS
+    'a bloomfilter index''s layers, keys added, capacity, size, declared and estimated rates, and keys added per live row of its table';
+
+CREATE FUNCTION bloom_index_verify(index regclass,
+    OUT pages_checked bigint, OUT rows_checked bigint, OUT keys_missing bigint)
+    AS 'MODULE_PATHNAME', 'bloom_index_verify' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_verify(regclass) IS
+    'checks every page of a bloomfilter index and that it holds the key of every row the snapshot sees';

@@ -1,0 +1,203 @@
+--
+-- The bloomfilter index access method (1.9): one Bloom filter over a column,
+-- kept current by PostgreSQL on every write (src/index/).
+--
+CREATE SCHEMA bloom_index;
+SET search_path = bloom_index, public;
+
+-- ---- building, and what it holds ----
+CREATE TABLE users (id int8, name text, note text);
+INSERT INTO users SELECT g, 'user' || g, 'n' FROM generate_series(1, 20000) g;
+CREATE INDEX users_id_seen ON users USING bloomfilter (id);
+CREATE INDEX users_name_seen ON users USING bloomfilter (name) WITH (false_positive_rate = 0.001);
+
+-- the first layer is sized for the table's distinct keys (and 5 % more): one layer
+SELECT layers, keys_added BETWEEN 19900 AND 20000 AS keys_added_about_20000,
+       capacity, false_positive_rate, estimated_rate < false_positive_rate AS under_declared
+  FROM bloom_index_info('users_id_seen');
+SELECT layers, capacity, false_positive_rate FROM bloom_index_info('users_name_seen');
+
+-- every key is found; absent keys mostly are not, at most at the declared rate (+15 %)
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('users_id_seen', id)) AS id_false_negatives,
+       count(*) FILTER (WHERE NOT bloom_index_contains('users_name_seen', name)) AS name_false_negatives
+  FROM users;
+SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_seen', g::int8)) <= 0.0115 * 100000
+           AS id_rate_ok,
+       count(*) FILTER (WHERE bloom_index_contains('users_name_seen', 'user' || g)) <= 0.00115 * 100000
+           AS name_rate_ok
+  FROM generate_series(20001, 120000) g;
+
+-- a value of another type of the column's hash family: an int4 against an int8 column
+SELECT bloom_index_contains('users_id_seen', 42), bloom_index_contains('users_id_seen', 42::int2);
+-- NULL asks nothing (strict)
+SELECT bloom_index_contains('users_id_seen', NULL::int8) IS NULL AS null_is_null;
+-- the index answers no WHERE clause: no path goes through it
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM users WHERE id = 42;
+EXPLAIN (COSTS OFF) SELECT * FROM users ORDER BY id LIMIT 1;
+RESET enable_seqscan;
+
+-- ---- it stays current: inserts, COPY, updates; past its capacity it grows by layers ----
+CREATE TABLE events (k int4, payload text);
+CREATE INDEX events_k ON events USING bloomfilter (k) WITH (capacity = 1000, false_positive_rate = 0.01);
+SELECT layers, capacity FROM bloom_index_info('events_k');
+INSERT INTO events SELECT g, 'p' FROM generate_series(1, 60000) g;
+COPY events FROM stdin;
+900001	copied
+900002	copied
+\.
+-- grown: every key found, the rate still under the declared one
+SELECT layers > 1 AS grew, keys_added BETWEEN 59000 AND 60002 AS keys_added_about_60002
+  FROM bloom_index_info('events_k');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) <= 0.0115 * 100000 AS rate_ok
+  FROM generate_series(1000001, 1100000) g;
+SELECT * FROM bloom_index_verify('events_k');
+-- the same keys again, an UPDATE that keeps them, and one that does not:
+-- only the new keys are added
+SELECT keys_added AS before FROM bloom_index_info('events_k') \gset
+INSERT INTO events SELECT g, 'again' FROM generate_series(1, 1000) g;
+UPDATE events SET payload = 'updated' WHERE k <= 2000;
+SELECT keys_added - :before AS added_by_repeats FROM bloom_index_info('events_k');
+UPDATE events SET k = k + 5000000 WHERE k <= 10;
+SELECT keys_added - :before AS added_by_new_keys FROM bloom_index_info('events_k');
+SELECT bloom_index_contains('events_k', 5000001) AS moved_key_found;
+-- a delete leaves the key in: the filter stays a superset (no false negatives)
+DELETE FROM events WHERE k = 500;
+SELECT bloom_index_contains('events_k', 500) AS deleted_key_still_in;
+-- NULL keys are not added
+INSERT INTO events VALUES (NULL, 'no key');
+SELECT * FROM bloom_index_verify('events_k');
+
+-- ---- rebuilding ----
+REINDEX INDEX events_k;
+SELECT layers, keys_added <= 60000 AS keys_from_live_rows FROM bloom_index_info('events_k');
+SELECT bloom_index_contains('events_k', 500) AS deleted_key_gone_after_reindex,
+       bloom_index_contains('events_k', 5000001) AS kept;
+REINDEX INDEX CONCURRENTLY events_k;
+SELECT * FROM bloom_index_verify('events_k');
+DROP INDEX events_k;
+CREATE INDEX CONCURRENTLY events_k ON events USING bloomfilter (k);
+-- its second pass added every row again: no key twice, so one layer still
+SELECT layers FROM bloom_index_info('events_k');
+SELECT * FROM bloom_index_verify('events_k');
+-- an index on an expression
+CREATE INDEX users_lower_name ON users USING bloomfilter (lower(name));
+SELECT bloom_index_contains('users_lower_name', 'user7'::text), bloom_index_contains('users_lower_name', 'USER7'::text);
+SELECT * FROM bloom_index_verify('users_lower_name');
+
+-- ---- the types of the operator classes, each hashed as bloom_agg hashes ----
+CREATE TABLE typed (i2 int2, i4 int4, i8 int8, t text, vc varchar(20), c char(5), b bytea,
+                    u uuid, n numeric, d date, ts timestamp, tz timestamptz, tm time,
+                    iv interval, f4 float4, f8 float8, bo bool, o oid, ip inet);
+INSERT INTO typed
+  SELECT g, g, g, 't' || g, 'v' || g, 'c' || (g % 1000), ('\x' || lpad(to_hex(g), 8, '0'))::bytea,
+         ('00000000-0000-0000-0000-' || lpad(to_hex(g), 12, '0'))::uuid, g / 7.0,
+         date '2020-01-01' + g, timestamp '2020-01-01' + g * interval '1 minute',
+         timestamptz '2020-01-01 00:00+00' + g * interval '1 minute', time '00:00' + g * interval '1 second',
+         g * interval '1 second', g / 4.0, g / 8.0, g % 2 = 0, g, ('10.0.' || (g / 256) || '.' || (g % 256))::inet
+    FROM generate_series(1, 2000) g;
+DO $$
+DECLARE
+    col text;
+    missing bigint;
+BEGIN
+    FOREACH col IN ARRAY ARRAY['i2','i4','i8','t','vc','c','b','u','n','d','ts','tz','tm','iv','f4','f8','bo','o','ip'] LOOP
+        EXECUTE format('CREATE INDEX typed_%s ON typed USING bloomfilter (%I)', col, col);
+        EXECUTE format('SELECT count(*) FROM typed WHERE NOT bloom_index_contains(%L, %I)', 'typed_' || col, col)
+            INTO missing;
+        IF missing <> 0 THEN
+            RAISE EXCEPTION 'column %: % keys missing', col, missing;
+        END IF;
+    END LOOP;
+END $$;
+-- numeric 1.0 and 1.00 are one key; float -0 and 0, too (the type's equality)
+SELECT bloom_index_contains('typed_n', 1.000::numeric) = bloom_index_contains('typed_n', 1::numeric) AS numeric_scale,
+       bloom_index_contains('typed_f8', 0.0::float8) = bloom_index_contains('typed_f8', '-0'::float8) AS float_zero;
+-- every operator class is valid
+SELECT count(*) AS opclasses, bool_and(amvalidate(oc.oid)) AS all_valid
+  FROM pg_opclass oc JOIN pg_am am ON am.oid = oc.opcmethod WHERE am.amname = 'bloomfilter';
+
+-- ---- bad input: each a clear error with its SQLSTATE ----
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (false_positive_rate = 0)$$) AS rate_zero;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (false_positive_rate = 0.9)$$) AS rate_too_high;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (capacity = -1)$$) AS capacity_negative;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (layers = 3)$$) AS unknown_option;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id, name)$$) AS two_columns;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (note) WHERE id > 0$$) AS partial_ok;
+CREATE TABLE shapes (p point);
+SELECT bloom_try($$CREATE INDEX ON shapes USING bloomfilter (p)$$) AS no_opclass;
+SELECT bloom_try($$CREATE UNIQUE INDEX ON users USING bloomfilter (id)$$) AS unique_index;
+SELECT bloom_try($$SELECT bloom_index_contains('users_id_seen', 'x'::text)$$) AS wrong_family;
+SELECT bloom_try($$SELECT bloom_index_contains('users', 1)$$) AS a_table;
+CREATE INDEX users_id_btree ON users (id);
+SELECT bloom_try($$SELECT bloom_index_contains('users_id_btree', 1)$$) AS a_btree;
+SELECT bloom_try($$SELECT bloom_index_info('users_id_btree')$$) AS info_of_a_btree;
+SELECT bloom_try($$SELECT bloom_index_contains(0, 1)$$) AS no_such_relation;
+
+-- ---- privileges: reading the filter is reading the column ----
+CREATE ROLE regress_bloom_reader;
+GRANT USAGE, CREATE ON SCHEMA bloom_index TO regress_bloom_reader;
+SET ROLE regress_bloom_reader;
+SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_id_seen', 1::int8)$$) AS no_select;
+SELECT bloom_try($$SELECT bloom_index_verify('bloom_index.users_id_seen')$$) AS verify_no_select;
+SELECT layers FROM bloom_index_info('bloom_index.users_id_seen'); -- counts only: allowed
+RESET ROLE;
+GRANT SELECT (id) ON users TO regress_bloom_reader;
+SET ROLE regress_bloom_reader;
+SELECT bloom_index_contains('bloom_index.users_id_seen', 1::int8) AS column_select_enough;
+SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_name_seen', 'user1'::text)$$) AS other_column;
+RESET ROLE;
+-- row-level security: refused to whom the policies apply, as the filter holds every row's key
+GRANT SELECT ON users TO regress_bloom_reader;
+ALTER TABLE users ENABLE ROW LEVEL SECURITY;
+CREATE POLICY only_small ON users FOR SELECT USING (id < 10);
+SET ROLE regress_bloom_reader;
+SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_id_seen', 15::int8)$$) AS under_rls;
+RESET ROLE;
+SELECT bloom_index_contains('users_id_seen', 15::int8) AS bypassing_rls;
+ALTER TABLE users DISABLE ROW LEVEL SECURITY;
+DROP POLICY only_small ON users;
+-- a table's owner is not subject to its policies unless they are forced
+SET ROLE regress_bloom_reader;
+CREATE TABLE bloom_index.owned (k int);
+CREATE INDEX owned_k ON bloom_index.owned USING bloomfilter (k);
+ALTER TABLE bloom_index.owned ENABLE ROW LEVEL SECURITY;
+SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.owned_k', 1)$$) AS owner;
+ALTER TABLE bloom_index.owned FORCE ROW LEVEL SECURITY;
+SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.owned_k', 1)$$) AS owner_under_forced_rls;
+DROP TABLE bloom_index.owned;
+RESET ROLE;
+REVOKE ALL ON users FROM regress_bloom_reader;
+REVOKE ALL ON SCHEMA bloom_index FROM regress_bloom_reader;
+DROP ROLE regress_bloom_reader;
+
+-- ---- unlogged and temporary tables, partitions ----
+CREATE UNLOGGED TABLE unlogged_keys (k int8);
+CREATE INDEX unlogged_keys_k ON unlogged_keys USING bloomfilter (k);
+INSERT INTO unlogged_keys SELECT g FROM generate_series(1, 5000) g;
+SELECT * FROM bloom_index_verify('unlogged_keys_k');
+CREATE TEMP TABLE temp_keys (k text);
+CREATE INDEX temp_keys_k ON temp_keys USING bloomfilter (k);
+INSERT INTO temp_keys SELECT 'k' || g FROM generate_series(1, 5000) g;
+SELECT * FROM bloom_index_verify('temp_keys_k');
+SELECT bloom_index_contains('temp_keys_k', 'k42'::text) AS temp_found;
+DROP TABLE temp_keys;
+CREATE TABLE parted (k int8, v text) PARTITION BY RANGE (k);
+CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10000);
+CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM (10000) TO (20000);
+CREATE INDEX parted_k ON parted USING bloomfilter (k);
+CREATE TABLE parted_3 PARTITION OF parted FOR VALUES FROM (20000) TO (30000);
+INSERT INTO parted SELECT g, 'v' FROM generate_series(0, 29999) g;
+-- one index per partition, the later partition's too
+SELECT c.relname, (bloom_index_verify(c.oid)).keys_missing, (bloom_index_info(c.oid)).layers
+  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent = 'parted_k'::regclass ORDER BY 1;
+-- the partitioned index reads its partitions' indexes
+SELECT bloom_index_contains('parted_k', 1::int8) AS in_first, bloom_index_contains('parted_k', 25000::int8) AS in_third,
+       (SELECT count(*) FROM generate_series(0, 29999) g WHERE NOT bloom_index_contains('parted_k', g::int8)) AS false_negatives;
+SELECT layers, keys_added BETWEEN 29700 AND 30000 AS keys_added_about_30000, live_rows IS NOT NULL AS has_live_rows
+  FROM bloom_index_info('parted_k');
+SELECT * FROM bloom_index_verify('parted_k');
+
+DROP TABLE typed, shapes, unlogged_keys, parted;

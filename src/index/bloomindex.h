@@ -1,0 +1,279 @@
+/*
+ * bloomindex.h
+ *	  The bloomfilter index access method: one Bloom filter over a column of
+ *	  a table, which PostgreSQL keeps current on every INSERT, UPDATE and
+ *	  COPY.  The room's one header.
+ *
+ * What it is for: answering "may the table hold this key?" (a false answer
+ * is certain) without reading the table, and handing that answer on as a
+ * bloom value (bloom_index_filter).  What it is not: a way to find rows.  It
+ * stores no row pointers and answers no WHERE clause; the planner never
+ * builds a path through it (the AM has neither amgettuple nor amgetbitmap,
+ * and its operator classes have no operators).
+ *
+ * The filter is a scalable Bloom filter (Almeida, Baquero, Preguiça and
+ * Hutchison, "Scalable Bloom Filters", Information Processing Letters,
+ * 2007): a list of layers, each a blocked512 filter (core/bf_hash.h: a
+ * key's k bits lie in one 512-bit block) laid out over pages of its own.
+ * A key is added to the last layer; when that layer is full, a new one is
+ * added that holds BLOOM_INDEX_GROWTH times as many keys at
+ * BLOOM_INDEX_TIGHTENING times its rate, so that the rates of all layers
+ * sum to at most the declared one however far the table grows:
+ * rate_i = P (1 - r) r^i, and the sum over i is below P.  A probe checks
+ * every layer.  Why 2 and 0.5: the build sizes the first layer for the
+ * table, so most keys usually live there, and a tightening of 0.5 costs the
+ * first layer only one bit of rate (1.44 bits per key), where 0.8 or 0.9,
+ * which would suit a filter that starts empty and grows a thousandfold,
+ * cost it 2.3 or 3.3; with a growth of 2, a table grown 100-fold past its
+ * build has 8 layers, one page read each per probe, and no layer more than
+ * twice the size it needs.  (RedisBloom's defaults are the same.)
+ *
+ * Pages (every page has a BloomIndexOpaque in its special space):
+ *	 block 0     the metapage: the declared rate, the seed, and the layers'
+ *	             directory (BloomIndexMeta)
+ *	 then        each layer's data pages, in order: BLOOM_INDEX_BLOCKS_PER_PAGE
+ *	             blocks of 64 bytes from offset BLOOM_INDEX_DATA_OFFSET (a
+ *	             cache line each); the layer's block b is block b % that in
+ *	             its page b / that.  The last page of a layer may hold fewer.
+ * A data page counts its own bits set and keys added (those that set a bit
+ * there), so that concurrent inserts touch only the page of their key's
+ * block: nothing global is written per insert.  A layer is full when one of
+ * its pages' fraction of bits set reaches what the whole layer would have at
+ * its capacity (full_fill): keys spread evenly over pages, so that happens
+ * when the layer holds about its capacity.  Counting bits set rather than
+ * inserts makes adding a key again change nothing: an UPDATE that keeps a
+ * row's key, or the second pass of CREATE INDEX CONCURRENTLY (which adds
+ * every row again, since this index keeps no row pointers), fills nothing.
+ *
+ * Every change is logged through generic WAL (access/generic_xlog.h): an
+ * insert logs the bytes of the one block it changed and the page's counts,
+ * a new layer logs its new pages whole.  Recovery and standbys need nothing
+ * of ours.  A new layer's pages are added at the end of the index before
+ * the metapage names them; a crash between the two leaves unused pages at
+ * the end, which the next layer follows.
+ *
+ * Keys are hashed exactly as bloom_agg hashes them (bloom_value.h: the
+ * extended hash function of the column type's default hash operator
+ * family, under the column's collation, with the index's seed), so the
+ * index's bits are a bloom value's bits: bloom_index_contains and
+ * bloom_contains on a snapshot answer alike.  The operator class's support
+ * function 1 must be that function (checked when the index is built).
+ *
+ * Deletes are not seen: a Bloom filter cannot forget, so the filter stays a
+ * superset of the table's keys (no false negatives) and REINDEX rebuilds
+ * it.  bloom_index_info tells how many keys were added against the table's
+ * live rows.
+ *
+ * The files:
+ *	 handler.c   the access method's handler, its options, amvalidate, the
+ *	             functions a scan would need (which refuse)
+ *	 pages.c     the metapage and data pages: reading, checking, writing
+ *	 build.c     CREATE INDEX and the empty index of an unlogged table
+ *	 insert.c    adding a key; a new layer when the last is full
+ *	 vacuum.c    VACUUM (nothing to remove)
+ *	 probe.c     whether the index may hold a key, for the SQL functions
+ *	 sql.c       bloom_index_contains, bloom_index_info, bloom_index_verify
+ *
+ * Every function the room exports is named bloom_index_*, its types
+ * BloomIndex*.  From the rest of the PostgreSQL layer it uses bloom_error.h
+ * and bloom_value.h (the hasher); tests/unit/check_rooms.sh keeps it so.
+ */
+#ifndef BLOOM_INDEX_H
+#define BLOOM_INDEX_H
+
+#include "../bloom_compat.h"
+#include "../bloom_value.h"
+#include "../../core/bf_core.h"
+
+#include "access/amapi.h"
+#include "nodes/execnodes.h"
+#include "storage/block.h"
+#include "storage/bufpage.h"
+#include "utils/rel.h"
+
+/* ---- the format of the pages ---- */
+
+#define BLOOM_INDEX_MAGIC 0x58494C42 /* "BLIX" */
+#define BLOOM_INDEX_VERSION 1
+#define BLOOM_INDEX_METAPAGE 0
+
+/* The last two bytes of every page's special space: this index's pages. */
+#define BLOOM_INDEX_PAGE_ID 0xFB1F
+
+/* BloomIndexOpaque.flags */
+#define BLOOM_INDEX_META 0x0001
+#define BLOOM_INDEX_DATA 0x0002
+
+/* growth and tightening of each new layer (the header says why) */
+#define BLOOM_INDEX_GROWTH 2.0
+#define BLOOM_INDEX_TIGHTENING 0.5
+
+/* Most layers: with a growth of 2, 2^40 times the first layer's keys. */
+#define BLOOM_INDEX_MAX_LAYERS 40
+
+/* A data page's blocks start here, on a cache line (64 bytes). */
+#define BLOOM_INDEX_BLOCK_BYTES (BF_BLOCK_BITS / 8)
+#define BLOOM_INDEX_DATA_OFFSET 64
+
+/* The special space of every page. */
+typedef struct BloomIndexOpaque
+{
+	uint64 nadded; /* data page: keys whose add set a bit here */
+	uint64 nset;   /* data page: bits set */
+	uint16 layer;  /* data page: its layer */
+	uint16 flags;  /* BLOOM_INDEX_META or BLOOM_INDEX_DATA */
+	uint16 unused;
+	uint16 page_id; /* BLOOM_INDEX_PAGE_ID */
+} BloomIndexOpaque;
+
+#define BloomIndexPageGetOpaque(page) ((BloomIndexOpaque *) PageGetSpecialPointer(page))
+
+/* 512-bit blocks per data page. */
+#define BLOOM_INDEX_BLOCKS_PER_PAGE                                                            \
+	((BLCKSZ - BLOOM_INDEX_DATA_OFFSET - MAXALIGN(sizeof(BloomIndexOpaque))) /                  \
+	 BLOOM_INDEX_BLOCK_BYTES)
+
+/* One layer: a blocked512 filter of ncells bits over npages pages from first. */
+typedef struct BloomIndexLayer
+{
+	uint64 ncells;    /* m: bits, a multiple of 512 */
+	uint64 capacity;  /* keys it was sized for */
+	double rate;      /* its false-positive rate at capacity */
+	double full_fill; /* the fraction of bits set at capacity: a page there is full */
+	BlockNumber first;
+	uint32 npages;
+	uint16 nhashes; /* k */
+	uint16 unused[3];
+} BloomIndexLayer;
+
+/* The metapage's contents. */
+typedef struct BloomIndexMeta
+{
+	uint32 magic;
+	uint32 version;
+	uint64 seed;       /* of the keys' hash function (bloom_agg's: 0) */
+	double rate;       /* the declared false-positive rate, of all layers together */
+	double growth;     /* BLOOM_INDEX_GROWTH when built */
+	double tightening; /* BLOOM_INDEX_TIGHTENING when built */
+	uint64 capacity;   /* keys of the first layer (the build's, or the option) */
+	uint32 blocks_per_page;
+	uint32 nlayers; /* 0 in an unlogged index's empty init fork: the first insert adds one */
+	BloomIndexLayer layers[BLOOM_INDEX_MAX_LAYERS];
+} BloomIndexMeta;
+
+StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) +
+                         MAXALIGN(sizeof(BloomIndexOpaque)) <=
+                     BLCKSZ,
+                 "the metapage's contents fit in a page");
+
+/* ---- options (handler.c) ---- */
+
+typedef struct BloomIndexOptions
+{
+	int32 vl_len_;
+	double false_positive_rate; /* declared rate */
+	int capacity;               /* keys of the first layer; 0: the table's rows at build */
+} BloomIndexOptions;
+
+#define BLOOM_INDEX_DEFAULT_RATE 0.01
+
+/* Register the options (from _PG_init, through bloom_index_module_init). */
+extern void bloom_index_module_init(void);
+
+/* ---- pages (pages.c) ---- */
+
+/*
+ * The metapage's contents, copied (so that no lock need be held while they
+ * are used); the index's first page checked (magic, version, counts) first:
+ * a page that is not ours or is damaged is an error (XX002) naming the index.
+ */
+extern void bloom_index_read_meta(Relation index, BloomIndexMeta *meta);
+
+/* Check the contents of a metapage; raises XX002 naming the index. */
+extern void bloom_index_check_meta(Relation index, const BloomIndexMeta *meta);
+
+/*
+ * Check that page (its block number blkno) is a data page of layer, or raise
+ * XX002 naming the index.
+ */
+extern void bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer);
+
+/* Initialize a metapage (an empty page of BLCKSZ) with meta's contents. */
+extern void bloom_index_init_meta_page(Page page, const BloomIndexMeta *meta);
+
+/* Initialize an empty data page of layer. */
+extern void bloom_index_init_data_page(Page page, int layer);
+
+/* Where a key's block lies: its page and the byte offset of its block in it. */
+typedef struct BloomIndexSpot
+{
+	BlockNumber blkno;
+	uint32 offset;
+	uint32 blocks_in_page; /* blocks of that page (the layer's last may hold fewer) */
+} BloomIndexSpot;
+
+/* The spot of the block with index block (< ncells / 512) of layer. */
+extern BloomIndexSpot bloom_index_spot(const BloomIndexMeta *meta, const BloomIndexLayer *layer,
+                                       uint64 block);
+
+/*
+ * A new layer after the meta's last one (or the first, of capacity keys,
+ * when there is none), at first, sized and described, not yet written.
+ * False when no layer can be added (BLOOM_INDEX_MAX_LAYERS, or larger than
+ * the format allows).
+ */
+extern bool bloom_index_next_layer(const BloomIndexMeta *meta, uint64 capacity, BlockNumber first,
+                                   BloomIndexLayer *layer);
+
+/* The metapage of a new index with no layer yet. */
+extern void bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capacity);
+
+/* A new page at the end of index's fork, pinned and locked exclusively. */
+extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
+
+/* ---- hashing keys (build.c, insert.c, probe.c) ---- */
+
+/*
+ * The hasher of the index's column, which hashes as bloom_agg does; checks
+ * that the operator class's support function is the one it uses (42P17).
+ */
+extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
+
+/* ---- adding a key (insert.c) ---- */
+
+/* Add a key (not NULL); a new layer if the last is full. */
+extern void bloom_index_add(Relation index, Datum value);
+
+/* ---- probing (probe.c) ---- */
+
+/*
+ * Whether the index may hold the key with hash h: some layer has all its
+ * bits set.  meta is a copy of the metapage; each layer's page is read
+ * under a share lock and checked.
+ */
+extern bool bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, uint64 h);
+
+/* Whether the key with hash h is in layer (its page read under a share lock). */
+extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer,
+                                       uint64 h);
+
+/* ---- the access method's entry points ---- */
+
+/* build.c */
+extern IndexBuildResult *bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo);
+extern void bloom_index_build_empty(Relation index);
+
+/* insert.c */
+extern bool bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+                               Relation heapRel, IndexUniqueCheck checkUnique,
+                               bool indexUnchanged, IndexInfo *indexInfo);
+
+/* vacuum.c */
+extern IndexBulkDeleteResult *bloom_index_bulk_delete(IndexVacuumInfo *info,
+                                                      IndexBulkDeleteResult *stats,
+                                                      IndexBulkDeleteCallback callback,
+                                                      void *callback_state);
+extern IndexBulkDeleteResult *bloom_index_vacuum_cleanup(IndexVacuumInfo *info,
+                                                         IndexBulkDeleteResult *stats);
+
+#endif /* BLOOM_INDEX_H */

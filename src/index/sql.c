@@ -1,0 +1,463 @@
+/*
+ * sql.c
+ *	  The SQL functions that read a bloomfilter index:
+ *	    bloom_index_contains(index, value)  may the table hold this key?
+ *	    bloom_index_info(index)             layers, keys, size, rates, staleness
+ *	    bloom_index_verify(index)           every page checked, every row's key found
+ *
+ * Reading the filter is reading the column: which keys the table holds.  So
+ * bloom_index_contains and bloom_index_verify need SELECT on the table or on
+ * the indexed column, and refuse on a table whose row-level security applies
+ * to the caller (the filter holds the keys of rows the policies hide).
+ * bloom_index_info tells counts only, as pg_relation_size does, and needs
+ * nothing.
+ *
+ * bloom_index_contains keeps what it learns at its first call in its call
+ * site's fn_extra: the index's identity and checks, and the hasher of the
+ * probe's type under the column's collation (so that membership follows the
+ * column's equality, as the index's own keys do).  Each call then takes the
+ * index's lock (held already: a local lookup), its relcache entry, the
+ * metapage and one page per layer; it keeps no relcache reference across
+ * calls, which an aborted subtransaction could release under it.
+ */
+#include "bloomindex.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_class.h"
+#include "commands/defrem.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/snapmgr.h"
+
+PG_FUNCTION_INFO_V1(bloom_index_contains);
+PG_FUNCTION_INFO_V1(bloom_index_info);
+PG_FUNCTION_INFO_V1(bloom_index_verify);
+
+/* The access method's name, as the install script creates it. */
+#define BLOOM_INDEX_AM_NAME "bloomfilter"
+
+/* What a call site of bloom_index_contains keeps (fn_extra, in fn_mcxt). */
+typedef struct ContainsCache
+{
+	bool valid; /* set up for index */
+	Oid index;
+	List *leaves;       /* the indexes read: index, or its partitions' (leaves()) */
+	BloomHasher hasher; /* the probe's type, under the column's collation */
+} ContainsCache;
+
+/*
+ * Open index (its table locked first, as PostgreSQL does) as a bloomfilter
+ * index, or raise: not an index (42809), not a bloomfilter one (42809).
+ * Returns it opened with AccessShareLock; *table gets its table.  A
+ * partitioned index has no pages: leaves() gives the indexes to read.
+ */
+static Relation
+open_bloom_index(Oid indexoid, Oid *table)
+{
+	Relation index;
+	Oid heap = IndexGetRelation(indexoid, true);
+
+	if (!OidIsValid(heap))
+	{
+		char *name = get_rel_name(indexoid);
+
+		if (name == NULL)
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+			                errmsg("relation with OID %u does not exist", indexoid)));
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+		                errmsg("\"%s\" is not an index", name)));
+	}
+	LockRelationOid(heap, AccessShareLock);
+	index = index_open(indexoid, AccessShareLock);
+	if (index->rd_rel->relam != get_index_am_oid(BLOOM_INDEX_AM_NAME, false) ||
+	    (index->rd_rel->relkind != RELKIND_INDEX &&
+	     index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX))
+	{
+		char *name = pstrdup(RelationGetRelationName(index));
+
+		index_close(index, AccessShareLock);
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+		                errmsg("\"%s\" is not a bloomfilter index", name)));
+	}
+	*table = heap;
+	return index;
+}
+
+/*
+ * The bloomfilter indexes that hold index's keys: itself, or, for a
+ * partitioned index, its partitions' indexes (in the current memory
+ * context).  The partitions' indexes are locked when read, each after its
+ * table (open_bloom_index).
+ */
+static List *
+leaves(Relation index)
+{
+	List *all, *result = NIL;
+	ListCell *lc;
+
+	if (index->rd_rel->relkind == RELKIND_INDEX)
+		return list_make1_oid(RelationGetRelid(index));
+	all = find_all_inheritors(RelationGetRelid(index), NoLock, NULL);
+	foreach (lc, all)
+		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
+			result = lappend_oid(result, lfirst_oid(lc));
+	return result;
+}
+
+/*
+ * Whether the caller may read index's keys: SELECT on the table or on the
+ * indexed column, and no row-level security applying to the caller (the
+ * header); raises 42501 if not.
+ */
+static void
+check_may_read(Relation index, Oid table)
+{
+	AttrNumber column = index->rd_index->indkey.values[0];
+	Oid user = GetUserId();
+
+	if (pg_class_aclcheck(table, user, ACL_SELECT) != ACLCHECK_OK &&
+	    (column == 0 || pg_attribute_aclcheck(table, column, user, ACL_SELECT) != ACLCHECK_OK))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		         errmsg("permission denied for bloomfilter index \"%s\"",
+		                RelationGetRelationName(index)),
+		         errdetail("Reading it reads the keys of table \"%s\": SELECT on the table or on "
+		                   "its indexed column is needed.",
+		                   get_rel_name(table))));
+	if (check_enable_rls(table, InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		         errmsg("bloomfilter index \"%s\" cannot be read under row-level security",
+		                RelationGetRelationName(index)),
+		         errdetail("Row-level security applies to table \"%s\", and the filter holds the "
+		                   "keys of rows its policies hide.",
+		                   get_rel_name(table))));
+}
+
+/* Set up cache for index: checks, hasher, leaves (the header). */
+static void
+contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
+{
+	Oid probe_type = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	BloomHasher column;
+	MemoryContext old;
+	Relation index;
+	Oid table;
+
+	if (!OidIsValid(probe_type))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("could not determine the type of the value to look up")));
+	index = open_bloom_index(indexoid, &table);
+	check_may_read(index, table);
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	bloom_index_hasher(index, &column);
+	bloom_hasher_init(&cache->hasher, probe_type, index->rd_indcollation[0], false);
+	list_free(cache->leaves);
+	cache->leaves = leaves(index);
+	MemoryContextSwitchTo(old);
+	if (!bf_elem_equal(column.elem, column.elemlen, cache->hasher.elem, cache->hasher.elemlen))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("bloomfilter index \"%s\" holds values hashed by %s, not values of type %s "
+		                "(hashed by %s)",
+		                RelationGetRelationName(index), column.elem, format_type_be(probe_type),
+		                cache->hasher.elem),
+		         errhint("Look up a value of the indexed column's type family, or cast it.")));
+	cache->index = indexoid;
+	index_close(index, NoLock);
+}
+
+Datum
+bloom_index_contains(PG_FUNCTION_ARGS)
+{
+	Oid indexoid = PG_GETARG_OID(0);
+	ContainsCache *cache = fcinfo->flinfo->fn_extra;
+	ListCell *lc;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ContainsCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (!cache->valid || cache->index != indexoid)
+	{
+		cache->valid = false; /* until checked */
+		contains_setup(fcinfo, cache, indexoid);
+		cache->valid = true;
+	}
+	foreach (lc, cache->leaves)
+	{
+		Oid table;
+		/* the locks are held already: local lookups */
+		Relation index = list_length(cache->leaves) == 1 && lfirst_oid(lc) == indexoid
+		                     ? index_open(indexoid, AccessShareLock)
+		                     : open_bloom_index(lfirst_oid(lc), &table);
+		BloomIndexMeta meta;
+		bool found;
+
+		bloom_index_read_meta(index, &meta);
+		found = bloom_index_may_contain(
+		    index, &meta, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), meta.seed));
+		index_close(index, NoLock);
+		if (found)
+			PG_RETURN_BOOL(true);
+	}
+	PG_RETURN_BOOL(false);
+}
+
+/* Sums over a layer's pages. */
+typedef struct LayerCounts
+{
+	uint64 added;
+	uint64 set;
+} LayerCounts;
+
+/* The counts of layer i's pages, each checked. */
+static LayerCounts
+count_layer(Relation index, const BloomIndexMeta *meta, int i)
+{
+	const BloomIndexLayer *l = &meta->layers[i];
+	LayerCounts counts = {0, 0};
+
+	for (uint32 p = 0; p < l->npages; p++)
+	{
+		Buffer buf = ReadBuffer(index, l->first + p);
+		Page page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		bloom_index_check_data_page(index, page, l->first + p, i);
+		counts.added += BloomIndexPageGetOpaque(page)->nadded;
+		counts.set += BloomIndexPageGetOpaque(page)->nset;
+		UnlockReleaseBuffer(buf);
+	}
+	return counts;
+}
+
+/* What bloom_index_info adds up over the indexes it reads. */
+typedef struct InfoSums
+{
+	uint32 layers;
+	uint64 added;
+	uint64 set;
+	uint64 capacity;
+	uint64 bytes;
+	double rate;      /* the declared rate (the first index's) */
+	double all_clear; /* the chance that no layer answers wrongly */
+	double live;      /* live rows of the tables, or -1 if one is unknown */
+} InfoSums;
+
+/* Add index leaf's figures, and its table's live rows, to sums. */
+static void
+info_add(Oid leaf, InfoSums *sums)
+{
+	Oid table;
+	Relation index = open_bloom_index(leaf, &table);
+	BloomIndexMeta meta;
+	PgStat_StatTabEntry *stats;
+	Relation heap;
+	double live;
+
+	bloom_index_read_meta(index, &meta);
+	for (uint32 i = 0; i < meta.nlayers; i++)
+	{
+		LayerCounts c = count_layer(index, &meta, (int) i);
+
+		sums->added += c.added;
+		sums->set += c.set;
+		sums->capacity += meta.layers[i].capacity;
+		sums->all_clear *= 1.0 - bf_blocked_fpp((double) c.added, (double) meta.layers[i].ncells,
+		                                        meta.layers[i].nhashes);
+	}
+	sums->layers += meta.nlayers;
+	sums->bytes += (uint64) RelationGetNumberOfBlocks(index) * BLCKSZ;
+	if (sums->rate == 0)
+		sums->rate = meta.rate;
+	/* the table's live rows: the statistics' count, else the planner's */
+	stats = pgstat_fetch_stat_tabentry(table);
+	heap = table_open(table, NoLock);
+	live = stats != NULL ? (double) BLOOM_STAT_LIVE_TUPLES(stats) : (double) heap->rd_rel->reltuples;
+	table_close(heap, NoLock);
+	if (live < 0 || sums->live < 0)
+		sums->live = -1;
+	else
+		sums->live += live;
+	index_close(index, NoLock);
+}
+
+Datum
+bloom_index_info(PG_FUNCTION_ARGS)
+{
+	Oid table;
+	Relation index = open_bloom_index(PG_GETARG_OID(0), &table);
+	InfoSums sums = {0, 0, 0, 0, 0, 0, 1.0, 0};
+	TupleDesc desc;
+	Datum values[9];
+	bool nulls[9] = {false};
+	ListCell *lc;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	foreach (lc, leaves(index))
+		info_add(lfirst_oid(lc), &sums);
+	values[0] = Int32GetDatum((int32) sums.layers);
+	values[1] = Int64GetDatum((int64) sums.added);
+	values[2] = Int64GetDatum((int64) sums.capacity);
+	values[3] = Int64GetDatum((int64) sums.bytes);
+	values[4] = Int64GetDatum((int64) sums.set);
+	values[5] = Float8GetDatum(sums.rate);
+	values[6] = Float8GetDatum(1.0 - sums.all_clear);
+	values[7] = Float8GetDatum(sums.live);
+	nulls[7] = sums.live < 0;
+	values[8] = Float8GetDatum(sums.live > 0 ? (double) sums.added / sums.live : 0);
+	nulls[8] = !(sums.live > 0);
+	index_close(index, NoLock);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/* bloom_index_verify's pass over the table. */
+typedef struct VerifyState
+{
+	BloomIndexMeta meta;
+	BloomHasher hasher;
+	int64 rows;
+	int64 missing;
+} VerifyState;
+
+static void
+verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive,
+                void *arg)
+{
+	VerifyState *state = (VerifyState *) arg;
+
+	if (isnull[0])
+		return;
+	state->rows++;
+	if (!bloom_index_may_contain(index, &state->meta,
+	                             bloom_hash_value(&state->hasher, values[0], state->meta.seed)))
+	{
+		if (state->missing == 0)
+			ereport(WARNING,
+			        (errcode(ERRCODE_INDEX_CORRUPTED),
+			         errmsg("bloomfilter index \"%s\" lacks the key of row (%u,%u)",
+			                RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+			                ItemPointerGetOffsetNumber(tid))));
+		state->missing++;
+	}
+}
+
+/* Check every page of layer i: its counts against its bits. */
+static int64
+verify_layer(Relation index, const BloomIndexMeta *meta, int i)
+{
+	const BloomIndexLayer *l = &meta->layers[i];
+
+	for (uint32 p = 0; p < l->npages; p++)
+	{
+		Buffer buf = ReadBuffer(index, l->first + p);
+		BloomIndexSpot spot = bloom_index_spot(meta, l, (uint64) p * meta->blocks_per_page);
+		Page page;
+		uint64 set = 0;
+		const uint8 *bytes;
+		Size n = (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		bloom_index_check_data_page(index, page, l->first + p, i);
+		bytes = (const uint8 *) page + spot.offset;
+		for (Size b = 0; b < n; b++)
+			set += pg_popcount32(bytes[b]);
+		if (set != BloomIndexPageGetOpaque(page)->nset)
+		{
+			uint64 counted = BloomIndexPageGetOpaque(page)->nset;
+
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+			        (errcode(ERRCODE_INDEX_CORRUPTED),
+			         errmsg("bloomfilter index \"%s\" is corrupt at block %u",
+			                RelationGetRelationName(index), l->first + p),
+			         errdetail("The page counts %llu bits set, and holds %llu.",
+			                   (unsigned long long) counted, (unsigned long long) set),
+			         errhint("Rebuild it with REINDEX.")));
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	return l->npages;
+}
+
+/* Verify index leaf (its pages, then its table's rows) into *state's counts; returns pages. */
+static int64
+verify_leaf(Oid leaf, VerifyState *state)
+{
+	Oid table;
+	Relation index = open_bloom_index(leaf, &table);
+	Relation heap;
+	IndexInfo *indexInfo;
+	TableScanDesc scan;
+	Snapshot snapshot;
+	int64 pages = 1;
+
+	check_may_read(index, table);
+	bloom_index_read_meta(index, &state->meta);
+	bloom_index_hasher(index, &state->hasher);
+	for (uint32 i = 0; i < state->meta.nlayers; i++)
+		pages += verify_layer(index, &state->meta, (int) i);
+
+	/*
+	 * Every row this snapshot sees was added before it committed: its key
+	 * must be found (the scan computes keys as the build did, expressions
+	 * too; amcheck's heapallindexed pass reads the table the same way).
+	 */
+	heap = table_open(table, NoLock);
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = true; /* only what the snapshot sees */
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
+	table_index_build_scan(heap, index, indexInfo, true, false, verify_callback, state, scan);
+	UnregisterSnapshot(snapshot);
+	table_close(heap, NoLock);
+	index_close(index, NoLock);
+	return pages;
+}
+
+Datum
+bloom_index_verify(PG_FUNCTION_ARGS)
+{
+	Oid table;
+	Relation index = open_bloom_index(PG_GETARG_OID(0), &table);
+	VerifyState state;
+	TupleDesc desc;
+	Datum values[3];
+	bool nulls[3] = {false};
+	int64 pages = 0;
+	ListCell *lc;
+
+	check_may_read(index, table);
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	memset(&state, 0, sizeof(state));
+	foreach (lc, leaves(index))
+		pages += verify_leaf(lfirst_oid(lc), &state);
+	values[0] = Int64GetDatum(pages);
+	values[1] = Int64GetDatum(state.rows);
+	values[2] = Int64GetDatum(state.missing);
+	index_close(index, NoLock);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
