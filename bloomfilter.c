@@ -27,8 +27,8 @@ void
 _PG_init(void)
 {
 	bf_set_tick(bloom_tick);
-	bloom_auto_define_guc(); /* bloomfilter.agg_explicit_limit */
-	bloom_rf_module_init();  /* bloomfilter.runtime_filter, its nodes and hooks */
+	bloom_auto_define_guc();   /* bloomfilter.agg_explicit_limit */
+	bloom_rf_module_init();    /* bloomfilter.runtime_filter, its nodes and hooks */
 	bloom_index_module_init(); /* the bloomfilter index's options */
 	MarkGUCPrefixReserved("bloomfilter");
 }

@@ -128,6 +128,12 @@ SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (note) WHERE id > 0$$
 CREATE TABLE shapes (p point);
 SELECT bloom_try($$CREATE INDEX ON shapes USING bloomfilter (p)$$) AS no_opclass;
 SELECT bloom_try($$CREATE UNIQUE INDEX ON users USING bloomfilter (id)$$) AS unique_index;
+-- an operator class whose function is not the type's hash (its keys would not be bloom_agg's)
+CREATE OPERATOR CLASS text_as_bytes FOR TYPE text USING bloomfilter AS FUNCTION 1 hashvarlenaextended(internal, int8);
+SELECT amvalidate(oid) AS valid_text_as_bytes FROM pg_opclass WHERE opcname = 'text_as_bytes';
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (name text_as_bytes)$$) AS foreign_hash;
+DROP OPERATOR CLASS text_as_bytes USING bloomfilter;
+DROP OPERATOR FAMILY text_as_bytes USING bloomfilter;
 SELECT bloom_try($$SELECT bloom_index_contains('users_id_seen', 'x'::text)$$) AS wrong_family;
 SELECT bloom_try($$SELECT bloom_index_contains('users', 1)$$) AS a_table;
 CREATE INDEX users_id_btree ON users (id);

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -205,12 +205,30 @@ SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_serie
        AS stored_still_work_18
   FROM kept;
 
+-- 1.8 -> 1.9: the bloomfilter index access method, its operator classes and
+-- the functions that read it; nothing removed; the stored filters read as before
+ALTER EXTENSION bloomfilter UPDATE TO '1.9';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.9', o FROM ext_objects_now() o;
+(SELECT 'added: ' || object FROM ext_objects WHERE version = '1.9' EXCEPT SELECT 'added: ' || object FROM ext_objects WHERE version = '1.8')
+UNION ALL
+(SELECT 'removed: ' || object FROM ext_objects WHERE version = '1.8' EXCEPT SELECT 'removed: ' || object FROM ext_objects WHERE version = '1.9')
+ORDER BY 1;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_19
+  FROM kept;
+-- an index made after the update holds its table's keys
+CREATE TABLE keys_19 AS SELECT g AS k FROM generate_series(1, 1000) g;
+CREATE INDEX keys_19_k ON keys_19 USING bloomfilter (k);
+SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_19_k');
+DROP TABLE keys_19;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.8' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.9' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.8')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.9')) d;

@@ -70,6 +70,7 @@
  *	 pages.c     the metapage and data pages: reading, checking, writing
  *	 build.c     CREATE INDEX and the empty index of an unlogged table
  *	 insert.c    adding a key; a new layer when the last is full
+ *	 keys.c      how keys are hashed (as bloom_agg hashes them)
  *	 vacuum.c    VACUUM (nothing to remove)
  *	 probe.c     whether the index may hold a key, for the SQL functions
  *	 sql.c       bloom_index_contains, bloom_index_info, bloom_index_verify
@@ -129,8 +130,8 @@ typedef struct BloomIndexOpaque
 #define BloomIndexPageGetOpaque(page) ((BloomIndexOpaque *) PageGetSpecialPointer(page))
 
 /* 512-bit blocks per data page. */
-#define BLOOM_INDEX_BLOCKS_PER_PAGE                                                            \
-	((BLCKSZ - BLOOM_INDEX_DATA_OFFSET - MAXALIGN(sizeof(BloomIndexOpaque))) /                  \
+#define BLOOM_INDEX_BLOCKS_PER_PAGE                                            \
+	((BLCKSZ - BLOOM_INDEX_DATA_OFFSET - MAXALIGN(sizeof(BloomIndexOpaque))) / \
 	 BLOOM_INDEX_BLOCK_BYTES)
 
 /* One layer: a blocked512 filter of ncells bits over npages pages from first. */
@@ -231,13 +232,20 @@ extern void bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capac
 /* A new page at the end of index's fork, pinned and locked exclusively. */
 extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
 
-/* ---- hashing keys (build.c, insert.c, probe.c) ---- */
+/* ---- hashing keys (keys.c) ---- */
+
+/* The support function of an operator class: the keys' hash function. */
+#define BLOOM_INDEX_HASH_PROC 1
 
 /*
- * The hasher of the index's column, which hashes as bloom_agg does; checks
- * that the operator class's support function is the one it uses (42P17).
+ * The hasher of the index's column, which hashes as bloom_agg does, in the
+ * current memory context; checks that the operator class's support
+ * function is the one it uses (42P17).
  */
 extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
+
+/* The same, set up once per relcache entry (rd_amcache). */
+extern BloomHasher *bloom_index_cached_hasher(Relation index);
 
 /* ---- adding a key (insert.c) ---- */
 
@@ -265,8 +273,8 @@ extern void bloom_index_build_empty(Relation index);
 
 /* insert.c */
 extern bool bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
-                               Relation heapRel, IndexUniqueCheck checkUnique,
-                               bool indexUnchanged, IndexInfo *indexInfo);
+                               Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
+                               IndexInfo *indexInfo);
 
 /* vacuum.c */
 extern IndexBulkDeleteResult *bloom_index_bulk_delete(IndexVacuumInfo *info,

@@ -66,8 +66,8 @@ typedef struct BuildState
 static void add_layer(BuildState *state, uint64 capacity);
 static void add_key(BuildState *state, uint64 h);
 static void size_first_layer(BuildState *state, uint64 capacity);
-static void build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
-                           bool alive, void *arg);
+static void build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive,
+                           void *arg);
 static void write_pages(BuildState *state);
 
 /* Whether memory layer i holds the key with hash h; if add, also add it there. */
@@ -132,7 +132,8 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	                                (void *) &state, NULL);
 	if (state.hashes != NULL)
 	{
-		uint64 *tmp = MemoryContextAllocHuge(CurrentMemoryContext, Max(state.nhashes, 1) * sizeof(uint64));
+		uint64 *tmp =
+		    MemoryContextAllocHuge(CurrentMemoryContext, Max(state.nhashes, 1) * sizeof(uint64));
 		Size distinct = bf_hashes_sort_unique(state.hashes, state.nhashes, tmp);
 
 		pfree(tmp);
@@ -182,12 +183,12 @@ add_layer(BuildState *state, uint64 capacity)
 	                                             meta->layers[meta->nlayers - 1].npages;
 
 	if (!bloom_index_next_layer(meta, capacity, first, &layer))
-		ereport(ERROR,
-		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		         errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
-		                RelationGetRelationName(state->index), meta->nlayers),
-		         errhint("Build it with a larger capacity option.")));
-	state->layers[meta->nlayers].bits = MemoryContextAllocHuge(CurrentMemoryContext, layer.ncells / 8);
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
+		                       RelationGetRelationName(state->index), meta->nlayers),
+		                errhint("Build it with a larger capacity option.")));
+	state->layers[meta->nlayers].bits =
+	    MemoryContextAllocHuge(CurrentMemoryContext, layer.ncells / 8);
 	memset(state->layers[meta->nlayers].bits, 0, layer.ncells / 8);
 	state->layers[meta->nlayers].page_added = palloc0(layer.npages * sizeof(uint64));
 	meta->layers[meta->nlayers++] = layer;
@@ -250,7 +251,8 @@ fill_page(BuildState *state, int i, uint32 p, Page page)
 {
 	const BloomIndexLayer *l = &state->meta.layers[i];
 	MemoryLayer *ml = &state->layers[i];
-	BloomIndexSpot spot = bloom_index_spot(&state->meta, l, (uint64) p * state->meta.blocks_per_page);
+	BloomIndexSpot spot =
+	    bloom_index_spot(&state->meta, l, (uint64) p * state->meta.blocks_per_page);
 	Size bytes = (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
 	const uint8 *from = ml->bits + (Size) p * state->meta.blocks_per_page * BLOOM_INDEX_BLOCK_BYTES;
 	BloomIndexOpaque *opaque;

@@ -33,8 +33,6 @@
 
 PG_FUNCTION_INFO_V1(bloomfilter_index_handler);
 
-#define BLOOM_INDEX_HASH_PROC 1
-
 static relopt_kind options_kind;
 
 static bytea *index_options(Datum reloptions, bool validate);
@@ -43,7 +41,7 @@ static void index_cost(PlannerInfo *root, IndexPath *path, double loop_count, Co
                        Cost *total, Selectivity *selectivity, double *correlation, double *pages);
 static IndexScanDesc refuse_begin_scan(Relation index, int nkeys, int norderbys);
 static void refuse_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
-                         int norderbys);
+                          int norderbys);
 static void refuse_end_scan(IndexScanDesc scan);
 
 void
@@ -54,8 +52,8 @@ bloom_index_module_init(void)
 	                   "The false-positive rate of the whole filter, however far it grows",
 	                   BLOOM_INDEX_DEFAULT_RATE, 1e-9, 0.5, AccessExclusiveLock);
 	add_int_reloption(options_kind, "capacity",
-	                  "Keys of the first layer (0: the table's rows when the index is built)", 0,
-	                  0, INT_MAX, AccessExclusiveLock);
+	                  "Keys of the first layer (0: the table's rows when the index is built)", 0, 0,
+	                  INT_MAX, AccessExclusiveLock);
 }
 
 Datum
@@ -112,8 +110,7 @@ static bytea *
 index_options(Datum reloptions, bool validate)
 {
 	static const relopt_parse_elt table[] = {
-	    {"false_positive_rate", RELOPT_TYPE_REAL,
-	     offsetof(BloomIndexOptions, false_positive_rate)},
+	    {"false_positive_rate", RELOPT_TYPE_REAL, offsetof(BloomIndexOptions, false_positive_rate)},
 	    {"capacity", RELOPT_TYPE_INT, offsetof(BloomIndexOptions, capacity)},
 	};
 
@@ -248,21 +245,4 @@ static void
 refuse_end_scan(IndexScanDesc scan)
 {
 	refuse_scan(scan->indexRelation);
-}
-
-void
-bloom_index_hasher(Relation index, BloomHasher *hasher)
-{
-	Oid type = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
-	Oid proc = index_getprocid(index, 1, BLOOM_INDEX_HASH_PROC);
-
-	bloom_hasher_init(hasher, type, index->rd_indcollation[0], false);
-	if (proc != hasher->hashfn.fn_oid)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-		         errmsg("operator class of bloomfilter index \"%s\" hashes with %s, not with %s",
-		                RelationGetRelationName(index), format_procedure(proc),
-		                format_procedure(hasher->hashfn.fn_oid)),
-		         errdetail("A bloomfilter index hashes its keys as bloom_agg() does: with the "
-		                   "extended hash function of the type's default hash operator class.")));
 }

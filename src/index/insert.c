@@ -30,28 +30,6 @@
 
 static void add_layer(Relation index, uint32 expected_layers);
 
-/* What an index keeps in its relcache entry: its hasher. */
-typedef struct BloomIndexCache
-{
-	BloomHasher hasher;
-} BloomIndexCache;
-
-/* The index's hasher, set up once per relcache entry (rd_amcache, in rd_indexcxt). */
-static BloomHasher *
-cached_hasher(Relation index)
-{
-	if (index->rd_amcache == NULL)
-	{
-		MemoryContext old = MemoryContextSwitchTo(index->rd_indexcxt);
-		BloomIndexCache *cache = palloc0(sizeof(BloomIndexCache));
-
-		bloom_index_hasher(index, &cache->hasher);
-		MemoryContextSwitchTo(old);
-		index->rd_amcache = cache;
-	}
-	return &((BloomIndexCache *) index->rd_amcache)->hasher;
-}
-
 bool
 bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
                    Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
@@ -135,7 +113,7 @@ bloom_index_add(Relation index, Datum value)
 			elog(ERROR, "bloomfilter index \"%s\" could not add its first layer",
 			     RelationGetRelationName(index));
 	}
-	h = bloom_hash_value(cached_hasher(index), value, meta.seed);
+	h = bloom_hash_value(bloom_index_cached_hasher(index), value, meta.seed);
 	last = meta.nlayers - 1;
 	for (int i = 0; i < last; i++)
 		if (bloom_index_layer_contains(index, &meta, i, h))

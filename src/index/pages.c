@@ -24,19 +24,17 @@ static pg_noreturn void report_corrupt(Relation index, BlockNumber blkno, const 
 static void
 report_corrupt(Relation index, BlockNumber blkno, const char *detail)
 {
-	ereport(ERROR,
-	        (errcode(ERRCODE_INDEX_CORRUPTED),
-	         errmsg("bloomfilter index \"%s\" is corrupt at block %u",
-	                RelationGetRelationName(index), blkno),
-	         errdetail_internal("%s", detail), errhint("Rebuild it with REINDEX.")));
+	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+	                errmsg("bloomfilter index \"%s\" is corrupt at block %u",
+	                       RelationGetRelationName(index), blkno),
+	                errdetail_internal("%s", detail), errhint("Rebuild it with REINDEX.")));
 }
 
 /* Whether the special space of page is ours: its size and page id. */
 static bool
 special_is_ours(Page page)
 {
-	return !PageIsNew(page) &&
-	       PageGetSpecialSize(page) == MAXALIGN(sizeof(BloomIndexOpaque)) &&
+	return !PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(BloomIndexOpaque)) &&
 	       BloomIndexPageGetOpaque(page)->page_id == BLOOM_INDEX_PAGE_ID;
 }
 
@@ -83,8 +81,7 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!special_is_ours(page) ||
-	    !(BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) ||
+	if (!special_is_ours(page) || !(BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) ||
 	    ((PageHeader) page)->pd_lower < MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta))
 	{
 		UnlockReleaseBuffer(buf);
@@ -150,8 +147,8 @@ bloom_index_spot(const BloomIndexMeta *meta, const BloomIndexLayer *layer, uint6
 	spot.blkno = layer->first + (BlockNumber) page;
 	spot.offset = BLOOM_INDEX_DATA_OFFSET +
 	              (uint32) (block % meta->blocks_per_page) * BLOOM_INDEX_BLOCK_BYTES;
-	spot.blocks_in_page = (uint32) Min((uint64) meta->blocks_per_page,
-	                                   blocks - page * meta->blocks_per_page);
+	spot.blocks_in_page =
+	    (uint32) Min((uint64) meta->blocks_per_page, blocks - page * meta->blocks_per_page);
 	return spot;
 }
 

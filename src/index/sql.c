@@ -79,8 +79,8 @@ open_bloom_index(Oid indexoid, Oid *table)
 		if (name == NULL)
 			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
 			                errmsg("relation with OID %u does not exist", indexoid)));
-		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
-		                errmsg("\"%s\" is not an index", name)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_WRONG_OBJECT_TYPE), errmsg("\"%s\" is not an index", name)));
 	}
 	LockRelationOid(heap, AccessShareLock);
 	index = index_open(indexoid, AccessShareLock);
@@ -292,7 +292,8 @@ info_add(Oid leaf, InfoSums *sums)
 	/* the table's live rows: the statistics' count, else the planner's */
 	stats = pgstat_fetch_stat_tabentry(table);
 	heap = table_open(table, NoLock);
-	live = stats != NULL ? (double) BLOOM_STAT_LIVE_TUPLES(stats) : (double) heap->rd_rel->reltuples;
+	live =
+	    stats != NULL ? (double) BLOOM_STAT_LIVE_TUPLES(stats) : (double) heap->rd_rel->reltuples;
 	table_close(heap, NoLock);
 	if (live < 0 || sums->live < 0)
 		sums->live = -1;
@@ -341,8 +342,7 @@ typedef struct VerifyState
 } VerifyState;
 
 static void
-verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive,
-                void *arg)
+verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive, void *arg)
 {
 	VerifyState *state = (VerifyState *) arg;
 
@@ -353,11 +353,10 @@ verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bo
 	                             bloom_hash_value(&state->hasher, values[0], state->meta.seed)))
 	{
 		if (state->missing == 0)
-			ereport(WARNING,
-			        (errcode(ERRCODE_INDEX_CORRUPTED),
-			         errmsg("bloomfilter index \"%s\" lacks the key of row (%u,%u)",
-			                RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-			                ItemPointerGetOffsetNumber(tid))));
+			ereport(WARNING, (errcode(ERRCODE_INDEX_CORRUPTED),
+			                  errmsg("bloomfilter index \"%s\" lacks the key of row (%u,%u)",
+			                         RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+			                         ItemPointerGetOffsetNumber(tid))));
 		state->missing++;
 	}
 }
@@ -389,13 +388,12 @@ verify_layer(Relation index, const BloomIndexMeta *meta, int i)
 			uint64 counted = BloomIndexPageGetOpaque(page)->nset;
 
 			UnlockReleaseBuffer(buf);
-			ereport(ERROR,
-			        (errcode(ERRCODE_INDEX_CORRUPTED),
-			         errmsg("bloomfilter index \"%s\" is corrupt at block %u",
-			                RelationGetRelationName(index), l->first + p),
-			         errdetail("The page counts %llu bits set, and holds %llu.",
-			                   (unsigned long long) counted, (unsigned long long) set),
-			         errhint("Rebuild it with REINDEX.")));
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+			                errmsg("bloomfilter index \"%s\" is corrupt at block %u",
+			                       RelationGetRelationName(index), l->first + p),
+			                errdetail("The page counts %llu bits set, and holds %llu.",
+			                          (unsigned long long) counted, (unsigned long long) set),
+			                errhint("Rebuild it with REINDEX.")));
 		}
 		UnlockReleaseBuffer(buf);
 	}

@@ -7,14 +7,18 @@
 #   - the runtime filters' room (src/runtime/*.o) calls into the rest of the
 #     layer only what its header includes besides the core: bloom_error.h;
 #   - the type's room (src/*.o) never calls into the runtime filters' room;
-#     only the front door (bloomfilter.o) starts it.
+#     only the front door (bloomfilter.o) starts it;
+#   - the index's room (src/index/*.o) calls into the rest of the layer only
+#     what its header includes besides the core: bloom_error.h and the
+#     hasher of bloom_value.h; neither the type's room nor the runtime
+#     filters' call into it (the front door registers its options).
 # Run from the top folder after `make`; prints "rooms: ok" or what breaks a
 # rule, and exits non-zero then.
 set -euo pipefail
 
 shopt -s nullglob
-objects=(bloomfilter.o src/*.o src/runtime/*.o)
-[ ${#objects[@]} -gt 3 ] || {
+objects=(bloomfilter.o src/*.o src/runtime/*.o src/index/*.o)
+[ ${#objects[@]} -gt 4 ] || {
 	echo "rooms: no objects (run make first)"
 	exit 1
 }
@@ -40,6 +44,7 @@ done | perl -e '
 		}
 	}
 	my @error_h = qw(bloom_report bloom_report_as);
+	my @hasher_h = qw(bloom_hasher_init bloom_hash_value);
 	for my $from (sort keys %edge) {
 		for my $to (sort keys %{ $edge{$from} }) {
 			my @syms = @{ $edge{$from}{$to} };
@@ -52,6 +57,17 @@ done | perl -e '
 			}
 			if ($from =~ m{^src/[^/]+\.o$} && $to =~ m{^src/runtime/}) {
 				print "rooms: $from (the type) calls @syms in $to (runtime filters)\n";
+				$status = 1;
+			}
+			if ($from =~ m{^src/index/} && $to !~ m{^src/index/} && $to =~ m{^src/}) {
+				my @bad = grep { my $s = $_; !grep { $_ eq $s } (@error_h, @hasher_h) } @syms;
+				if (@bad) {
+					print "rooms: $from calls @bad in $to, outside what bloomindex.h names\n";
+					$status = 1;
+				}
+			}
+			if ($from =~ m{^src/(?:runtime/)?[^/]+\.o$} && $to =~ m{^src/index/}) {
+				print "rooms: $from calls @syms in $to (the index)\n";
 				$status = 1;
 			}
 		}
