@@ -8,6 +8,20 @@
 
 #include <string.h>
 
+bool
+bf_bits_blocked_contains(const bf_params *p, const uint8_t *bits, uint64_t h)
+{
+	bf_hash_state s = bf_hash_start(h);
+	const uint8_t *block;
+
+	assert(p->layout == BF_LAYOUT_BLOCKED512);
+	block = bits + bf_hash_block(&s, p->ncells) * (BF_BLOCK_BITS / 8);
+	for (unsigned i = 0; i < p->nhashes; i++)
+		if (!bf_bit_test(block, bf_hash_next_in_block(&s)))
+			return false;
+	return true;
+}
+
 unsigned
 bf_bits_add(const bf_params *p, uint8_t *bits, uint64_t h)
 {

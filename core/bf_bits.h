@@ -1,6 +1,6 @@
 /*
  * bf_bits.h
- *	  Bit arrays: what the classic and blocked512 layouts share.
+ *	  Bit arrays: what the classic, blocked512 and layered layouts share.
  *
  * Bit i is bit i % 8 of byte i / 8.  Internal to the core.
  */
@@ -20,6 +20,12 @@ bf_bit_set(uint8_t *bits, uint64_t pos)
 {
 	bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
 }
+
+/*
+ * Whether a blocked512 filter of shape p over bits holds a value: all its k
+ * bits set, tested as they come inside the one block (bf_hash.h).
+ */
+extern bool bf_bits_blocked_contains(const bf_params *p, const uint8_t *bits, uint64_t h);
 
 /* Set the k bits of a value; returns how many changed 0 -> 1. */
 extern unsigned bf_bits_add(const bf_params *p, uint8_t *bits, uint64_t h);

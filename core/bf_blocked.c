@@ -13,13 +13,6 @@
 bool
 bf_blocked_contains(const bf_view *view, uint64_t h)
 {
-	bf_hash_state s = bf_hash_start(h);
-	const uint8_t *block;
-
 	assert(view->p.layout == BF_LAYOUT_BLOCKED512);
-	block = view->data + bf_hash_block(&s, view->p.ncells) * (BF_BLOCK_BITS / 8);
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-		if (!bf_bit_test(block, bf_hash_next_in_block(&s)))
-			return false;
-	return true;
+	return bf_bits_blocked_contains(&view->p, view->data, h);
 }

@@ -3,10 +3,10 @@
  *	  The dispatch: the core's operations on a filter of any layout
  *	  (bf_core.h), each sent to the file of the filter's layout.
  *
- * The layouts are leaves: bf_classic.c, bf_blocked.c (with what both bit
- * layouts share, bf_bits.c), bf_counting.c and bf_explicit.c call none of
- * each other and nothing above them.  This file is the only one that knows
- * all four; callers outside the core use only it, the format's API
+ * The layouts are leaves: bf_classic.c, bf_blocked.c, bf_layered.c (with
+ * what the bit layouts share, bf_bits.c), bf_counting.c and bf_explicit.c
+ * call none of each other and nothing above them.  This file is the only
+ * one that knows all five; callers outside the core use only it, the format's API
  * (bf_format.c), the sizing math and the text form.
  */
 #include "bf_core.h"
@@ -20,14 +20,15 @@ static inline bool
 known_layout(const bf_view *view)
 {
 	return view->p.layout == BF_LAYOUT_CLASSIC || view->p.layout == BF_LAYOUT_BLOCKED512 ||
-	       view->p.layout == BF_LAYOUT_COUNTING4 || view->p.layout == BF_LAYOUT_EXPLICIT;
+	       view->p.layout == BF_LAYOUT_COUNTING4 || view->p.layout == BF_LAYOUT_EXPLICIT ||
+	       view->p.layout == BF_LAYOUT_LAYERED;
 }
 
 /* a and b have the same shape, and [from, to) lies inside their data. */
 static inline bool
 same_shape_range(const bf_view *a, const bf_view *b, size_t from, size_t to)
 {
-	return bf_params_equal(&a->p, &b->p) && from <= to && to <= a->nbytes;
+	return bf_same_shape(a, b) && from <= to && to <= a->nbytes;
 }
 
 bool
@@ -40,6 +41,8 @@ bf_check_data(const bf_view *view, uint64_t occupied, bf_error *err)
 			return bf_explicit_check(view, err);
 		case BF_LAYOUT_COUNTING4:
 			return bf_counting_check(view, occupied, err);
+		case BF_LAYOUT_LAYERED:
+			return bf_layered_check(view, occupied, err);
 		default:
 			return bf_bits_check(view, occupied, err);
 	}
@@ -73,6 +76,8 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 			return bf_blocked_contains(view, h);
 		case BF_LAYOUT_COUNTING4:
 			return bf_counting_min(view, h) > 0;
+		case BF_LAYOUT_LAYERED:
+			return bf_layered_contains(view, h);
 		default:
 			return bf_explicit_contains(view, h);
 	}
@@ -88,6 +93,8 @@ bf_add_hash(bf_view *view, uint64_t h)
 			return 0;
 		case BF_LAYOUT_COUNTING4:
 			return bf_counting_add(view, h);
+		case BF_LAYOUT_LAYERED:
+			return bf_layered_add(view, h);
 		default:
 			return bf_bits_add(&view->p, view->data, h);
 	}
@@ -103,7 +110,7 @@ bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
 void
 bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 {
-	assert(p->layout != BF_LAYOUT_EXPLICIT);
+	assert(p->layout != BF_LAYOUT_EXPLICIT && p->layout != BF_LAYOUT_LAYERED);
 	bf_hash_positions(p, h, pos);
 }
 
@@ -115,7 +122,8 @@ bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 		bf_counting_union_bytes(dst, src, from, to);
 	else
 	{
-		assert(bf_layout_is_bits(dst->p.layout));
+		/* the layers of two layered filters of one shape line up: their bits too */
+		assert(bf_layout_is_bits(dst->p.layout) || dst->p.layout == BF_LAYOUT_LAYERED);
 		bf_bits_or(dst->data, src->data, from, to);
 	}
 }

@@ -33,6 +33,12 @@ bf_extension_bytes(uint8_t flags)
 	return ((flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0) +
 	       ((flags & BF_FLAG_TARGET) ? BF_TARGET_SIZE : 0);
 }
+size_t
+bf_layers_bytes(const bf_params *p)
+{
+	return p->layout == BF_LAYOUT_LAYERED ? (size_t) p->nhashes * BF_LAYER_SIZE : 0;
+}
+
 bool
 bf_layout_is_bits(uint8_t layout)
 {
@@ -52,6 +58,8 @@ bf_layout_name(uint8_t layout)
 			return "blocked512";
 		case BF_LAYOUT_EXPLICIT:
 			return "explicit";
+		case BF_LAYOUT_LAYERED:
+			return "layered";
 	}
 	return "unknown";
 }
@@ -78,10 +86,11 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 	uint64_t max = p->layout == BF_LAYOUT_COUNTING4 ? BF_MAX_COUNTERS : BF_MAX_BITS;
 
 	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4 &&
-	    p->layout != BF_LAYOUT_BLOCKED512 && p->layout != BF_LAYOUT_EXPLICIT)
+	    p->layout != BF_LAYOUT_BLOCKED512 && p->layout != BF_LAYOUT_EXPLICIT &&
+	    p->layout != BF_LAYOUT_LAYERED)
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout %u (this version knows 1 = classic, 2 = counting4, 3 = "
-		               "blocked512, 4 = explicit)",
+		               "blocked512, 4 = explicit, 5 = layered)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_DOUBLE_HASHING)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
@@ -101,7 +110,20 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 			               BF_MAX_ELEM_LEN);
 		return true;
 	}
-	if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
+	if (p->layout == BF_LAYOUT_LAYERED)
+	{
+		/* k layers of at least 512 bits each (their entries are checked with the header) */
+		if (p->nhashes < 1 || p->nhashes > BF_MAX_LAYERS)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "number of layers k = %u of a layered filter is out of range (1 to %d)",
+			               (unsigned) p->nhashes, BF_MAX_LAYERS);
+		if (p->ncells % BF_BLOCK_BITS != 0 || p->ncells < (uint64_t) p->nhashes * BF_BLOCK_BITS)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "number of bits m = %llu of a layered filter of %u layers is not a "
+			               "multiple of 512 of at least 512 per layer",
+			               (unsigned long long) p->ncells, (unsigned) p->nhashes);
+	}
+	else if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",
 		               (unsigned) p->nhashes, BF_MAX_HASHES);
 	if (p->ncells < 1)
@@ -139,7 +161,7 @@ bool
 bf_payload_size(const bf_params *p, uint8_t flags, size_t elemlen, size_t *size, bf_error *err)
 {
 	uint64_t total = (uint64_t) BF_HEADER_SIZE + bf_extension_bytes(flags) + elemlen +
-	                 bf_data_bytes(p->layout, p->ncells);
+	                 bf_layers_bytes(p) + bf_data_bytes(p->layout, p->ncells);
 
 	if (total > BF_MAX_PAYLOAD)
 		return bf_fail(err, BF_ERR_TOO_LARGE, "filter of %llu bytes exceeds the 1 GB limit",
@@ -161,16 +183,81 @@ bf_params_equal(const bf_params *a, const bf_params *b)
 	       a->seed == b->seed && a->ncells == b->ncells;
 }
 
+bool
+bf_same_shape(const bf_view *a, const bf_view *b)
+{
+	if (!bf_params_equal(&a->p, &b->p))
+		return false;
+	return a->p.layout != BF_LAYOUT_LAYERED ||
+	       memcmp(a->layers, b->layers, bf_layers_bytes(&a->p)) == 0;
+}
+
 /* Point view's pointers into buf, for a header already decoded into it. */
 static void
 locate(uint8_t *buf, bf_view *view)
 {
 	size_t ext = bf_extension_bytes(view->flags);
+	uint8_t *after_elem = buf + BF_HEADER_SIZE + ext + view->elemlen;
 
 	view->payload = buf;
 	view->elem = (const char *) buf + BF_HEADER_SIZE + ext;
-	view->data = buf + BF_HEADER_SIZE + ext + view->elemlen;
+	view->layers = view->p.layout == BF_LAYOUT_LAYERED ? after_elem : NULL;
+	view->data = after_elem + bf_layers_bytes(&view->p);
 	view->nbytes = bf_data_bytes(view->p.layout, view->p.ncells);
+}
+
+void
+bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset)
+{
+	size_t bits = 0;
+
+	assert(view->p.layout == BF_LAYOUT_LAYERED && i < view->p.nhashes);
+	for (unsigned j = 0; j < i; j++)
+		bits += (size_t) bf_load_le(view->layers + (size_t) j * BF_LAYER_SIZE, 8);
+	layer->layout = BF_LAYOUT_BLOCKED512;
+	layer->scheme = view->p.scheme;
+	layer->seed = view->p.seed;
+	layer->ncells = bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE, 8);
+	layer->nhashes = (uint16_t) bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE + 8, 2);
+	*offset = bits / 8;
+}
+
+void
+bf_view_set_layer(bf_view *view, unsigned i, uint64_t ncells, uint16_t nhashes)
+{
+	uint8_t *entry = (uint8_t *) view->layers + (size_t) i * BF_LAYER_SIZE;
+
+	assert(view->p.layout == BF_LAYOUT_LAYERED && i < view->p.nhashes);
+	assert(ncells >= BF_BLOCK_BITS && ncells % BF_BLOCK_BITS == 0 && ncells <= view->p.ncells);
+	assert(nhashes >= 1 && nhashes <= BF_MAX_HASHES);
+	bf_store_le(entry, ncells, 8);
+	bf_store_le(entry + 8, nhashes, 2);
+}
+
+/* Check the layers' entries of a layered filter whose header passed. */
+static bool
+check_layers(const bf_view *view, bf_error *err)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < view->p.nhashes; i++)
+	{
+		uint64_t m = bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE, 8);
+		unsigned k = (unsigned) bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE + 8, 2);
+
+		if (m < BF_BLOCK_BITS || m % BF_BLOCK_BITS != 0 || m > view->p.ncells)
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "layer %u has m = %llu bits, not a multiple of 512 within the filter's",
+			               i, (unsigned long long) m);
+		if (k < 1 || k > BF_MAX_HASHES)
+			return bf_fail(err, BF_ERR_FORMAT, "layer %u has k = %u, out of range (1 to %d)", i, k,
+			               BF_MAX_HASHES);
+		sum += m; /* no overflow: each m is at most the filter's, and there are at most 64 */
+	}
+	if (sum != view->p.ncells)
+		return bf_fail(err, BF_ERR_FORMAT, "the layers' bits sum to %llu, not to m = %llu",
+		               (unsigned long long) sum, (unsigned long long) view->p.ncells);
+	return true;
 }
 
 void
@@ -208,6 +295,8 @@ bf_init_header(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem
 	locate(buf, view);
 	if (elemlen > 0)
 		memcpy(buf + (view->elem - (const char *) buf), elem, elemlen);
+	if (view->layers != NULL)
+		memset((uint8_t *) view->layers, 0, bf_layers_bytes(&view->p));
 }
 
 void
@@ -313,5 +402,7 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 	locate((uint8_t *) buf, view);
 	if (!bf_elem_valid(view->elem, view->elemlen))
 		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
+	if (view->p.layout == BF_LAYOUT_LAYERED && !check_layers(view, err))
+		return false;
 	return true;
 }

@@ -21,18 +21,19 @@
  * |---|---|---|---|
  * | 0 | 4 | `magic` | the bytes `B` `L` `O` `M` |
  * | 4 | 1 | `version` | format version, 1 |
- * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3): `bloom`; 2 counting4: `counting_bloom` |
+ * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3), 5 layered (1.9): `bloom`; 2 counting4: `counting_bloom` |
  * | 6 | 1 | `scheme` | how positions derive from a value's hash: 1, double hashing |
  * | 7 | 1 | `flags` | bit 0 derived (an intersection; classic, blocked512); bit 1 target (1.3; explicit, or classic and not derived); other bits 0 |
- * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0) |
+ * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0; layered: its layers, 1 to 64) |
  * | 10 | 2 | `e` | length of the element key, 0 to 255 |
  * | 12 | 8 | `seed` | seed of the values' hash function (unsigned) |
- * | 20 | 8 | `m` | cells: bits (1 to 8,589,932,224), 4-bit counters (1 to 2,147,483,056) or 64-bit hashes (explicit: 0 to 134,217,691) |
+ * | 20 | 8 | `m` | cells: bits (1 to 8,589,932,224; layered: of all its layers), 4-bit counters (1 to 2,147,483,056) or 64-bit hashes (explicit: 0 to 134,217,691) |
  * | 28 | 8 | `n` | values added, 0 to 2^63-1 (counting4: added minus removed) |
  * | 36 | 16 | `bound`, `est` | derived only: bound on the set bits that matter (8), estimated distinct values (8) |
  * | 36 | 4 | `target` | target only: the rate the finished filter must meet, in parts per billion, 1 to 999,999,999 |
  * | 36 + x | e | `elem` | element key: `schema.opfamily`, plus `@schema.collation` for a nondeterministic collation |
- * | 36 + x + e | d | `data` | the cells, by layout (below); nothing follows them |
+ * | 36 + x + e | 10 k | `layers` | layered only: per layer, its m (8) and k (2) |
+ * | 36 + x + e (+ 10 k) | d | `data` | the cells, by layout (below); nothing follows them |
  * END FORMAT TABLE
  *
  * x is the size of the extension present: 0, 16 (derived) or 4 (target);
@@ -49,6 +50,14 @@
  *					yet a bit array: the exact set of the values' hashes that
  *					bloom_agg(value) collects before it knows how large its
  *					filter must be.  k = 0, never derived.
+ *	layered (5)		k layers, each a blocked512 filter of its own m_i bits and
+ *					k_i positions (its entry in `layers`: m_i a multiple of
+ *					512, k_i 1 to 64), all with the filter's seed, their bits
+ *					one after another in layer order; the m_i sum to m, and
+ *					d = m / 8.  A value is held if some layer holds it; one is
+ *					added to the last layer.  A scalable Bloom filter
+ *					(Almeida et al., 2007): a bloomfilter index's snapshot
+ *					(bloom_index_filter).  No flags.
  *
  * Bits and counters at positions >= m are 0.
  *
@@ -98,6 +107,10 @@
 #define BF_LAYOUT_COUNTING4 2
 #define BF_LAYOUT_BLOCKED512 3
 #define BF_LAYOUT_EXPLICIT 4
+#define BF_LAYOUT_LAYERED 5
+
+#define BF_MAX_LAYERS 64 /* layered: layers at most (its k) */
+#define BF_LAYER_SIZE 10 /* layered: bytes of a layer's entry, m_i (8) and k_i (2) */
 
 #define BF_BLOCK_BITS 512 /* blocked512: bits per block */
 
@@ -178,9 +191,10 @@ typedef struct bf_view
 	uint32_t target_ppb;   /* target only, else 0 */
 	const char *elem;
 	size_t elemlen;
-	uint8_t *payload; /* the serialized value: the header is at payload[0] */
-	uint8_t *data;    /* the cells, at the end of the payload */
-	size_t nbytes;    /* bytes of data */
+	uint8_t *payload;      /* the serialized value: the header is at payload[0] */
+	const uint8_t *layers; /* layered: its layers' entries (BF_LAYER_SIZE each); else NULL */
+	uint8_t *data;         /* the cells, at the end of the payload */
+	size_t nbytes;         /* bytes of data */
 } bf_view;
 
 /* ---- sizes and names ---- */
@@ -221,6 +235,30 @@ extern bool bf_elem_equal(const char *a, size_t alen, const char *b, size_t blen
 
 /* Whether a and b have the same shape (layout, scheme, k, seed, m). */
 extern bool bf_params_equal(const bf_params *a, const bf_params *b);
+
+/*
+ * Whether the filters a and b have the same shape: their parameters, and
+ * for layered ones every layer's (so that their cells line up).
+ */
+extern bool bf_same_shape(const bf_view *a, const bf_view *b);
+
+/* ---- layered filters ---- */
+
+/* Bytes of the layers' entries of a filter of p: 10 k for a layered one, else 0. */
+extern size_t bf_layers_bytes(const bf_params *p);
+
+/*
+ * Layer i (< k) of a layered filter: its shape, a blocked512 filter's with
+ * the filter's scheme and seed, and where its bits start in data.
+ */
+extern void bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset);
+
+/*
+ * Write layer i's entry of a new layered filter (bf_init_header() left
+ * them zero): m_i a multiple of 512, k_i 1 to 64; the writer sees that the
+ * m_i sum to the filter's m.
+ */
+extern void bf_view_set_layer(bf_view *view, unsigned i, uint64_t ncells, uint16_t nhashes);
 
 /* ---- writing ---- */
 

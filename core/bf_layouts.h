@@ -1,6 +1,6 @@
 /*
  * bf_layouts.h
- *	  The four layouts, each in a file of its own, called by the dispatch
+ *	  The five layouts, each in a file of its own, called by the dispatch
  *	  (bf_filter.c) and by nothing else but the unit tests.
  *
  * Each function's view has the layout its name says (asserted); the
@@ -45,5 +45,11 @@ extern uint64_t bf_explicit_rank(const bf_view *view, uint64_t h);
 extern bool bf_explicit_contains(const bf_view *view, uint64_t h);
 extern void bf_explicit_copy_with(const bf_view *src, uint64_t h, bf_view *dst);
 extern bool bf_explicit_check(const bf_view *view, bf_error *err);
+
+/* ---- layered (bf_layered.c): k blocked512 layers, a value in any ---- */
+
+extern bool bf_layered_contains(const bf_view *view, uint64_t h);
+extern unsigned bf_layered_add(bf_view *view, uint64_t h);
+extern bool bf_layered_check(const bf_view *view, uint64_t occupied, bf_error *err);
 
 #endif /* BF_LAYOUTS_H */

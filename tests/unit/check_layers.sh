@@ -43,7 +43,7 @@ bits=$(defined_in bf_bits)
 	check core/bf_util.o
 	check core/bf_format.o $util
 	check core/bf_bits.o $util $format
-	for leaf in bf_classic bf_blocked bf_counting bf_explicit bf_hashset; do
+	for leaf in bf_classic bf_blocked bf_layered bf_counting bf_explicit bf_hashset; do
 		check "core/$leaf.o" $util $format $bits
 	done
 }
@@ -53,7 +53,7 @@ interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h
 	echo "layers: found no declarations in core/bf_core.h"
 	exit 1
 }
-for obj in bloomfilter.o src/*.o src/runtime/*.o; do
+for obj in bloomfilter.o src/*.o src/runtime/*.o src/index/*.o; do
 	# shellcheck disable=SC2086
 	check "$obj" $interface
 done

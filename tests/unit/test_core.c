@@ -642,7 +642,8 @@ test_binary_rejects(void)
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
 	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
 	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
-	MUTATE(5, 5, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 6, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 5, BF_ERR_PARAM);      /* layered: k = 7 layers, m not a multiple of 512 */
 	MUTATE(5, 4, BF_ERR_PARAM);      /* explicit, with k = 5 */
 	MUTATE(5, 2, BF_ERR_FORMAT);     /* counting4: its data would be 500 bytes */
 	MUTATE(6, 9, BF_ERR_VERSION);    /* scheme */
@@ -1129,6 +1130,183 @@ test_blocked(void)
 		for (int i = 0; i < 9; i++)
 			CHECK(pos[i] == expect[i]);
 	}
+}
+
+/* A layered filter of nlayers layers of the given m and k, empty. */
+static tfilter
+make_layered(const uint64_t *ms, const unsigned *ks, unsigned nlayers, uint64_t seed,
+             const char *elem)
+{
+	tfilter f;
+	uint64_t m = 0;
+	bf_params p;
+	bf_error err;
+
+	for (unsigned i = 0; i < nlayers; i++)
+		m += ms[i];
+	p = (bf_params){BF_LAYOUT_LAYERED, BF_SCHEME_DOUBLE_HASHING, (uint16_t) nlayers, seed, m};
+	if (!bf_params_check(&p, strlen(elem), &err) ||
+	    !bf_payload_size(&p, 0, strlen(elem), &f.len, &err))
+	{
+		fprintf(stderr, "bad test parameters: %s\n", err.message);
+		exit(2);
+	}
+	f.buf = calloc(1, f.len);
+	bf_init(f.buf, &p, 0, elem, strlen(elem), 0, &f.v);
+	for (unsigned i = 0; i < nlayers; i++)
+		bf_view_set_layer(&f.v, i, ms[i], (uint16_t) ks[i]);
+	if (!bf_check_header(f.buf, f.len, &f.v, &err))
+	{
+		fprintf(stderr, "fresh layered filter rejected: %s\n", err.message);
+		exit(2);
+	}
+	return f;
+}
+
+/*
+ * The layered layout: each layer is the blocked512 filter of its shape, bit
+ * for bit; a value is held if some layer holds it, and is added to the last.
+ */
+static void
+test_layered(void)
+{
+	const uint64_t ms[3] = {1024, 2560, 512};
+	const unsigned ks[3] = {5, 6, 7};
+	tfilter f = make_layered(ms, ks, 3, 9, "test.ops");
+	tfilter b[3];
+	uint64_t state = 31, h;
+	size_t offset = 0;
+	bf_error err;
+	bf_view v;
+	int disagree = 0;
+
+	CHECK(f.v.p.ncells == 4096 && f.v.p.nhashes == 3 && f.v.nbytes == 512);
+	/* the layers' entries, little-endian, right after the element key */
+	CHECK(f.v.layers == f.buf + BF_HEADER_SIZE + 8);
+	CHECK(f.v.data == f.buf + BF_HEADER_SIZE + 8 + 3 * BF_LAYER_SIZE);
+	CHECK(f.buf[BF_HEADER_SIZE + 8] == 0x00 && f.buf[BF_HEADER_SIZE + 9] == 0x04); /* 1024 */
+	CHECK(f.buf[BF_HEADER_SIZE + 8 + 8] == 5 && f.buf[BF_HEADER_SIZE + 8 + 9] == 0);
+	CHECK(f.buf[BF_HEADER_SIZE + 8 + 10] == 0x00 && f.buf[BF_HEADER_SIZE + 8 + 11] == 0x0A);
+	CHECK(f.len == BF_HEADER_SIZE + 8 + 30 + 512);
+
+	/* fill each layer as the blocked512 filter of its shape */
+	for (int i = 0; i < 3; i++)
+	{
+		bf_params lp;
+		size_t lo;
+
+		b[i] = make_layout(BF_LAYOUT_BLOCKED512, 0, ms[i], ks[i], 9, "test.ops");
+		for (int j = 0; j < 30; j++)
+			bf_add_hash(&b[i].v, next_hash(&state));
+		bf_layer(&f.v, (unsigned) i, &lp, &lo);
+		CHECK(lp.layout == BF_LAYOUT_BLOCKED512 && lp.ncells == ms[i] && lp.nhashes == ks[i] &&
+		      lp.seed == 9 && lo == offset);
+		memcpy(f.v.data + lo, b[i].v.data, ms[i] / 8);
+		offset += ms[i] / 8;
+	}
+	bf_view_set_nadded(&f.v, 90);
+	/* held exactly when some layer's blocked512 filter holds it */
+	for (int j = 0; j < 20000; j++)
+	{
+		h = next_hash(&state);
+		disagree += bf_contains_hash(&f.v, h) !=
+		            (bf_contains_hash(&b[0].v, h) || bf_contains_hash(&b[1].v, h) ||
+		             bf_contains_hash(&b[2].v, h));
+	}
+	CHECK(disagree == 0);
+	/* an add goes to the last layer, as to its blocked512 filter */
+	h = next_hash(&state);
+	CHECK(bf_add_hash(&f.v, h) == bf_add_hash(&b[2].v, h));
+	CHECK(memcmp(f.v.data + 1024 / 8 + 2560 / 8, b[2].v.data, 512 / 8) == 0);
+	CHECK(bf_contains_hash(&f.v, h));
+	bf_view_set_nadded(&f.v, 91);
+	CHECK(bf_check_header(f.buf, f.len, &v, &err));
+	CHECK(bf_check_data(&v, bf_occupied(&v, 0, v.nbytes), &err));
+
+	/* the text form names the layers, and round-trips exactly */
+	{
+		char *text = malloc(bf_text_length(&f.v) + 1);
+		size_t len = 0;
+		uint8_t *back;
+
+		bf_text_write(&f.v, text);
+		CHECK(strstr(text, "v1 layered m=4096 k=3 scheme=1 seed=9 n=91 elem=test.ops "
+		                   "layers=1024:5,2560:6,512:7 bits=") == text);
+		CHECK(bf_text_parse(text, strlen(text), NULL, &len, &err) && len == f.len);
+		back = calloc(1, len);
+		CHECK(bf_text_parse(text, strlen(text), back, &len, &err));
+		CHECK(memcmp(back, f.buf, f.len) == 0);
+		free(back);
+		free(text);
+	}
+	/* the text parser refuses bad layers */
+	{
+		const char *bad[] = {
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= layers=512:3 bits=",
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= layers=512:3,513:3 bits=",
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= layers=512:3,512:0 bits=",
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= layers=512:3,512:65 bits=",
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= layers=512:3,0512:3 bits=",
+		    "v1 layered m=1536 k=2 scheme=1 seed=0 n=0 elem= layers=512:3,512:3 bits=",
+		    "v1 layered m=1024 k=0 scheme=1 seed=0 n=0 elem= layers= bits=",
+		    "v1 layered m=33280 k=65 scheme=1 seed=0 n=0 elem= layers=512:1 bits=",
+		    "v1 layered m=1024 k=2 scheme=1 seed=0 n=0 elem= bits=",
+		};
+		size_t len;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			CHECK(!bf_text_parse(bad[i], strlen(bad[i]), NULL, &len, &err));
+	}
+	/* the binary checks refuse bad layers: each entry, their sum, the count, flags */
+	{
+		uint8_t *copy = malloc(f.len);
+		uint8_t *entries = f.buf + BF_HEADER_SIZE + 8;
+		const struct
+		{
+			size_t at;
+			uint8_t value;
+			bf_status expect;
+		} cases[] = {
+		    {(size_t) (entries - f.buf) + 0, 0x01, BF_ERR_FORMAT}, /* m_0 not a multiple of 512 */
+		    {(size_t) (entries - f.buf) + 1, 0x02, BF_ERR_FORMAT}, /* m_0 512: the sum is short */
+		    {(size_t) (entries - f.buf) + 8, 0, BF_ERR_FORMAT},    /* k_0 = 0 */
+		    {(size_t) (entries - f.buf) + 8, 65, BF_ERR_FORMAT},   /* k_0 = 65 */
+		    {BF_OFF_NHASHES, 2, BF_ERR_FORMAT},                    /* 2 layers: the size differs */
+		    {BF_OFF_NHASHES, 0, BF_ERR_PARAM},                     /* no layer */
+		    {BF_OFF_NHASHES, 65, BF_ERR_PARAM},                    /* too many */
+		    {BF_OFF_FLAGS, BF_FLAG_DERIVED, BF_ERR_FORMAT},        /* no flags */
+		    {BF_OFF_FLAGS, BF_FLAG_TARGET, BF_ERR_FORMAT},
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			memcpy(copy, f.buf, f.len);
+			copy[cases[i].at] = cases[i].value;
+			CHECK(!bf_check_header(copy, f.len, &v, &err));
+			CHECK(err.status == cases[i].expect);
+		}
+		free(copy);
+	}
+	/* same shape: same layers; a layer's k changed makes another shape */
+	{
+		tfilter g = make_layered(ms, ks, 3, 9, "test.ops");
+		const unsigned other_ks[3] = {5, 6, 8};
+		tfilter o = make_layered(ms, other_ks, 3, 9, "test.ops");
+
+		CHECK(bf_same_shape(&f.v, &g.v));
+		CHECK(!bf_same_shape(&f.v, &o.v));
+		CHECK(bf_params_equal(&f.v.p, &o.v.p)); /* the header alone cannot tell */
+		bf_union_bytes(&g.v, &f.v, 0, g.v.nbytes);
+		CHECK(memcmp(g.v.data, f.v.data, f.v.nbytes) == 0);
+		free(g.buf);
+		free(o.buf);
+	}
+	/* the data check: element key present exactly when values were added */
+	bf_view_set_nadded(&f.v, 0);
+	CHECK(!bf_check_data(&f.v, bf_occupied(&f.v, 0, f.v.nbytes), &err));
+	for (int i = 0; i < 3; i++)
+		free(b[i].buf);
+	free(f.buf);
 }
 
 static void
@@ -1943,6 +2121,7 @@ main(void)
 	run("binary_rejects", test_binary_rejects);
 	run("blocked", test_blocked);
 	run("blocked_text", test_blocked_text);
+	run("layered", test_layered);
 	run("counting_add_remove", test_counting_add_remove);
 	run("counting_saturation", test_counting_saturation);
 	run("counting_delete_half", test_counting_delete_half);
