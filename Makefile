@@ -24,7 +24,7 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src
 	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o \
 	src/runtime/keyscan.o
 INDEX_OBJS = src/index/handler.o src/index/pages.o src/index/build.o src/index/insert.o \
-	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/keys.o
+	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/keys.o src/index/snapshot.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \

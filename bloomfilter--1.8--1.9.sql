@@ -77,8 +77,23 @@ CREATE FUNCTION bloom_index_info(index regclass,
 COMMENT ON FUNCTION bloom_index_info(regclass) IS
     'a bloomfilter index''s layers, keys added, capacity, size, declared and estimated rates, and keys added per live row of its table';
 
+CREATE FUNCTION bloom_index_filter(index regclass) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_index_filter' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_filter(regclass) IS
+    'the bloomfilter index''s filter as a bloom value (layered: its layers, bit for bit), to probe, combine, store or ship';
+
 CREATE FUNCTION bloom_index_verify(index regclass,
     OUT pages_checked bigint, OUT rows_checked bigint, OUT keys_missing bigint)
     AS 'MODULE_PATHNAME', 'bloom_index_verify' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_index_verify(regclass) IS
     'checks every page of a bloomfilter index and that it holds the key of every row the snapshot sees';
+
+-- The layers of a filter: a layered one's (a bloomfilter index's snapshot,
+-- format layout 5), each a blocked512 filter of its own m and k; a classic
+-- or blocked512 filter is one layer.
+CREATE FUNCTION bloom_layers(filter bloom,
+    OUT layer integer, OUT nbits bigint, OUT nhashes integer, OUT bits_set bigint,
+    OUT fill_ratio double precision, OUT estimated_distinct double precision,
+    OUT estimated_fpp double precision)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'bloom_layers' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

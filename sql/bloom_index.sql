@@ -53,6 +53,32 @@ SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_
 SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) <= 0.0115 * 100000 AS rate_ok
   FROM generate_series(1000001, 1100000) g;
 SELECT * FROM bloom_index_verify('events_k');
+-- ---- the filter as a bloom value: layered, the index's layers bit for bit ----
+CREATE TABLE snap AS SELECT bloom_index_filter('events_k') AS f;
+SELECT layout, nhashes IS NULL AS no_single_k, nbits = (SELECT sum(nbits) FROM bloom_layers(f)) AS nbits_of_layers,
+       values_added = (SELECT keys_added FROM bloom_index_info('events_k')) AS values_are_keys_added,
+       element_family
+  FROM snap, bloom_info(f);
+SELECT count(*) = (SELECT layers FROM bloom_index_info('events_k')) AS one_row_per_layer,
+       bool_and(nhashes BETWEEN 1 AND 64) AS ks_in_range
+  FROM snap, bloom_layers(f);
+-- it answers every key, held or not, exactly as the index does
+SELECT count(*) FILTER (WHERE bloom_contains(f, g) <> bloom_index_contains('events_k', g)) AS disagree,
+       count(*) FILTER (WHERE f @> g) > 60000 AS holds_the_keys
+  FROM snap, generate_series(1, 200000) g;
+-- and as a value: text and binary round trips, union with itself, stored
+SELECT f::text::bloom = f AS text_round_trip FROM snap;
+SELECT current_setting('data_directory') || '/bloom_index_snap.bin' AS binfile \gset
+COPY snap TO :'binfile' (FORMAT binary);
+CREATE TABLE snap_back (f bloom);
+COPY snap_back FROM :'binfile' (FORMAT binary);
+SELECT a.f = b.f AS binary_round_trip, bloom_send(a.f) = bloom_send(b.f) AS same_bytes FROM snap a, snap_back b;
+DROP TABLE snap_back;
+SELECT (f | f) = f AS union_with_itself FROM snap;
+SELECT bloom_try($$SELECT f & f FROM bloom_index.snap$$) AS intersect;
+SELECT bloom_try($$SELECT f | (SELECT bloom_agg(g, 100, 0.01) FROM generate_series(1, 10) g) FROM bloom_index.snap$$) AS union_with_classic;
+DROP TABLE snap;
+
 -- the same keys again, an UPDATE that keeps them, and one that does not:
 -- only the new keys are added
 SELECT keys_added AS before FROM bloom_index_info('events_k') \gset
@@ -114,6 +140,9 @@ END $$;
 -- numeric 1.0 and 1.00 are one key; float -0 and 0, too (the type's equality)
 SELECT bloom_index_contains('typed_n', 1.000::numeric) = bloom_index_contains('typed_n', 1::numeric) AS numeric_scale,
        bloom_index_contains('typed_f8', 0.0::float8) = bloom_index_contains('typed_f8', '-0'::float8) AS float_zero;
+-- bloom_layers: a classic or blocked512 filter is one layer
+SELECT layer, nbits, nhashes FROM bloom_layers(bloom_empty_mk(1024, 5, 3));
+SELECT layer, nbits, nhashes, bits_set FROM bloom_layers((SELECT bloom_agg(g, 100, 0.01) FROM generate_series(1, 10) g));
 -- every operator class is valid
 SELECT count(*) AS opclasses, bool_and(amvalidate(oc.oid)) AS all_valid
   FROM pg_opclass oc JOIN pg_am am ON am.oid = oc.opcmethod WHERE am.amname = 'bloomfilter';
@@ -147,6 +176,7 @@ GRANT USAGE, CREATE ON SCHEMA bloom_index TO regress_bloom_reader;
 SET ROLE regress_bloom_reader;
 SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_id_seen', 1::int8)$$) AS no_select;
 SELECT bloom_try($$SELECT bloom_index_verify('bloom_index.users_id_seen')$$) AS verify_no_select;
+SELECT bloom_try($$SELECT bloom_index_filter('bloom_index.users_id_seen')$$) AS filter_no_select;
 SELECT layers FROM bloom_index_info('bloom_index.users_id_seen'); -- counts only: allowed
 RESET ROLE;
 GRANT SELECT (id) ON users TO regress_bloom_reader;
@@ -160,6 +190,7 @@ ALTER TABLE users ENABLE ROW LEVEL SECURITY;
 CREATE POLICY only_small ON users FOR SELECT USING (id < 10);
 SET ROLE regress_bloom_reader;
 SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_id_seen', 15::int8)$$) AS under_rls;
+SELECT bloom_try($$SELECT bloom_index_filter('bloom_index.users_id_seen')$$) AS filter_under_rls;
 RESET ROLE;
 SELECT bloom_index_contains('users_id_seen', 15::int8) AS bypassing_rls;
 ALTER TABLE users DISABLE ROW LEVEL SECURITY;
@@ -181,6 +212,9 @@ DROP ROLE regress_bloom_reader;
 -- ---- unlogged and temporary tables, partitions ----
 CREATE UNLOGGED TABLE unlogged_keys (k int8);
 CREATE INDEX unlogged_keys_k ON unlogged_keys USING bloomfilter (k);
+-- an empty index's filter holds nothing, and has no element key yet
+SELECT layout, values_added, element_family IS NULL AS no_family, bloom_index_filter('unlogged_keys_k') @> 1::int8 AS holds_1
+  FROM bloom_info(bloom_index_filter('unlogged_keys_k'));
 INSERT INTO unlogged_keys SELECT g FROM generate_series(1, 5000) g;
 SELECT * FROM bloom_index_verify('unlogged_keys_k');
 CREATE TEMP TABLE temp_keys (k text);
@@ -205,5 +239,9 @@ SELECT bloom_index_contains('parted_k', 1::int8) AS in_first, bloom_index_contai
 SELECT layers, keys_added BETWEEN 29700 AND 30000 AS keys_added_about_30000, live_rows IS NOT NULL AS has_live_rows
   FROM bloom_index_info('parted_k');
 SELECT * FROM bloom_index_verify('parted_k');
+-- its filter: the partitions' layers, one after another
+SELECT (SELECT count(*) FROM bloom_layers(bloom_index_filter('parted_k'))) =
+       (SELECT layers FROM bloom_index_info('parted_k')) AS every_partitions_layers,
+       (SELECT count(*) FROM generate_series(0, 29999) g WHERE NOT bloom_index_filter('parted_k') @> g::int8) AS false_negatives;
 
 DROP TABLE typed, shapes, unlogged_keys, parted;

@@ -160,6 +160,8 @@ bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 	bloom_new_target(&v->p, flags, (flags & BF_FLAG_TARGET) ? v->target_ppb : 0, v->elem,
 	                 v->elemlen, v->nadded, &copy);
 	memcpy(copy.view.data, v->data, v->nbytes);
+	if (v->layers != NULL)
+		memcpy((uint8 *) copy.view.layers, v->layers, bf_layers_bytes(&v->p));
 	if (flags & BF_FLAG_DERIVED)
 		bf_view_set_derived(&copy.view, v->bound, v->est_distinct);
 	*out = copy;
@@ -213,23 +215,32 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	StringInfoData diff;
 
 	initStringInfo(&diff);
-	/* a set of hashes has no shape yet: only the hashing must agree */
-	if (a->p.layout == BF_LAYOUT_EXPLICIT || b->p.layout == BF_LAYOUT_EXPLICIT)
+	if (a->p.layout == BF_LAYOUT_LAYERED && b->p.layout == BF_LAYOUT_LAYERED)
 	{
-		if (a->p.layout == BF_LAYOUT_COUNTING4 || b->p.layout == BF_LAYOUT_COUNTING4)
+		/* two layered filters: their layers must line up */
+		if (!bf_same_shape(a, b))
+			appendStringInfo(&diff, "; layers (their number, m and k)");
+	}
+	else
+	{
+		/* a set of hashes has no shape yet: only the hashing must agree */
+		if (a->p.layout == BF_LAYOUT_EXPLICIT || b->p.layout == BF_LAYOUT_EXPLICIT)
+		{
+			if (a->p.layout == BF_LAYOUT_COUNTING4 || b->p.layout == BF_LAYOUT_COUNTING4)
+				appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
+				                 bf_layout_name(b->p.layout));
+		}
+		else if (a->p.ncells != b->p.ncells)
+			appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.ncells,
+			                 b->p.ncells);
+		if (a->p.nhashes != b->p.nhashes && a->p.layout != BF_LAYOUT_EXPLICIT &&
+		    b->p.layout != BF_LAYOUT_EXPLICIT)
+			appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
+		if (a->p.layout != b->p.layout && a->p.layout != BF_LAYOUT_EXPLICIT &&
+		    b->p.layout != BF_LAYOUT_EXPLICIT)
 			appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
 			                 bf_layout_name(b->p.layout));
 	}
-	else if (a->p.ncells != b->p.ncells)
-		appendStringInfo(&diff, "; m: " UINT64_FORMAT " and " UINT64_FORMAT, a->p.ncells,
-		                 b->p.ncells);
-	if (a->p.nhashes != b->p.nhashes && a->p.layout != BF_LAYOUT_EXPLICIT &&
-	    b->p.layout != BF_LAYOUT_EXPLICIT)
-		appendStringInfo(&diff, "; k: %u and %u", a->p.nhashes, b->p.nhashes);
-	if (a->p.layout != b->p.layout && a->p.layout != BF_LAYOUT_EXPLICIT &&
-	    b->p.layout != BF_LAYOUT_EXPLICIT)
-		appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
-		                 bf_layout_name(b->p.layout));
 	if (a->p.scheme != b->p.scheme)
 		appendStringInfo(&diff, "; hash scheme: %u and %u", a->p.scheme, b->p.scheme);
 	if (a->p.seed != b->p.seed)

@@ -22,6 +22,7 @@ PG_FUNCTION_INFO_V1(bloom_contains);
 PG_FUNCTION_INFO_V1(bloom_contained);
 PG_FUNCTION_INFO_V1(bloom_info);
 PG_FUNCTION_INFO_V1(bloom_cardinality);
+PG_FUNCTION_INFO_V1(bloom_layers);
 
 /* An empty filter of the layout, sized for n values at rate fpp. */
 static Datum
@@ -203,7 +204,9 @@ bloom_info(PG_FUNCTION_ARGS)
 
 	values[0] = CStringGetTextDatum(bf_layout_name(v->p.layout));
 	values[1] = Int64GetDatum((int64) v->p.ncells);
+	/* a layered filter's layers each have their own k (bloom_layers) */
 	values[2] = Int32GetDatum(v->p.nhashes);
+	nulls[2] = v->p.layout == BF_LAYOUT_LAYERED;
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
 	values[5] = Int64GetDatum((int64) occupied);
@@ -238,4 +241,62 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 
 	bloom_get_arg(fcinfo, 0, false, &f);
 	PG_RETURN_FLOAT8(rint(bloom_estimate_distinct(&f.view, bloom_count_occupied(&f.view))));
+}
+
+/*
+ * bloom_layers(bloom) -> SETOF (layer, nbits, nhashes, bits_set, fill_ratio,
+ * estimated_distinct, estimated_fpp)
+ *
+ * The layers of a layered filter (a bloomfilter index's snapshot), each a
+ * blocked512 filter of its own m and k: what each holds, its fill, and the
+ * rate a value none holds passes it.  A classic or blocked512 filter is one
+ * layer; a set of hashes (explicit) or a counting filter has none.
+ */
+Datum
+bloom_layers(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	BloomFilter f;
+	const bf_view *v;
+	unsigned nlayers;
+
+	InitMaterializedSRF(fcinfo, 0);
+	bloom_get_arg(fcinfo, 0, false, &f);
+	v = &f.view;
+	if (v->p.layout == BF_LAYOUT_LAYERED)
+		nlayers = v->p.nhashes;
+	else
+		nlayers = bf_layout_is_bits(v->p.layout) ? 1 : 0;
+	for (unsigned i = 0; i < nlayers; i++)
+	{
+		bf_params layer = v->p;
+		size_t offset = 0;
+		uint64 set = 0;
+		double distinct;
+		Datum values[7];
+		bool nulls[7] = {false};
+
+		if (v->p.layout == BF_LAYOUT_LAYERED)
+			bf_layer(v, i, &layer, &offset);
+		for (size_t at = offset; at < offset + layer.ncells / 8; at += BLOOM_CHUNK)
+		{
+			CHECK_FOR_INTERRUPTS();
+			set += bf_occupied(v, at, Min(at + BLOOM_CHUNK, offset + (size_t) (layer.ncells / 8)));
+		}
+		if (v->p.layout != BF_LAYOUT_LAYERED)
+			set = bloom_count_occupied(v); /* a classic filter's m need not be whole bytes */
+		distinct = Min(bf_estimate_distinct(layer.ncells, layer.nhashes, set), (double) v->nadded);
+		values[0] = Int32GetDatum((int32) i);
+		values[1] = Int64GetDatum((int64) layer.ncells);
+		values[2] = Int32GetDatum(layer.nhashes);
+		values[3] = Int64GetDatum((int64) set);
+		values[4] = Float8GetDatum((double) set / (double) layer.ncells);
+		values[5] = Float8GetDatum(distinct);
+		values[6] =
+		    Float8GetDatum(v->p.layout == BF_LAYOUT_LAYERED
+		                       ? bf_blocked_fpp(distinct, (double) layer.ncells, layer.nhashes)
+		                       : bloom_current_fpp(v, set));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }

@@ -36,6 +36,46 @@ PG_FUNCTION_INFO_V1(bloom_agg_combine);
 PG_FUNCTION_INFO_V1(bloom_eq);
 PG_FUNCTION_INFO_V1(bloom_ne);
 
+/* Set bits of bytes [from, from + n) of a filter's data, in chunks. */
+static uint64
+occupied_range(const bf_view *v, size_t from, size_t n)
+{
+	uint64 count = 0;
+
+	for (size_t at = from; at < from + n; at += BLOOM_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		count += bf_occupied(v, at, Min(at + BLOOM_CHUNK, from + n));
+	}
+	return count;
+}
+
+/*
+ * A layered filter's estimates, layer by layer (each a blocked512 filter):
+ * the distinct values of all its layers, and the rate of a value that no
+ * layer holds passing one.
+ */
+static void
+layered_estimates(const bf_view *v, double *distinct, double *fpp)
+{
+	double clear = 1.0;
+
+	*distinct = 0;
+	for (unsigned i = 0; i < v->p.nhashes; i++)
+	{
+		bf_params layer;
+		size_t offset;
+		double est;
+
+		bf_layer(v, i, &layer, &offset);
+		est = bf_estimate_distinct(layer.ncells, layer.nhashes,
+		                           occupied_range(v, offset, (size_t) (layer.ncells / 8)));
+		*distinct += est;
+		clear *= 1.0 - bf_blocked_fpp(est, (double) layer.ncells, layer.nhashes);
+	}
+	*fpp = 1.0 - clear;
+}
+
 double
 bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 {
@@ -43,6 +83,13 @@ bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return (double) v->p.ncells; /* exact */
+	if (v->p.layout == BF_LAYOUT_LAYERED)
+	{
+		double fpp;
+
+		layered_estimates(v, &est, &fpp);
+		return Min(est, (double) v->nadded);
+	}
 	if (v->flags & BF_FLAG_DERIVED)
 		est = (double) v->est_distinct;
 	else
@@ -61,6 +108,13 @@ bloom_current_fpp(const bf_view *v, uint64 occupied)
 {
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return 0.0; /* exact, up to collisions of 64-bit hashes */
+	if (v->p.layout == BF_LAYOUT_LAYERED)
+	{
+		double distinct, fpp;
+
+		layered_estimates(v, &distinct, &fpp);
+		return fpp;
+	}
 	if (v->p.layout == BF_LAYOUT_BLOCKED512 && !(v->flags & BF_FLAG_DERIVED))
 		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.ncells,
 		                      v->p.nhashes);
@@ -153,6 +207,15 @@ intersect_in_place(BloomFilter *a, const BloomFilter *b)
 		bloom_explicit_intersect(a, b);
 		return;
 	}
+	/* an AND of layers would need a derived bound per layer, which the format has not */
+	if (va->p.layout == BF_LAYOUT_LAYERED)
+		ereport(ERROR,
+		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		         errmsg("cannot intersect layered bloom filters"),
+		         errdetail("A layered filter (a bloomfilter index's snapshot) can be probed, "
+		                   "combined by union and stored, not intersected."),
+		         errhint("Intersect it with a set of values: bloom_agg(value) of the other side "
+		                 "gives one while it is small.")));
 
 	xa = bloom_count_occupied(va);
 	xb = bloom_count_occupied(vb);

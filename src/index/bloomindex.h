@@ -73,7 +73,9 @@
  *	 keys.c      how keys are hashed (as bloom_agg hashes them)
  *	 vacuum.c    VACUUM (nothing to remove)
  *	 probe.c     whether the index may hold a key, for the SQL functions
- *	 sql.c       bloom_index_contains, bloom_index_info, bloom_index_verify
+ *	 snapshot.c  the filter as a layered bloom value
+ *	 sql.c       bloom_index_contains, bloom_index_info, bloom_index_verify,
+ *	             bloom_index_filter
  *
  * Every function the room exports is named bloom_index_*, its types
  * BloomIndex*.  From the rest of the PostgreSQL layer it uses bloom_error.h
@@ -264,6 +266,16 @@ extern bool bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, 
 /* Whether the key with hash h is in layer (its page read under a share lock). */
 extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer,
                                        uint64 h);
+
+/* ---- the filter as a bloom value (snapshot.c) ---- */
+
+/*
+ * A layered bloom value holding the layers of the bloomfilter indexes
+ * leaves (an index, or a partitioned index's partitions' indexes), in
+ * order, bit for bit, their keys hashed by hasher (the caller checked the
+ * right to read them).
+ */
+extern bytea *bloom_index_snapshot(List *leaves, const BloomHasher *hasher);
 
 /* ---- the access method's entry points ---- */
 

@@ -4,9 +4,11 @@
  *	    bloom_index_contains(index, value)  may the table hold this key?
  *	    bloom_index_info(index)             layers, keys, size, rates, staleness
  *	    bloom_index_verify(index)           every page checked, every row's key found
+ *	    bloom_index_filter(index)           the filter as a bloom value (snapshot.c)
  *
  * Reading the filter is reading the column: which keys the table holds.  So
- * bloom_index_contains and bloom_index_verify need SELECT on the table or on
+ * bloom_index_contains, bloom_index_filter and bloom_index_verify need
+ * SELECT on the table or on
  * the indexed column, and refuse on a table whose row-level security applies
  * to the caller (the filter holds the keys of rows the policies hide).
  * bloom_index_info tells counts only, as pg_relation_size does, and needs
@@ -47,6 +49,7 @@
 PG_FUNCTION_INFO_V1(bloom_index_contains);
 PG_FUNCTION_INFO_V1(bloom_index_info);
 PG_FUNCTION_INFO_V1(bloom_index_verify);
+PG_FUNCTION_INFO_V1(bloom_index_filter);
 
 /* The access method's name, as the install script creates it. */
 #define BLOOM_INDEX_AM_NAME "bloomfilter"
@@ -458,4 +461,19 @@ bloom_index_verify(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum(state.missing);
 	index_close(index, NoLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+Datum
+bloom_index_filter(PG_FUNCTION_ARGS)
+{
+	Oid table;
+	Relation index = open_bloom_index(PG_GETARG_OID(0), &table);
+	BloomHasher hasher;
+	List *indexes;
+
+	check_may_read(index, table);
+	bloom_index_hasher(index, &hasher);
+	indexes = leaves(index);
+	index_close(index, NoLock);
+	PG_RETURN_BYTEA_P(bloom_index_snapshot(indexes, &hasher));
 }
