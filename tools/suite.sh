@@ -141,5 +141,28 @@ cluster_test "postgres_fdw: runtime filters shipped into remote scans" fdw_push 
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
 	"${LOAD_SECONDS:-60}"
 
+# own_servers_test TITLE NAME SCRIPT [ARGS]: a script that starts servers of
+# its own (a primary and a standby, killed and restarted), ending with
+# "NAME: P passed, F failed".
+own_servers_test() {
+	local title=$1 name=$2 log ok bad
+	shift 2
+	echo "== $title, on servers of its own"
+	log=$(mktemp)
+	bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || true
+	if grep -qE "^$name: [0-9]+ passed, [0-9]+ failed$" "$log"; then
+		read -r ok bad <<<"$(counts_line "$name" "$log" |
+			sed 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
+		passed=$((passed + ok))
+		failed=$((failed + bad))
+		[ $((ok + bad)) -gt 0 ] || failed=$((failed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	rm -f "$log"
+}
+own_servers_test "bloomfilter index: crash, standby, dump, damaged pages" life_cycle \
+	tests/index/life_cycle.sh "$version"
+
 echo "pg$version: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# tests/index/life_cycle.sh: a bloomfilter index through what a server goes
+# through, on servers of its own (a primary and a streaming standby, each
+# running as postgres on a data folder under /tmp, on loopback):
+#   - crash: four clients insert keys in single-row transactions while the
+#     index grows by layers and a checkpoint passes, then every process of
+#     the server is killed (SIGKILL); after recovery every row the table
+#     holds (every committed one) has its key in the index, and every page
+#     is whole (bloom_index_verify);
+#   - standby: a standby made from a base backup replays inserts that grow
+#     the index, and answers every key as the primary does, its filter
+#     (bloom_index_filter) the same bytes;
+#   - an unlogged table's index after the crash is empty, and takes keys
+#     again;
+#   - pg_dump / pg_restore: the index is rebuilt in the restored database,
+#     with its options, and holds the keys;
+#   - a damaged page is reported as index corruption (XX002), and the server
+#     stays up.
+# Run as root with the extension installed into PostgreSQL N:
+#   bash tests/index/life_cycle.sh N
+# Ends with "life_cycle: P passed, F failed".
+set -uo pipefail
+
+version=${1:-15}
+bin=/usr/lib/postgresql/$version/bin
+port=${BLOOM_LIFE_PORT:-56300}
+work=$(mktemp -d /tmp/bloom-life.XXXXXX)
+chown postgres "$work"
+passed=0
+failed=0
+
+as_pg() { su postgres -s /bin/bash -c "$*"; }
+
+stop_all() {
+	local d
+	for d in primary standby; do
+		[ -d "$work/$d" ] && as_pg "$bin/pg_ctl -D $work/$d -m immediate stop >/dev/null 2>&1"
+	done
+	rm -rf "$work"
+}
+trap stop_all EXIT
+
+# sql NODE [DB]: psql on the primary (0) or the standby (1), SQL from standard input.
+sql() {
+	PGHOST=$work PGPORT=$((port + $1)) PGUSER=postgres psql -X -q -At -v ON_ERROR_STOP=1 -d "${2:-postgres}"
+}
+
+check() {
+	local what=$1 expected=$2 got=$3
+	if [ "$got" = "$expected" ]; then
+		echo "life_cycle: ok: $what"
+		passed=$((passed + 1))
+	else
+		echo "life_cycle: FAILED: $what: expected '$expected', got '$got'"
+		failed=$((failed + 1))
+	fi
+}
+
+start() {
+	local node=$1
+	as_pg "$bin/pg_ctl -D $work/$node -l $work/$node.log -w -t 120 start >/dev/null"
+}
+
+# ---- the primary ----
+# no data checksums (18 turns them on by default): the damaged page must reach
+# the index's own checks, not the buffer manager's
+nochecksums=
+[ "$version" -ge 18 ] && nochecksums=--no-data-checksums
+as_pg "$bin/initdb -D $work/primary -A trust $nochecksums >/dev/null"
+cat >>"$work/primary/postgresql.conf" <<CONF
+port = $port
+unix_socket_directories = '$work'
+listen_addresses = ''
+full_page_writes = on
+max_wal_senders = 4
+CONF
+start primary
+sql 0 <<'SQL'
+CREATE EXTENSION bloomfilter;
+CREATE TABLE seen (k int8, who int);
+CREATE INDEX seen_k ON seen USING bloomfilter (k) WITH (capacity = 2000, false_positive_rate = 0.01);
+CREATE UNLOGGED TABLE scratch (k text);
+CREATE INDEX scratch_k ON scratch USING bloomfilter (k);
+INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 5000) g;
+SQL
+
+# ---- crash during concurrent inserts ----
+for c in 1 2 3 4; do
+	(
+		i=0
+		while :; do
+			i=$((i + 1))
+			echo "INSERT INTO seen VALUES ($((c * 10000000 + i)), $c);"
+		done | sql 0 >/dev/null 2>&1
+	) &
+done
+sleep 3
+sql 0 <<<"CHECKPOINT;"
+sleep 3
+pm=$(head -n 1 "$work/primary/postmaster.pid")
+pkill -9 -P "$pm"
+kill -9 "$pm"
+wait 2>/dev/null
+start primary
+rows=$(sql 0 <<<"SELECT count(*) FROM seen;")
+echo "life_cycle: $rows rows committed before the crash"
+check "rows were inserted before the crash" t "$([ "$rows" -gt 1000 ] && echo t || echo f)"
+check "the index grew by layers meanwhile" t "$(sql 0 <<<"SELECT layers > 1 FROM bloom_index_info('seen_k');")"
+check "after recovery every committed key is found, every page whole" "0|$rows" \
+	"$(sql 0 <<<"SELECT keys_missing, rows_checked FROM bloom_index_verify('seen_k');")"
+check "after recovery keys never inserted are mostly absent" t \
+	"$(sql 0 <<<"SELECT count(*) FILTER (WHERE bloom_index_contains('seen_k', g::int8)) < 2000 FROM generate_series(1, 100000) g;")"
+check "an unlogged table's index is empty after the crash" "0|0|f" \
+	"$(sql 0 <<<"SELECT (SELECT count(*) FROM scratch), layers, bloom_index_contains('scratch_k', 'k1'::text) FROM bloom_index_info('scratch_k');")"
+sql 0 <<<"INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 100) g;"
+check "... and takes keys again" "0|1|t" \
+	"$(sql 0 <<<"SELECT (bloom_index_verify('scratch_k')).keys_missing, layers, bloom_index_contains('scratch_k', 'k1'::text) FROM bloom_index_info('scratch_k');")"
+
+# ---- a streaming standby ----
+as_pg "$bin/pg_basebackup -h $work -p $port -U postgres -D $work/standby -R -X stream >/dev/null"
+cat >>"$work/standby/postgresql.conf" <<CONF
+port = $((port + 1))
+hot_standby = on
+CONF
+start standby
+sql 0 <<<"INSERT INTO seen SELECT g, 0 FROM generate_series(100000001, 100100000) g;"
+lsn=$(sql 0 <<<"SELECT pg_current_wal_lsn();")
+for _ in $(seq 1 120); do
+	[ "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")" = t ] && break
+	sleep 0.5
+done
+check "the standby replayed the inserts" t "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")"
+probe="SELECT count(*) FILTER (WHERE bloom_index_contains('seen_k', g::int8)) FROM generate_series(99950001, 100150000) g;"
+check "the standby answers every key as the primary does" "$(sql 0 <<<"$probe")" "$(sql 1 <<<"$probe")"
+filter="SELECT md5(bloom_send(bloom_index_filter('seen_k'))::text);"
+check "the standby's filter is the primary's, byte for byte" "$(sql 0 <<<"$filter")" "$(sql 1 <<<"$filter")"
+check "the standby's index holds every key its table holds" 0 \
+	"$(sql 1 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
+check "the standby's layers are the primary's" "$(sql 0 <<<"SELECT layers FROM bloom_index_info('seen_k');")" \
+	"$(sql 1 <<<"SELECT layers FROM bloom_index_info('seen_k');")"
+as_pg "$bin/pg_ctl -D $work/standby -m fast stop >/dev/null"
+
+# ---- pg_dump / pg_restore ----
+sql 0 <<<"CREATE DATABASE restored;"
+as_pg "$bin/pg_dump -h $work -p $port -Fc -f $work/dump postgres"
+as_pg "$bin/pg_restore -h $work -p $port -d restored $work/dump"
+check "the restored index has its options" "{capacity=2000,false_positive_rate=0.01}" \
+	"$(sql 0 restored <<<"SELECT reloptions FROM pg_class WHERE relname = 'seen_k';")"
+check "the restored index holds every key" 0 \
+	"$(sql 0 restored <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
+
+# ---- damaged pages ----
+# a data page whose special space is not the index's (its header still valid,
+# so that the buffer manager reads it): the index's own check reports it
+file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('seen_k');")
+sql 0 <<<"CHECKPOINT;"
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+printf '\x00\x00' | dd of="$file" bs=1 seek=$((8192 * 1 + 8190)) count=2 conv=notrunc status=none
+start primary
+err=$(sql 0 2>&1 <<<"SELECT count(*) FROM seen WHERE bloom_index_contains('seen_k', k);" | tr -d '\n')
+check "a page not of the index is an index corruption error" t \
+	"$([[ "$err" == *'bloomfilter index "seen_k" is corrupt at block 1'* ]] && echo t || echo f)"
+err=$(sql 0 2>&1 <<<"\\set VERBOSITY verbose
+SELECT * FROM bloom_index_verify('seen_k');" | tr -d '\n')
+check "bloom_index_verify reports it with SQLSTATE XX002" t "$([[ "$err" == *XX002* ]] && echo t || echo f)"
+err=$(sql 0 2>&1 <<<"INSERT INTO seen VALUES (1, 1);" | tr -d '\n')
+check "an insert meeting it fails cleanly" t "$([[ "$err" == *corrupt* || -z "$err" ]] && echo t || echo f)"
+# a page of noise: the buffer manager or the index refuses it, the server stays up
+sql 0 <<<"CHECKPOINT;"
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+dd if=/dev/urandom of="$file" bs=8192 seek=2 count=1 conv=notrunc status=none
+start primary
+err=$(sql 0 2>&1 <<<"\\set VERBOSITY verbose
+SELECT count(*) FROM seen WHERE bloom_index_contains('seen_k', k);" | tr -d '\n')
+check "a page of noise is an error (XX001 or XX002)" t "$([[ "$err" == *XX001* || "$err" == *XX002* ]] && echo t || echo f)"
+check "the server is still up" 1 "$(sql 0 <<<"SELECT 1;")"
+sql 0 <<<"REINDEX INDEX seen_k;"
+check "REINDEX repairs it" 0 "$(sql 0 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
+
+echo "life_cycle: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
