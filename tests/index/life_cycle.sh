@@ -36,6 +36,9 @@ stop_all() {
 	for d in primary standby; do
 		[ -d "$work/$d" ] && as_pg "$bin/pg_ctl -D $work/$d -m immediate stop >/dev/null 2>&1"
 	done
+	if [ "$failed" -gt 0 ]; then
+		tail -n 20 "$work"/*.log 2>/dev/null
+	fi
 	rm -rf "$work"
 }
 trap stop_all EXIT
@@ -98,9 +101,17 @@ sleep 3
 sql 0 <<<"CHECKPOINT;"
 sleep 3
 pm=$(head -n 1 "$work/primary/postmaster.pid")
-pkill -9 -P "$pm"
-kill -9 "$pm"
+procs="$pm $(pgrep -P "$pm" | tr '\n' ' ')"
+# shellcheck disable=SC2086
+kill -9 $procs
 wait 2>/dev/null
+# the server starts again only once no process of the old one holds its shared memory
+for _ in $(seq 1 100); do
+	alive=0
+	for p in $procs; do kill -0 "$p" 2>/dev/null && alive=1; done
+	[ "$alive" = 0 ] && break
+	sleep 0.1
+done
 start primary
 rows=$(sql 0 <<<"SELECT count(*) FROM seen;")
 echo "life_cycle: $rows rows committed before the crash"
