@@ -109,9 +109,14 @@ bloomfilter_index_handler(PG_FUNCTION_ARGS)
 static bytea *
 index_options(Datum reloptions, bool validate)
 {
+	/* designated: 18 added a field (isset_offset), zero here */
 	static const relopt_parse_elt table[] = {
-	    {"false_positive_rate", RELOPT_TYPE_REAL, offsetof(BloomIndexOptions, false_positive_rate)},
-	    {"capacity", RELOPT_TYPE_INT, offsetof(BloomIndexOptions, capacity)},
+	    {.optname = "false_positive_rate",
+	     .opttype = RELOPT_TYPE_REAL,
+	     .offset = offsetof(BloomIndexOptions, false_positive_rate)},
+	    {.optname = "capacity",
+	     .opttype = RELOPT_TYPE_INT,
+	     .offset = offsetof(BloomIndexOptions, capacity)},
 	};
 
 	return (bytea *) build_reloptions(reloptions, validate, options_kind, sizeof(BloomIndexOptions),

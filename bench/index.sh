@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# bench/index.sh: the bloomfilter index (1.9) against a B-tree on the same
+# column, the issue's figures (issue 29).  A server of its own (PostgreSQL 15,
+# shared_buffers 1GB, JIT off, synchronous_commit on as by default), tables
+# of 1,000,000 random int8 keys:
+#   inserts   20,000 single-row inserts (pgbench, one client, each its own
+#             transaction) into the table with a bloomfilter index, with a
+#             B-tree, with none; WAL per insert (pg_current_wal_lsn), the
+#             index's share being the difference from the table with none,
+#             just after a checkpoint (the first change of each page logs it
+#             whole) and then again in the same checkpoint cycle; time per
+#             insert, the three tables alternating, medians of 3 runs
+#   size      the index of 1,000,000 keys at 1% against bloom_agg(k, 1000000,
+#             0.01) and the B-tree
+#   absent    300,000 keys none of which the table holds, looked up one by
+#             one: bloom_index_contains against EXISTS through the B-tree (a
+#             nested loop of index scans: hash and merge joins off, as a
+#             lookup per key is what an application does); medians of 3
+#   grown     an index built on 10,000 keys, then 1,000,000 more added (100x):
+#             the false-positive rate measured on 1,000,000 absent keys, and
+#             its keys all found (bloom_index_verify)
+#   clients   8 clients inserting single rows for 30 s each into each table
+#             (pgbench -c 8 -j 2), alternating, 2 runs: throughput
+# Run as root; writes bench/results/index.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=15
+bin=/usr/lib/postgresql/$version/bin
+make -s PG_CONFIG="$bin/pg_config" install >/dev/null
+port=56500
+work=$(mktemp -d /tmp/bloom-index-bench.XXXXXX)
+chown postgres "$work"
+as_pg() { su postgres -s /bin/bash -c "$*"; }
+cleanup() {
+	as_pg "$bin/pg_ctl -D $work/data -m immediate stop >/dev/null 2>&1" || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+as_pg "$bin/initdb -D $work/data -A trust >/dev/null"
+cat >>"$work/data/postgresql.conf" <<CONF
+port = $port
+unix_socket_directories = '$work'
+listen_addresses = ''
+shared_buffers = 1GB
+jit = off
+max_wal_size = 8GB
+checkpoint_timeout = 30min
+CONF
+as_pg "$bin/pg_ctl -D $work/data -l $work/log -w start >/dev/null"
+export PGHOST=$work PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+sql() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+sql <<'SQL'
+CREATE EXTENSION bloomfilter;
+CREATE TABLE keys AS SELECT (random() * 4e18)::int8 AS k FROM generate_series(1, 1000000);
+CREATE TABLE t_bloom AS SELECT k FROM keys;
+CREATE TABLE t_btree AS SELECT k FROM keys;
+CREATE TABLE t_none AS SELECT k FROM keys;
+CREATE INDEX t_bloom_k ON t_bloom USING bloomfilter (k);
+CREATE INDEX t_btree_k ON t_btree (k);
+VACUUM ANALYZE t_bloom, t_btree, t_none;
+SQL
+echo 'INSERT INTO :t VALUES ((random() * 4e18)::int8);' >"$work/insert.sql"
+chmod a+r "$work/insert.sql"
+
+{
+	echo "== bench/index.sh: bloomfilter index against a B-tree, PostgreSQL $($bin/postgres --version | awk '{print $3}'), commit $(git rev-parse --short HEAD)"
+	echo
+	echo "== inserts: 20,000 single-row inserts into a 1,000,000-row table, one client"
+	echo "   wal_bytes per insert: the table's with that index; index_wal: minus the table's with none"
+	for phase in after_checkpoint same_cycle; do
+		declare -A wal=()
+		for t in t_none t_btree t_bloom; do
+			[ "$phase" = after_checkpoint ] && sql <<<"CHECKPOINT;"
+			before=$(sql <<<"SELECT pg_current_wal_lsn();")
+			"$bin/pgbench" -n -f "$work/insert.sql" -D t="$t" -t 20000 -c 1 >/dev/null 2>&1
+			wal[$t]=$(sql <<<"SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$before') / 20000.0, 1);")
+		done
+		echo "   $phase: none ${wal[t_none]} B, btree ${wal[t_btree]} B (index $(echo "${wal[t_btree]} - ${wal[t_none]}" | bc) B), bloomfilter ${wal[t_bloom]} B (index $(echo "${wal[t_bloom]} - ${wal[t_none]}" | bc) B)"
+	done
+	echo "   time per insert, ms (pgbench latency average, 20,000 inserts, alternating, medians of 3):"
+	declare -A lat=()
+	for run in 1 2 3; do
+		for t in t_none t_btree t_bloom; do
+			l=$("$bin/pgbench" -n -f "$work/insert.sql" -D t="$t" -t 20000 -c 1 2>/dev/null |
+				sed -n 's/^latency average = \([0-9.]*\) ms/\1/p')
+			lat[$t]="${lat[$t]:-} $l"
+		done
+	done
+	for t in t_none t_btree t_bloom; do
+		echo "     $t: $(echo "${lat[$t]}" | tr ' ' '\n' | grep . | median) (runs:${lat[$t]})"
+	done
+	bt=$(echo "${lat[t_btree]}" | tr ' ' '\n' | grep . | median)
+	bl=$(echo "${lat[t_bloom]}" | tr ' ' '\n' | grep . | median)
+	echo "     bloomfilter / btree: $(echo "scale=3; $bl / $bt" | bc)"
+	echo
+
+	echo "== size: 1,000,000 int8 keys at 1%"
+	sql -P footer=off <<'SQL'
+\pset format aligned
+\pset tuples_only off
+DROP INDEX t_bloom_k; CREATE INDEX t_bloom_k ON t_bloom USING bloomfilter (k);
+DROP INDEX t_btree_k; CREATE INDEX t_btree_k ON t_btree (k);
+SELECT pg_relation_size('t_bloom_k') AS bloomfilter_index, pg_column_size(bloom_agg(k, 1000000, 0.01)) AS bloom_agg,
+       round(pg_relation_size('t_bloom_k')::numeric / pg_column_size(bloom_agg(k, 1000000, 0.01)), 3) AS index_over_agg,
+       pg_relation_size('t_btree_k') AS btree_index,
+       round(pg_relation_size('t_btree_k')::numeric / pg_relation_size('t_bloom_k'), 1) AS btree_over_index
+  FROM (SELECT k FROM keys LIMIT 1000000) s;
+SELECT layers, capacity, keys_added, round(estimated_rate::numeric, 5) AS estimated_rate FROM bloom_index_info('t_bloom_k');
+SQL
+	echo
+
+	echo "== absent: 300,000 keys the table does not hold, looked up one by one; ms, alternating, medians of 3"
+	sql <<'SQL'
+CREATE TABLE absent AS SELECT -(g::int8) AS k FROM generate_series(1, 300000) g;
+VACUUM ANALYZE absent;
+SQL
+	declare -A ms=()
+	for run in 1 2 3; do
+		ms[bloom]="${ms[bloom]:-} $(sql <<<"\\timing on
+SELECT count(*) FROM absent a WHERE bloom_index_contains('t_bloom_k', a.k);" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')"
+		ms[btree]="${ms[btree]:-} $(sql <<<"SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;
+\\timing on
+SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')"
+	done
+	b1=$(echo "${ms[bloom]}" | tr ' ' '\n' | grep . | median)
+	b2=$(echo "${ms[btree]}" | tr ' ' '\n' | grep . | median)
+	echo "   bloom_index_contains: $b1 ms (runs:${ms[bloom]})"
+	echo "   EXISTS through the B-tree (nested loop of index scans): $b2 ms (runs:${ms[btree]})"
+	echo "   speedup: $(echo "scale=2; $b2 / $b1" | bc)x"
+	echo "   plan of the EXISTS:"
+	sql <<<"SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);" | sed 's/^/     /'
+	echo
+
+	echo "== grown: built on 10,000 keys (declared rate 1%), then 1,000,000 more (100x)"
+	sql -P footer=off <<'SQL'
+\pset format aligned
+\pset tuples_only off
+CREATE TABLE grown (k int8);
+INSERT INTO grown SELECT g FROM generate_series(1, 10000) g;
+CREATE INDEX grown_k ON grown USING bloomfilter (k);
+SELECT 'built' AS at, layers, capacity FROM bloom_index_info('grown_k');
+INSERT INTO grown SELECT g FROM generate_series(10001, 1010000) g;
+SELECT 'grown' AS at, layers, capacity, keys_added, round(estimated_rate::numeric, 5) AS estimated_rate,
+       pg_relation_size('grown_k') AS bytes FROM bloom_index_info('grown_k');
+SELECT count(*) FILTER (WHERE bloom_index_contains('grown_k', g::int8)) AS false_positives,
+       round(count(*) FILTER (WHERE bloom_index_contains('grown_k', g::int8))::numeric / count(*), 5) AS measured_rate
+  FROM generate_series(2000001, 3000000) g;
+SELECT keys_missing AS false_negatives, rows_checked FROM bloom_index_verify('grown_k');
+SQL
+	echo
+
+	echo "== clients: 8 clients inserting single rows, 30 s per table, alternating, 2 runs; transactions per second"
+	declare -A tps=()
+	for run in 1 2; do
+		for t in t_btree t_bloom; do
+			v=$("$bin/pgbench" -n -f "$work/insert.sql" -D t="$t" -c 8 -j 2 -T 30 2>/dev/null |
+				sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+			tps[$t]="${tps[$t]:-} $v"
+		done
+	done
+	echo "   btree:${tps[t_btree]}"
+	echo "   bloomfilter:${tps[t_bloom]}"
+	t1=$(echo "${tps[t_btree]}" | tr ' ' '\n' | grep . | awk '{s+=$1} END {print s/NR}')
+	t2=$(echo "${tps[t_bloom]}" | tr ' ' '\n' | grep . | awk '{s+=$1} END {print s/NR}')
+	echo "   bloomfilter / btree (means): $(echo "scale=3; $t2 / $t1" | bc)"
+	sql -P footer=off <<'SQL'
+\pset format aligned
+\pset tuples_only off
+SELECT layers, keys_added, (bloom_index_verify('t_bloom_k')).keys_missing FROM bloom_index_info('t_bloom_k');
+SQL
+} 2>&1 | tee bench/results/index.txt
