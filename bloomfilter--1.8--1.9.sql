@@ -71,7 +71,7 @@ COMMENT ON FUNCTION bloom_index_filter(regclass) IS
 
 CREATE FUNCTION bloom_index_verify(index regclass,
     OUT pages_checked bigint, OUT rows_checked bigint, OUT keys_missing bigint)
-    AS 'MODULE_PATHNAME', 'bloom_index_verify' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'bloom_index_verify' LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_verify(regclass) IS
     'checks every page of a bloomfilter index and that it holds the key of every row the snapshot sees';
 

@@ -164,7 +164,7 @@ SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (false_posi
 SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (capacity = -1)$$) AS capacity_negative;
 SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id) WITH (layers = 3)$$) AS unknown_option;
 SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (id, name)$$) AS two_columns;
-SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (note) WHERE id > 0$$) AS partial_ok;
+SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (note) WHERE id > 0$$) AS partial;
 CREATE TABLE shapes (p point);
 SELECT bloom_try($$CREATE INDEX ON shapes USING bloomfilter (p)$$) AS no_opclass;
 SELECT bloom_try($$CREATE UNIQUE INDEX ON users USING bloomfilter (id)$$) AS unique_index;
@@ -244,6 +244,11 @@ INSERT INTO parted SELECT g, 'v' FROM generate_series(0, 29999) g;
 SELECT c.relname, (bloom_index_verify(c.oid)).keys_missing, (bloom_index_info(c.oid)).layers
   FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
  WHERE i.inhparent = 'parted_k'::regclass ORDER BY 1;
+-- an index made ON ONLY the partitioned table holds no partition's keys: refused
+CREATE INDEX parted_only ON ONLY parted USING bloomfilter (k);
+SELECT bloom_try($$SELECT bloom_index_contains('parted_only', 1::int8)$$) AS on_only;
+SELECT bloom_try($$SELECT bloom_index_filter('parted_only')$$) AS on_only_filter;
+DROP INDEX parted_only;
 -- the partitioned index reads its partitions' indexes
 SELECT bloom_index_contains('parted_k', 1::int8) AS in_first, bloom_index_contains('parted_k', 25000::int8) AS in_third,
        (SELECT count(*) FROM generate_series(0, 29999) g WHERE NOT bloom_index_contains('parted_k', g::int8)) AS false_negatives;

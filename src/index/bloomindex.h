@@ -50,7 +50,10 @@
  * a new layer logs its new pages whole.  Recovery and standbys need nothing
  * of ours.  A new layer's pages are added at the end of the index before
  * the metapage names them; a crash between the two leaves unused pages at
- * the end, which the next layer follows.
+ * the end, which the next layer follows.  Adding a layer is serialized by a
+ * heavyweight lock on the metapage's block (LockPage), not by its buffer
+ * lock, which is taken only to publish the new directory: adds and probes
+ * go on while a large layer's pages are written.
  *
  * Keys are hashed exactly as bloom_agg hashes them (bloom_value.h: the
  * extended hash function of the column type's default hash operator
@@ -161,8 +164,17 @@ typedef struct BloomIndexMeta
 	uint64 capacity;   /* keys of the first layer (the build's, or the option) */
 	uint32 blocks_per_page;
 	uint32 nlayers; /* 0 in an unlogged index's empty init fork: the first insert adds one */
+	uint32 flags;   /* BLOOM_INDEX_CANNOT_GROW */
+	uint32 unused;
 	BloomIndexLayer layers[BLOOM_INDEX_MAX_LAYERS];
 } BloomIndexMeta;
+
+/*
+ * BloomIndexMeta.flags: no layer can be added (BLOOM_INDEX_MAX_LAYERS, or
+ * the next one's rate too fine to be met): the last takes every key, its
+ * rate climbing past its share; REINDEX sizes the index anew.
+ */
+#define BLOOM_INDEX_CANNOT_GROW 0x0001
 
 StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) +
                          MAXALIGN(sizeof(BloomIndexOpaque)) <=
@@ -246,8 +258,15 @@ extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
  */
 extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
 
-/* The same, set up once per relcache entry (rd_amcache). */
-extern BloomHasher *bloom_index_cached_hasher(Relation index);
+/* The same, set up once per relcache entry (rd_amcache), copied into *hasher. */
+extern void bloom_index_cached_hasher(Relation index, BloomHasher *hasher);
+
+/*
+ * Whether proc, an operator class's support function for type, hashes as
+ * the type's default (hasher's), or is an earlier release's function that
+ * does (pg_upgrade keeps those).
+ */
+extern bool bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher *hasher);
 
 /* ---- adding a key (insert.c) ---- */
 

@@ -61,6 +61,7 @@ typedef struct BuildState
 	uint64 *hashes;
 	Size nhashes;
 	Size max_hashes;
+	MemoryContext scratch; /* what hashing a row allocates, reset after it */
 } BuildState;
 
 static void add_layer(BuildState *state, uint64 capacity);
@@ -113,9 +114,17 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+	/* a filter of some rows would answer "absent" for the keys of the others */
+	if (indexInfo->ii_Predicate != NIL)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("bloomfilter indexes cannot be partial"),
+		                errdetail("Its filter answers for every row of the table: one of some "
+		                          "rows would say \"absent\" of the others' keys.")));
 	memset(&state, 0, sizeof(state));
 	state.index = index;
 	state.heap = heap;
+	state.scratch =
+	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter build row", ALLOCSET_SMALL_SIZES);
 	bloom_index_hasher(index, &state.hasher);
 	bloom_index_new_meta(&state.meta, rate,
 	                     options && options->capacity > 0 ? (uint64) options->capacity : 0);
@@ -183,10 +192,22 @@ add_layer(BuildState *state, uint64 capacity)
 	                                             meta->layers[meta->nlayers - 1].npages;
 
 	if (!bloom_index_next_layer(meta, capacity, first, &layer))
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
-		                       RelationGetRelationName(state->index), meta->nlayers),
-		                errhint("Build it with a larger capacity option.")));
+	{
+		/* the first layer always can be (sized down to what a layer may hold) */
+		if (meta->nlayers == 0)
+			elog(ERROR, "bloomfilter index \"%s\": no first layer for %llu keys at rate %g",
+			     RelationGetRelationName(state->index), (unsigned long long) capacity, meta->rate);
+		/* as inserts do: the last layer takes every key (insert.c) */
+		meta->flags |= BLOOM_INDEX_CANNOT_GROW;
+		ereport(WARNING,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		         errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
+		                RelationGetRelationName(state->index), meta->nlayers),
+		         errdetail("Keys are added to its last layer, whose false-positive rate grows "
+		                   "past its share of the declared one."),
+		         errhint("Build it with a larger capacity option.")));
+		return;
+	}
 	state->layers[meta->nlayers].bits =
 	    MemoryContextAllocHuge(CurrentMemoryContext, layer.ncells / 8);
 	memset(state->layers[meta->nlayers].bits, 0, layer.ncells / 8);
@@ -202,7 +223,13 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 
 	if (isnull[0])
 		return; /* no key: nothing to find */
-	h = bloom_hash_value(&state->hasher, values[0], state->meta.seed);
+	{
+		MemoryContext old = MemoryContextSwitchTo(state->scratch);
+
+		h = bloom_hash_value(&state->hasher, values[0], state->meta.seed);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(state->scratch);
+	}
 	state->rows++;
 	if (state->hashes == NULL)
 	{
@@ -240,8 +267,9 @@ add_key(BuildState *state, uint64 h)
 	if (memory_test(state, last, h, true))
 		return;
 	/* the whole layer's fill, not a page's: in memory it is known */
-	if ((double) state->layers[last].set >=
-	    state->meta.layers[last].full_fill * (double) state->meta.layers[last].ncells)
+	if (!(state->meta.flags & BLOOM_INDEX_CANNOT_GROW) &&
+	    (double) state->layers[last].set >=
+	        state->meta.layers[last].full_fill * (double) state->meta.layers[last].ncells)
 		add_layer(state, 0);
 }
 
@@ -260,8 +288,7 @@ fill_page(BuildState *state, int i, uint32 p, Page page)
 
 	bloom_index_init_data_page(page, i);
 	memcpy((char *) page + spot.offset, from, bytes);
-	for (Size b = 0; b < bytes; b++)
-		set += pg_popcount32(from[b]);
+	set = pg_popcount((const char *) from, bytes);
 	opaque = BloomIndexPageGetOpaque(page);
 	opaque->nset = set;
 	opaque->nadded = ml->page_added[p];

@@ -133,7 +133,8 @@ is_default_hash(Oid proc, Oid type)
 {
 	BloomHasher hasher;
 
-	return bloom_hasher_init(&hasher, type, InvalidOid, true) && hasher.hashfn.fn_oid == proc;
+	return bloom_hasher_init(&hasher, type, InvalidOid, true) &&
+	       bloom_index_hashes_as_default(proc, type, &hasher);
 }
 
 /*

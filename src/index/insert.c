@@ -16,7 +16,7 @@
  *
  * If that page's fraction of bits set has reached what the layer has at
  * its capacity, the layer is full (bloomindex.h): the adder takes the
- * metapage's exclusive lock and, if no one has meanwhile, appends a new
+ * growers' lock (add_layer) and, if no one has meanwhile, appends a new
  * layer: its pages at the end of the index, each logged whole, then the
  * metapage naming it.  A key is never lost to a race: it is in whichever
  * layer it was added to, and every probe reads every layer.
@@ -26,6 +26,7 @@
 #include "access/generic_xlog.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/memutils.h"
 
 static void add_layer(Relation index, uint32 expected_layers);
@@ -35,9 +36,22 @@ bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_c
                    Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
                    IndexInfo *indexInfo)
 {
+	MemoryContext scratch, old;
+
 	if (isnull[0])
 		return false; /* no key: nothing to find */
+
+	/*
+	 * What hashing allocates (a detoasted or copied value: numeric's hash
+	 * copies a short one) goes with this call, whatever context the caller
+	 * runs it in (COPY's lives as long as a batch), as contrib/bloom does.
+	 */
+	scratch =
+	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter insert", ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(scratch);
 	bloom_index_add(index, values[0]);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
 	return false;
 }
 
@@ -100,6 +114,7 @@ void
 bloom_index_add(Relation index, Datum value)
 {
 	BloomIndexMeta meta;
+	BloomHasher hasher;
 	uint64 h;
 	int last;
 
@@ -113,58 +128,51 @@ bloom_index_add(Relation index, Datum value)
 			elog(ERROR, "bloomfilter index \"%s\" could not add its first layer",
 			     RelationGetRelationName(index));
 	}
-	h = bloom_hash_value(bloom_index_cached_hasher(index), value, meta.seed);
+	bloom_index_cached_hasher(index, &hasher);
+	h = bloom_hash_value(&hasher, value, meta.seed);
 	last = meta.nlayers - 1;
 	for (int i = 0; i < last; i++)
 		if (bloom_index_layer_contains(index, &meta, i, h))
 			return;
-	if (add_to_layer(index, &meta, last, h))
+	if (add_to_layer(index, &meta, last, h) && !(meta.flags & BLOOM_INDEX_CANNOT_GROW))
 		add_layer(index, meta.nlayers);
 }
 
 /*
  * Append a layer, unless the index no longer has expected_layers layers
- * (someone else did it meanwhile).  Under the metapage's exclusive lock: the
- * new pages at the end, logged whole four to a record, then the metapage.
+ * (someone else did it meanwhile).  One adder at a time, under a
+ * heavyweight lock on the metapage's block: the new pages at the end, each
+ * logged whole, four to a record, interruptible; then, under the metapage's
+ * buffer lock for a moment, the directory naming them.  Adds and probes
+ * take only that buffer lock, briefly, and go on meanwhile.  If no layer
+ * can be added, the metapage says so once (BLOOM_INDEX_CANNOT_GROW), and a
+ * WARNING tells why.
  */
 static void
 add_layer(Relation index, uint32 expected_layers)
 {
-	Buffer metabuf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
 	BloomIndexMeta meta;
 	BloomIndexLayer layer;
-	GenericXLogState *xlog;
+	GenericXLogState *xlog = NULL;
 	Buffer buffers[MAX_GENERIC_XLOG_PAGES];
+	Buffer metabuf;
 	int pending = 0;
 	BlockNumber first;
+	bool grown;
 
-	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-	memcpy(&meta, PageGetContents(BufferGetPage(metabuf)), sizeof(meta));
-	bloom_index_check_meta(index, &meta);
-	if (meta.nlayers != expected_layers)
+	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	bloom_index_read_meta(index, &meta);
+	if (meta.nlayers != expected_layers || (meta.flags & BLOOM_INDEX_CANNOT_GROW))
 	{
-		UnlockReleaseBuffer(metabuf);
+		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 		return;
 	}
 	first = RelationGetNumberOfBlocks(index);
-	if (!bloom_index_next_layer(&meta, meta.capacity, first, &layer))
-	{
-		/* the keys still go into the last layer: its rate climbs, none is lost */
-		UnlockReleaseBuffer(metabuf);
-		ereport(WARNING,
-		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		         errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
-		                RelationGetRelationName(index), meta.nlayers),
-		         errdetail("Keys are still added to its last layer, whose false-positive rate "
-		                   "now grows past the declared one."),
-		         errhint("Rebuild it with REINDEX.")));
-		return;
-	}
-	for (uint32 p = 0; p < layer.npages; p++)
+	grown = bloom_index_next_layer(&meta, meta.capacity, first, &layer);
+	for (uint32 p = 0; grown && p < layer.npages; p++)
 	{
 		Buffer buf = bloom_index_new_buffer(index, MAIN_FORKNUM);
 
-		CHECK_FOR_INTERRUPTS();
 		if (BufferGetBlockNumber(buf) != first + p)
 			elog(ERROR, "bloomfilter index \"%s\": new page %u, expected %u",
 			     RelationGetRelationName(index), BufferGetBlockNumber(buf), first + p);
@@ -179,11 +187,33 @@ add_layer(Relation index, uint32 expected_layers)
 			for (int b = 0; b < pending; b++)
 				UnlockReleaseBuffer(buffers[b]);
 			pending = 0;
+			CHECK_FOR_INTERRUPTS(); /* no buffer lock held here */
 		}
 	}
-	meta.layers[meta.nlayers++] = layer;
+
+	/* publish: only adders change the metapage, and this one holds their lock */
+	metabuf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
 	xlog = GenericXLogStart(index);
-	memcpy(PageGetContents(GenericXLogRegisterBuffer(xlog, metabuf, 0)), &meta, sizeof(meta));
+	{
+		Page page = GenericXLogRegisterBuffer(xlog, metabuf, 0);
+		BloomIndexMeta *on_page = (BloomIndexMeta *) PageGetContents(page);
+
+		Assert(on_page->nlayers == expected_layers);
+		if (grown)
+			on_page->layers[on_page->nlayers++] = layer;
+		else
+			on_page->flags |= BLOOM_INDEX_CANNOT_GROW;
+	}
 	GenericXLogFinish(xlog);
 	UnlockReleaseBuffer(metabuf);
+	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	if (!grown)
+		ereport(WARNING,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		         errmsg("bloomfilter index \"%s\" cannot grow past %u layers",
+		                RelationGetRelationName(index), meta.nlayers),
+		         errdetail("Keys are still added to its last layer, whose false-positive rate "
+		                   "now grows past its share of the declared one."),
+		         errhint("Rebuild it with REINDEX, with a larger capacity option.")));
 }

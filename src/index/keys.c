@@ -7,8 +7,44 @@
  */
 #include "bloomindex.h"
 
+#include "catalog/pg_namespace_d.h"
+#include "catalog/pg_type_d.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
+
+/*
+ * Functions of earlier releases that hash a type exactly as its own does
+ * now: PostgreSQL 18 gave bytea, date, bool and timestamptz extended hash
+ * functions of their own, wrappers of these (hashfunc.c: hashbyteaextended
+ * calls hashvarlenaextended).  An operator class made on 15 or 17 and
+ * carried over by pg_upgrade still names them.
+ */
+static const struct
+{
+	Oid type;
+	const char *proc;
+} earlier_hashes[] = {
+    {BYTEAOID, "hashvarlenaextended"},
+    {DATEOID, "hashint4extended"},
+    {BOOLOID, "hashcharextended"},
+    {TIMESTAMPTZOID, "timestamp_hash_extended"},
+};
+
+bool
+bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher *hasher)
+{
+	char *name;
+
+	if (proc == hasher->hashfn.fn_oid)
+		return true;
+	if (get_func_namespace(proc) != PG_CATALOG_NAMESPACE || (name = get_func_name(proc)) == NULL)
+		return false;
+	for (size_t i = 0; i < lengthof(earlier_hashes); i++)
+		if (earlier_hashes[i].type == type && strcmp(earlier_hashes[i].proc, name) == 0)
+			return true;
+	return false;
+}
 
 void
 bloom_index_hasher(Relation index, BloomHasher *hasher)
@@ -17,7 +53,7 @@ bloom_index_hasher(Relation index, BloomHasher *hasher)
 	Oid proc = index_getprocid(index, 1, BLOOM_INDEX_HASH_PROC);
 
 	bloom_hasher_init(hasher, type, index->rd_indcollation[0], false);
-	if (proc != hasher->hashfn.fn_oid)
+	if (!bloom_index_hashes_as_default(proc, type, hasher))
 		ereport(ERROR,
 		        (errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 		         errmsg("operator class of bloomfilter index \"%s\" hashes with %s, not with %s",
@@ -33,9 +69,14 @@ typedef struct BloomIndexCache
 	BloomHasher hasher;
 } BloomIndexCache;
 
-/* The index's hasher, set up once per relcache entry (rd_amcache, in rd_indexcxt). */
-BloomHasher *
-bloom_index_cached_hasher(Relation index)
+/*
+ * The index's hasher, set up once per relcache entry (rd_amcache, one chunk
+ * in rd_indexcxt), copied into *hasher: a relcache invalidation taken in
+ * while the hash function runs (a catalog read takes a lock, and a lock
+ * takes in invalidations) frees rd_amcache, never the caller's copy.
+ */
+void
+bloom_index_cached_hasher(Relation index, BloomHasher *hasher)
 {
 	if (index->rd_amcache == NULL)
 	{
@@ -46,5 +87,5 @@ bloom_index_cached_hasher(Relation index)
 		MemoryContextSwitchTo(old);
 		index->rd_amcache = cache;
 	}
-	return &((BloomIndexCache *) index->rd_amcache)->hasher;
+	*hasher = ((BloomIndexCache *) index->rd_amcache)->hasher;
 }

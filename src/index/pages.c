@@ -56,8 +56,10 @@ bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
 		               "The metapage's blocks per page differ from this build's page size.");
 	if (meta->nlayers > BLOOM_INDEX_MAX_LAYERS)
 		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The metapage names too many layers.");
-	if (!(meta->rate > 0 && meta->rate < 1))
-		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The metapage's rate is out of range.");
+	if (!(meta->rate > 0 && meta->rate < 1) || !(meta->growth > 1 && meta->growth <= 1e6) ||
+	    !(meta->tightening > 0 && meta->tightening < 1))
+		report_corrupt(index, BLOOM_INDEX_METAPAGE,
+		               "The metapage's rate, growth or tightening is out of range.");
 	for (uint32 i = 0; i < meta->nlayers; i++)
 	{
 		const BloomIndexLayer *l = &meta->layers[i];
@@ -66,6 +68,8 @@ bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
 		/* each layer's pages follow the one before's (a crash may leave pages between) */
 		if (l->ncells == 0 || l->ncells % BF_BLOCK_BITS != 0 || l->ncells > BF_MAX_BITS ||
 		    l->nhashes < 1 || l->nhashes > BF_MAX_HASHES || l->first < next ||
+		    !(l->rate > 0 && l->rate < 1) || !(l->full_fill > 0 && l->full_fill <= 1) ||
+		    l->capacity < 1 ||
 		    l->npages != (blocks + meta->blocks_per_page - 1) / meta->blocks_per_page ||
 		    (uint64) l->first + l->npages > MaxBlockNumber)
 			report_corrupt(index, BLOOM_INDEX_METAPAGE, psprintf("Layer %u is malformed.", i));
@@ -106,6 +110,11 @@ bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int la
 		                        (unsigned) opaque->layer));
 	if (opaque->nset > (uint64) BLOOM_INDEX_BLOCKS_PER_PAGE * BF_BLOCK_BITS)
 		report_corrupt(index, blkno, "A data page counts more bits set than it holds.");
+	/* its bits are no hole: a hole is not logged, and generic WAL zeroes it */
+	if (((PageHeader) page)->pd_lower !=
+	        BLOOM_INDEX_DATA_OFFSET + BLOOM_INDEX_BLOCKS_PER_PAGE * BLOOM_INDEX_BLOCK_BYTES ||
+	    ((PageHeader) page)->pd_upper != ((PageHeader) page)->pd_special)
+		report_corrupt(index, blkno, "A data page's free-space pointers are not its own.");
 }
 
 void
@@ -227,9 +236,26 @@ bloom_index_next_layer(const BloomIndexMeta *meta, uint64 capacity, BlockNumber 
 		keys = (double) last->capacity * meta->growth;
 		rate = last->rate * meta->tightening;
 	}
-	if (!(rate > 0) || keys > 1e15 ||
-	    !bf_size_for_layout(BF_LAYOUT_BLOCKED512, keys, rate, &ncells, &nhashes, &err))
+	if (!(rate > 0) || !(keys >= 1))
 		return false;
+	keys = Min(keys, 1e15);
+	if (!bf_size_for_layout(BF_LAYOUT_BLOCKED512, keys, rate, &ncells, &nhashes, &err))
+	{
+		/*
+		 * Larger than a layer may be (a bloom value's 1 GB of bits, so that
+		 * bloom_index_filter can give it): the largest, in whole pages, for
+		 * as many keys as it holds at the rate.
+		 */
+		uint64 per_page = (uint64) BF_BLOCK_BITS * meta->blocks_per_page;
+
+		if (err.status != BF_ERR_TOO_LARGE)
+			return false;
+		ncells = BF_MAX_BITS / per_page * per_page;
+		if (!holds(ncells, rate, 1))
+			return false;
+		keys = most_keys(ncells, rate, 1);
+		nhashes = bf_layout_optimal_hashes(BF_LAYOUT_BLOCKED512, keys, (double) ncells);
+	}
 	/*
 	 * At least one whole page, holding as many keys as it can at the rate:
 	 * layers smaller than a page would only add pages for a probe to read.

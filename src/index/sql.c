@@ -26,6 +26,7 @@
 
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/tableam.h"
@@ -45,6 +46,7 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "storage/procarray.h"
 
 PG_FUNCTION_INFO_V1(bloom_index_contains);
 PG_FUNCTION_INFO_V1(bloom_index_info);
@@ -62,6 +64,33 @@ typedef struct ContainsCache
 	List *leaves;       /* the indexes read: index, or its partitions' (leaves()) */
 	BloomHasher hasher; /* the probe's type, under the column's collation */
 } ContainsCache;
+
+/*
+ * Whether index holds the keys of every row this transaction may see, or
+ * raise (55000): not valid or not ready (an interrupted CREATE INDEX
+ * CONCURRENTLY; a partitioned index made ON ONLY its table, not yet
+ * attached everywhere), or built over broken HOT chains for snapshots newer
+ * than this one's (indcheckxmin: the rule the planner follows).
+ */
+static void
+check_usable(Relation index)
+{
+	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		         errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+		         errdetail("Its build did not finish (an interrupted CREATE INDEX CONCURRENTLY, "
+		                   "or an index made ON ONLY a partitioned table): it may lack keys."),
+		         errhint("REINDEX it, or drop it and create it again.")));
+	if (index->rd_index->indcheckxmin &&
+	    !TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data),
+	                           TransactionXmin))
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		         errmsg("bloomfilter index \"%s\" is too new for this transaction's snapshot",
+		                RelationGetRelationName(index)),
+		         errhint("Ask it in a new transaction.")));
+}
 
 /*
  * Open index (its table locked first, as PostgreSQL does) as a bloomfilter
@@ -97,6 +126,12 @@ open_bloom_index(Oid indexoid, Oid *table)
 		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
 		                errmsg("\"%s\" is not a bloomfilter index", name)));
 	}
+	/* the index is its table's still (its OID was not reused meanwhile) */
+	if (IndexGetRelation(indexoid, false) != heap)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("index \"%s\" changed while it was opened",
+		                       RelationGetRelationName(index))));
+	check_usable(index);
 	*table = heap;
 	return index;
 }
@@ -110,7 +145,7 @@ open_bloom_index(Oid indexoid, Oid *table)
 static List *
 leaves(Relation index)
 {
-	List *all, *result = NIL;
+	List *all, *result = NIL, *covered = NIL;
 	ListCell *lc;
 
 	if (index->rd_rel->relkind == RELKIND_INDEX)
@@ -118,7 +153,34 @@ leaves(Relation index)
 	all = find_all_inheritors(RelationGetRelid(index), NoLock, NULL);
 	foreach (lc, all)
 		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
+		{
+			Oid table;
+			Relation leaf = open_bloom_index(lfirst_oid(lc), &table); /* usable too */
+
+			index_close(leaf, NoLock);
 			result = lappend_oid(result, lfirst_oid(lc));
+			covered = lappend_oid(covered, table);
+		}
+	/*
+	 * Every partition that holds rows must have its index here: a foreign
+	 * partition gets none, and its rows would be keys the filter never saw.
+	 */
+	foreach (lc, find_all_inheritors(index->rd_index->indrelid, NoLock, NULL))
+	{
+		char kind = get_rel_relkind(lfirst_oid(lc));
+
+		if ((kind == RELKIND_RELATION || kind == RELKIND_FOREIGN_TABLE ||
+		     kind == RELKIND_MATVIEW) &&
+		    !list_member_oid(covered, lfirst_oid(lc)))
+			ereport(ERROR,
+			        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			         errmsg("partition \"%s\" has no index of bloomfilter index \"%s\"",
+			                get_rel_name(lfirst_oid(lc)), RelationGetRelationName(index)),
+			         errdetail("Its rows' keys are in no filter%s.",
+			                   kind == RELKIND_FOREIGN_TABLE
+			                       ? ": a foreign table gets no index of its partitioned table's"
+			                       : "")));
+	}
 	return result;
 }
 
@@ -340,6 +402,7 @@ typedef struct VerifyState
 {
 	BloomIndexMeta meta;
 	BloomHasher hasher;
+	MemoryContext scratch; /* what hashing a row allocates, reset after it */
 	int64 rows;
 	int64 missing;
 } VerifyState;
@@ -348,12 +411,17 @@ static void
 verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool alive, void *arg)
 {
 	VerifyState *state = (VerifyState *) arg;
+	MemoryContext old;
+	uint64 h;
 
 	if (isnull[0])
 		return;
 	state->rows++;
-	if (!bloom_index_may_contain(index, &state->meta,
-	                             bloom_hash_value(&state->hasher, values[0], state->meta.seed)))
+	old = MemoryContextSwitchTo(state->scratch);
+	h = bloom_hash_value(&state->hasher, values[0], state->meta.seed);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(state->scratch);
+	if (!bloom_index_may_contain(index, &state->meta, h))
 	{
 		if (state->missing == 0)
 			ereport(WARNING, (errcode(ERRCODE_INDEX_CORRUPTED),
@@ -384,8 +452,7 @@ verify_layer(Relation index, const BloomIndexMeta *meta, int i)
 		page = BufferGetPage(buf);
 		bloom_index_check_data_page(index, page, l->first + p, i);
 		bytes = (const uint8 *) page + spot.offset;
-		for (Size b = 0; b < n; b++)
-			set += pg_popcount32(bytes[b]);
+		set = pg_popcount((const char *) bytes, n);
 		if (set != BloomIndexPageGetOpaque(page)->nset)
 		{
 			uint64 counted = BloomIndexPageGetOpaque(page)->nset;
@@ -415,21 +482,21 @@ verify_leaf(Oid leaf, VerifyState *state)
 	Snapshot snapshot;
 	int64 pages = 1;
 
-	check_may_read(index, table);
-	bloom_index_read_meta(index, &state->meta);
-	bloom_index_hasher(index, &state->hasher);
-	for (uint32 i = 0; i < state->meta.nlayers; i++)
-		pages += verify_layer(index, &state->meta, (int) i);
-
 	/*
 	 * Every row this snapshot sees was added before it committed: its key
 	 * must be found (the scan computes keys as the build did, expressions
 	 * too; amcheck's heapallindexed pass reads the table the same way).
+	 * The snapshot is taken before the directory is read, so that a row it
+	 * sees went into a layer the directory names.
 	 */
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	bloom_index_read_meta(index, &state->meta);
+	bloom_index_hasher(index, &state->hasher);
+	for (uint32 i = 0; i < state->meta.nlayers; i++)
+		pages += verify_layer(index, &state->meta, (int) i);
 	heap = table_open(table, NoLock);
 	indexInfo = BuildIndexInfo(index);
 	indexInfo->ii_Concurrent = true; /* only what the snapshot sees */
-	snapshot = RegisterSnapshot(GetTransactionSnapshot());
 	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
 	table_index_build_scan(heap, index, indexInfo, true, false, verify_callback, state, scan);
 	UnregisterSnapshot(snapshot);
@@ -454,6 +521,8 @@ bloom_index_verify(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	memset(&state, 0, sizeof(state));
+	state.scratch =
+	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter verify row", ALLOCSET_SMALL_SIZES);
 	foreach (lc, leaves(index))
 		pages += verify_leaf(lfirst_oid(lc), &state);
 	values[0] = Int64GetDatum(pages);
