@@ -114,6 +114,27 @@ bf_positions(const bf_params *p, uint64_t h, uint64_t *pos)
 	bf_hash_positions(p, h, pos);
 }
 
+uint64_t
+bf_blocked_block(const bf_params *p, uint64_t h)
+{
+	bf_hash_state s = bf_hash_start(h);
+
+	assert(p->layout == BF_LAYOUT_BLOCKED512);
+	return bf_hash_block(&s, p->ncells);
+}
+
+bool
+bf_blocked_block_holds(const bf_params *p, const uint8_t *block, uint64_t h)
+{
+	bf_hash_state s = bf_hash_start(h);
+
+	assert(p->layout == BF_LAYOUT_BLOCKED512 && p->nhashes >= 1 && p->nhashes <= BF_MAX_HASHES);
+	for (unsigned i = 0; i < p->nhashes; i++)
+		if (!bf_bit_test(block, bf_hash_next_in_block(&s)))
+			return false;
+	return true;
+}
+
 void
 bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 {

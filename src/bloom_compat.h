@@ -136,4 +136,29 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #define BLOOM_STAT_LIVE_TUPLES(entry) ((entry)->n_live_tuples)
 #endif
 
+/* 16 renamed a relation's file's identity (RelFileNode to RelFileLocator). */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_REL_FILENUMBER(rel) ((rel)->rd_locator.relNumber)
+#define BLOOM_REL_FILE(rel) ((rel)->rd_locator)
+#else
+#define BLOOM_REL_FILENUMBER(rel) ((rel)->rd_node.relNode)
+#define BLOOM_REL_FILE(rel) ((rel)->rd_node)
+#endif
+
+/*
+ * The count of completed transactions that GetSnapshotData reuses a
+ * snapshot by, and this backend's local transaction id: 17 renamed the
+ * shared variables (ShmemVariableCache to TransamVariables) and put the
+ * lxid into PGPROC's vxid.
+ */
+#include "access/transam.h"
+#include "storage/proc.h"
+#if PG_VERSION_NUM >= 170000
+#define BLOOM_XACT_COMPLETIONS() (TransamVariables->xactCompletionCount)
+#define BLOOM_MY_LXID() (MyProc->vxid.lxid)
+#else
+#define BLOOM_XACT_COMPLETIONS() (ShmemVariableCache->xactCompletionCount)
+#define BLOOM_MY_LXID() (MyProc->lxid)
+#endif
+
 #endif /* BLOOM_COMPAT_H */

@@ -204,6 +204,16 @@ extern void bloom_index_module_init(void);
  */
 extern void bloom_index_read_meta(Relation index, BloomIndexMeta *meta);
 
+/*
+ * Bring *meta, a copy of the metapage (if *valid), up to date: reread and
+ * checked only when the metapage names other layers or flags than the copy
+ * (a layer's entry never changes once written; a new file, by REINDEX or
+ * TRUNCATE, is the caller's to notice).  *recent: the buffer the metapage
+ * was found in last time (InvalidBuffer at first), tried first.
+ */
+extern void bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid,
+                                     Buffer *recent);
+
 /* Check the contents of a metapage; raises XX002 naming the index. */
 extern void bloom_index_check_meta(Relation index, const BloomIndexMeta *meta);
 

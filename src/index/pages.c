@@ -97,6 +97,38 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 }
 
 void
+bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buffer *recent)
+{
+	if (*valid)
+	{
+		Buffer buf;
+		Page page;
+		bool same;
+
+		/* the buffer the metapage was in last time, if it still is: no lookup of its tag */
+		if (*recent != InvalidBuffer && !RelationUsesLocalBuffers(index) &&
+		    ReadRecentBuffer(BLOOM_REL_FILE(index), MAIN_FORKNUM, BLOOM_INDEX_METAPAGE, *recent))
+			buf = *recent;
+		else
+			buf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
+		*recent = buf;
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		same = special_is_ours(page) && (BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) &&
+		       ((PageHeader) page)->pd_lower >=
+		           MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) &&
+		       ((BloomIndexMeta *) PageGetContents(page))->magic == meta->magic &&
+		       ((BloomIndexMeta *) PageGetContents(page))->nlayers == meta->nlayers &&
+		       ((BloomIndexMeta *) PageGetContents(page))->flags == meta->flags;
+		UnlockReleaseBuffer(buf);
+		if (same)
+			return;
+	}
+	bloom_index_read_meta(index, meta);
+	*valid = true;
+}
+
+void
 bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer)
 {
 	BloomIndexOpaque *opaque;

@@ -13,23 +13,18 @@ bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer
 	const BloomIndexLayer *l = &meta->layers[layer];
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, meta->seed,
 	               l->ncells};
-	uint64 pos[BF_MAX_HASHES];
 	BloomIndexSpot spot;
 	Buffer buf;
 	Page page;
-	const uint8 *block;
-	bool held = true;
+	bool held;
 
 	Assert(layer >= 0 && (uint32) layer < meta->nlayers);
-	bf_positions(&p, h, pos);
-	spot = bloom_index_spot(meta, l, pos[0] / BF_BLOCK_BITS);
+	spot = bloom_index_spot(meta, l, bf_blocked_block(&p, h));
 	buf = ReadBuffer(index, spot.blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	bloom_index_check_data_page(index, page, spot.blkno, layer);
-	block = (const uint8 *) page + spot.offset;
-	for (int j = 0; j < l->nhashes && held; j++)
-		held = (block[(pos[j] % BF_BLOCK_BITS) / 8] >> (pos[j] % 8)) & 1;
+	held = bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h);
 	UnlockReleaseBuffer(buf);
 	return held;
 }

@@ -46,6 +46,8 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "storage/procarray.h"
 
 PG_FUNCTION_INFO_V1(bloom_index_contains);
@@ -56,14 +58,52 @@ PG_FUNCTION_INFO_V1(bloom_index_filter);
 /* The access method's name, as the install script creates it. */
 #define BLOOM_INDEX_AM_NAME "bloomfilter"
 
+/*
+ * When a copy of the filter holds every key a snapshot may see: no
+ * transaction completed since it was made (the shared count that
+ * ProcArrayEndTransaction increments, under ProcArrayLock, as a commit
+ * becomes visible: GetSnapshotData reuses a snapshot by it), in the same
+ * command of the same transaction (so with the same own changes).  A
+ * committed key was added before its transaction completed, so before the
+ * count was read for the copy, and the copy's pages were read after.
+ */
+typedef struct CopyKey
+{
+	uint64 completions;
+	CommandId curcid;
+	LocalTransactionId lxid;
+} CopyKey;
+
+/* What a call site keeps of one index it reads. */
+typedef struct ContainsLeaf
+{
+	Oid index;
+	/* its metapage's copy, kept while its file and its layers are the same */
+	BloomIndexMeta meta;
+	bool current;
+	Oid file;      /* its relfilenode number */
+	Buffer recent; /* the buffer the metapage was in last time */
+	/* a copy of the whole filter (a layered bloom value), for many calls under one key */
+	bytea *copy;
+	bf_view view;
+	CopyKey copy_key; /* the key it was made under */
+	CopyKey calls_key;
+	uint64 calls; /* calls read from pages under calls_key */
+	BlockNumber pages;
+} ContainsLeaf;
+
 /* What a call site of bloom_index_contains keeps (fn_extra, in fn_mcxt). */
 typedef struct ContainsCache
 {
 	bool valid; /* set up for index */
 	Oid index;
-	List *leaves;       /* the indexes read: index, or its partitions' (leaves()) */
-	BloomHasher hasher; /* the probe's type, under the column's collation */
+	int nleaves;          /* the indexes read: index, or its partitions' (leaves()) */
+	ContainsLeaf *leaves; /* in fn_mcxt */
+	BloomHasher hasher;   /* the probe's type, under the column's collation */
 } ContainsCache;
+
+/* calls read from pages under one key before the filter may be copied, at least */
+#define COPY_AFTER_CALLS 64
 
 /*
  * Whether index holds the keys of every row this transaction may see, or
@@ -232,8 +272,23 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	bloom_index_hasher(index, &column);
 	bloom_hasher_init(&cache->hasher, probe_type, index->rd_indcollation[0], false);
-	list_free(cache->leaves);
-	cache->leaves = leaves(index);
+	{
+		List *oids = leaves(index);
+		ListCell *lc;
+
+		for (int i = 0; i < cache->nleaves; i++)
+			if (cache->leaves[i].copy != NULL)
+				pfree(cache->leaves[i].copy);
+		if (cache->leaves != NULL)
+			pfree(cache->leaves);
+		cache->nleaves = list_length(oids);
+		cache->leaves = palloc0(Max(cache->nleaves, 1) * sizeof(ContainsLeaf));
+		foreach (lc, oids)
+		{
+			cache->leaves[foreach_current_index(lc)].index = lfirst_oid(lc);
+			cache->leaves[foreach_current_index(lc)].recent = InvalidBuffer;
+		}
+	}
 	MemoryContextSwitchTo(old);
 	if (!bf_elem_equal(column.elem, column.elemlen, cache->hasher.elem, cache->hasher.elemlen))
 		ereport(ERROR,
@@ -247,12 +302,79 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 	index_close(index, NoLock);
 }
 
+/*
+ * The key now; false where no copy is kept: during recovery, where a
+ * standby's snapshots follow replay, not that count.
+ */
+static bool
+current_key(CopyKey *key)
+{
+	if (RecoveryInProgress())
+		return false;
+	/* after this backend's latest snapshot was taken: it sees no later completion */
+	pg_memory_barrier();
+	key->completions = BLOOM_XACT_COMPLETIONS();
+	key->curcid = GetCurrentCommandId(false);
+	key->lxid = BLOOM_MY_LXID();
+	return true;
+}
+
+static bool
+key_equal(const CopyKey *a, const CopyKey *b)
+{
+	return a->completions == b->completions && a->curcid == b->curcid && a->lxid == b->lxid;
+}
+
+/*
+ * After calls enough to pay for it under one key, copy leaf's whole
+ * filter into the call site's memory, if it fits in work_mem: it is read
+ * then once, and the calls under that snapshot probe the copy.
+ */
+static void
+maybe_copy(FunctionCallInfo fcinfo, ContainsCache *cache, ContainsLeaf *leaf, Relation index,
+           const CopyKey *now)
+{
+	MemoryContext old;
+	bytea *copy;
+	bf_error err;
+
+	if (leaf->calls == COPY_AFTER_CALLS)
+		leaf->pages = RelationGetNumberOfBlocks(index);
+	if (leaf->calls < Max(COPY_AFTER_CALLS, (uint64) leaf->pages) ||
+	    (uint64) leaf->pages * BLCKSZ > (uint64) work_mem * 1024)
+		return;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	copy = bloom_index_snapshot(list_make1_oid(leaf->index), &cache->hasher);
+	MemoryContextSwitchTo(old);
+	if (!bf_check_header((const uint8 *) VARDATA(copy), VARSIZE(copy) - VARHDRSZ, &leaf->view,
+	                     &err))
+		elog(ERROR, "bloomfilter index \"%s\": its copy is malformed: %s",
+		     RelationGetRelationName(index), err.message);
+	if (leaf->copy != NULL)
+		pfree(leaf->copy);
+	leaf->copy = copy;
+	leaf->copy_key = *now;
+}
+
+/*
+ * bloom_index_contains(index, value): whether some layer of the index (of
+ * each of its partitions' indexes) holds the value's key.  Each call reads
+ * the metapage (its directory kept while its layers are the same) and one
+ * page per layer; after many calls while no transaction completes (a
+ * statement probing many rows), the call site copies the whole filter,
+ * while it fits in work_mem, and probes the copy in memory until one does.
+ * The copy is made after the count of completed transactions was read, so
+ * it holds the key of every row a transaction completed before then added
+ * (CopyKey); once another completes, or this transaction's next command
+ * begins, the pages are read again.
+ */
 Datum
 bloom_index_contains(PG_FUNCTION_ARGS)
 {
 	Oid indexoid = PG_GETARG_OID(0);
 	ContainsCache *cache = fcinfo->flinfo->fn_extra;
-	ListCell *lc;
+	CopyKey now;
+	bool keyed;
 
 	if (cache == NULL)
 	{
@@ -265,19 +387,48 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 		contains_setup(fcinfo, cache, indexoid);
 		cache->valid = true;
 	}
-	foreach (lc, cache->leaves)
+	keyed = current_key(&now);
+	for (int i = 0; i < cache->nleaves; i++)
 	{
+		ContainsLeaf *leaf = &cache->leaves[i];
+		Relation index;
 		Oid table;
-		/* the locks are held already: local lookups */
-		Relation index = list_length(cache->leaves) == 1 && lfirst_oid(lc) == indexoid
-		                     ? index_open(indexoid, AccessShareLock)
-		                     : open_bloom_index(lfirst_oid(lc), &table);
-		BloomIndexMeta meta;
 		bool found;
 
-		bloom_index_read_meta(index, &meta);
+		if (keyed && leaf->copy != NULL && key_equal(&leaf->copy_key, &now))
+		{
+			found =
+			    bf_contains_hash(&leaf->view, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
+			                                                   leaf->view.p.seed));
+			if (found)
+				PG_RETURN_BOOL(true);
+			continue;
+		}
+		/* the locks are held already: local lookups */
+		index = cache->nleaves == 1 && leaf->index == indexoid
+		            ? index_open(indexoid, AccessShareLock)
+		            : open_bloom_index(leaf->index, &table);
+		/* the metapage reread only when it changed (a new file: REINDEX, TRUNCATE) */
+		if (leaf->file != BLOOM_REL_FILENUMBER(index))
+		{
+			leaf->current = false;
+			leaf->recent = InvalidBuffer;
+		}
+		leaf->file = BLOOM_REL_FILENUMBER(index);
+		bloom_index_refresh_meta(index, &leaf->meta, &leaf->current, &leaf->recent);
 		found = bloom_index_may_contain(
-		    index, &meta, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), meta.seed));
+		    index, &leaf->meta,
+		    bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), leaf->meta.seed));
+		if (keyed)
+		{
+			if (!key_equal(&leaf->calls_key, &now))
+			{
+				leaf->calls_key = now;
+				leaf->calls = 0;
+			}
+			leaf->calls++;
+			maybe_copy(fcinfo, cache, leaf, index, &now);
+		}
 		index_close(index, NoLock);
 		if (found)
 			PG_RETURN_BOOL(true);

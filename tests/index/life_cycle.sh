@@ -127,6 +127,31 @@ sql 0 <<<"INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 100) g;"
 check "... and takes keys again" "0|1|t" \
 	"$(sql 0 <<<"SELECT (bloom_index_verify('scratch_k')).keys_missing, layers, bloom_index_contains('scratch_k', 'k1'::text) FROM bloom_index_info('scratch_k');")"
 
+# ---- a call site's copy of the filter, and another session's commit ----
+# one statement probes many keys (its call site copies the filter), then,
+# after another session commits a new key, probes that key at the same call
+# site: a completed transaction makes it read the pages again
+(sleep 2 && sql 0 <<<"INSERT INTO seen VALUES (777777777777, 9);") &
+seen_late=$(sql 0 2>&1 <<'SQL' | sed -n 's/.*late key: \([tf]\).*/\1/p'
+DO $$
+DECLARE
+    held bool;
+    k int8;
+BEGIN
+    FOR i IN 1..4000 LOOP
+        k := CASE WHEN i = 4000 THEN 777777777777 ELSE -i END;
+        IF i = 4000 THEN
+            PERFORM pg_sleep(4);
+        END IF;
+        held := bloom_index_contains('seen_k', k);
+    END LOOP;
+    RAISE NOTICE 'late key: %', held;
+END $$;
+SQL
+)
+wait
+check "a key another session commits is found by a call site that had copied the filter" t "$seen_late"
+
 # ---- a streaming standby ----
 as_pg "$bin/pg_basebackup -h $work -p $port -U postgres -D $work/standby -R -X stream >/dev/null"
 cat >>"$work/standby/postgresql.conf" <<CONF

@@ -1112,6 +1112,15 @@ test_blocked(void)
 	}
 	for (int i = 0; i < probes; i++)
 		fp += bf_contains_hash(&f.v, next_hash(&state));
+	/* a value's block and its test there, as a caller keeping the blocks elsewhere uses them */
+	for (int i = 0; i < 20000; i++)
+	{
+		uint64_t h = next_hash(&state);
+		uint64_t b = bf_blocked_block(&f.v.p, h);
+
+		CHECK(b < m / 512);
+		CHECK(bf_blocked_block_holds(&f.v.p, f.v.data + b * 64, h) == bf_contains_hash(&f.v, h));
+	}
 	measured = (double) fp / probes;
 	expected = bf_blocked_fpp(n, (double) m, k);
 	printf("     blocked512 n = %d, m = %llu, k = %d: measured rate %.5f, formula %.5f\n", n,
