@@ -9,17 +9,40 @@
 #include <string.h>
 
 bool
+bf_bits_block_holds(const uint8_t *block, bf_hash_state *s, unsigned k)
+{
+	for (unsigned i = 0; i < k; i++)
+		if (!bf_bit_test(block, bf_hash_next_in_block(s)))
+			return false;
+	return true;
+}
+
+unsigned
+bf_bits_block_add(uint8_t *block, bf_hash_state *s, unsigned k)
+{
+	unsigned changed = 0;
+
+	for (unsigned i = 0; i < k; i++)
+	{
+		unsigned offset = bf_hash_next_in_block(s);
+
+		if (!bf_bit_test(block, offset))
+		{
+			bf_bit_set(block, offset);
+			changed++;
+		}
+	}
+	return changed;
+}
+
+bool
 bf_bits_blocked_contains(const bf_params *p, const uint8_t *bits, uint64_t h)
 {
 	bf_hash_state s = bf_hash_start(h);
-	const uint8_t *block;
 
 	assert(p->layout == BF_LAYOUT_BLOCKED512);
-	block = bits + bf_hash_block(&s, p->ncells) * (BF_BLOCK_BITS / 8);
-	for (unsigned i = 0; i < p->nhashes; i++)
-		if (!bf_bit_test(block, bf_hash_next_in_block(&s)))
-			return false;
-	return true;
+	return bf_bits_block_holds(bits + bf_hash_block(&s, p->ncells) * (BF_BLOCK_BITS / 8), &s,
+	                           p->nhashes);
 }
 
 unsigned

@@ -8,6 +8,7 @@
 #define BF_BITS_H
 
 #include "bf_format.h"
+#include "bf_hash.h"
 
 static inline bool
 bf_bit_test(const uint8_t *bits, uint64_t pos)
@@ -20,6 +21,15 @@ bf_bit_set(uint8_t *bits, uint64_t pos)
 {
 	bits[pos >> 3] |= (uint8_t) (1u << (pos & 7));
 }
+
+/*
+ * A blocked512 value's k bits in its block (the 64 bytes at block), s its
+ * hash state from bf_hash_start(): whether all are set, tested as they come
+ * (a value not held usually fails at its first or second); and setting
+ * them, returning how many changed 0 -> 1.
+ */
+extern bool bf_bits_block_holds(const uint8_t *block, bf_hash_state *s, unsigned k);
+extern unsigned bf_bits_block_add(uint8_t *block, bf_hash_state *s, unsigned k);
 
 /*
  * Whether a blocked512 filter of shape p over bits holds a value: all its k

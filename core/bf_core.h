@@ -88,13 +88,15 @@ extern void bf_positions(const bf_params *p, uint64_t h, uint64_t *pos);
 
 /*
  * blocked512 (or a layer of a layered filter, p its shape): the block (in
- * [0, m / 512)) that holds a value's k bits, and whether block, the 64 bytes
- * of that block, has them all set, tested as they come (a value not held
- * usually fails at its first or second bit).  For a caller that keeps the
- * blocks elsewhere (a bloomfilter index keeps them on pages).
+ * [0, m / 512)) that holds a value's k bits; whether block, the 64 bytes of
+ * that block, has them all set, tested as they come (a value not held
+ * usually fails at its first or second bit); and setting them there,
+ * returning how many were clear.  For a caller that keeps the blocks
+ * elsewhere (a bloomfilter index keeps them on pages).
  */
 extern uint64_t bf_blocked_block(const bf_params *p, uint64_t h);
 extern bool bf_blocked_block_holds(const bf_params *p, const uint8_t *block, uint64_t h);
+extern unsigned bf_blocked_block_add(const bf_params *p, uint8_t *block, uint64_t h);
 
 /*
  * dst := dst | src over data bytes [from, to): the bits ORed (classic,

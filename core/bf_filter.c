@@ -129,10 +129,16 @@ bf_blocked_block_holds(const bf_params *p, const uint8_t *block, uint64_t h)
 	bf_hash_state s = bf_hash_start(h);
 
 	assert(p->layout == BF_LAYOUT_BLOCKED512 && p->nhashes >= 1 && p->nhashes <= BF_MAX_HASHES);
-	for (unsigned i = 0; i < p->nhashes; i++)
-		if (!bf_bit_test(block, bf_hash_next_in_block(&s)))
-			return false;
-	return true;
+	return bf_bits_block_holds(block, &s, p->nhashes);
+}
+
+unsigned
+bf_blocked_block_add(const bf_params *p, uint8_t *block, uint64_t h)
+{
+	bf_hash_state s = bf_hash_start(h);
+
+	assert(p->layout == BF_LAYOUT_BLOCKED512 && p->nhashes >= 1 && p->nhashes <= BF_MAX_HASHES);
+	return bf_bits_block_add(block, &s, p->nhashes);
 }
 
 void

@@ -79,26 +79,17 @@ memory_test(BuildState *state, int i, uint64 h, bool add)
 	MemoryLayer *ml = &state->layers[i];
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, state->meta.seed,
 	               l->ncells};
-	uint64 pos[BF_MAX_HASHES];
-	unsigned newly = 0;
+	uint64 block = bf_blocked_block(&p, h);
+	uint8 *bytes = ml->bits + block * BLOOM_INDEX_BLOCK_BYTES;
+	unsigned newly;
 
-	bf_positions(&p, h, pos);
-	for (int j = 0; j < l->nhashes; j++)
-	{
-		uint8 bit = (uint8) (1u << (pos[j] % 8));
-
-		if (!(ml->bits[pos[j] / 8] & bit))
-		{
-			if (!add)
-				return false;
-			ml->bits[pos[j] / 8] |= bit;
-			newly++;
-		}
-	}
+	if (!add)
+		return bf_blocked_block_holds(&p, bytes, h);
+	newly = bf_blocked_block_add(&p, bytes, h);
 	if (newly > 0)
 	{
 		ml->set += newly;
-		ml->page_added[pos[0] / BF_BLOCK_BITS / state->meta.blocks_per_page]++;
+		ml->page_added[block / state->meta.blocks_per_page]++;
 	}
 	return newly == 0;
 }

@@ -65,41 +65,23 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 	const BloomIndexLayer *l = &meta->layers[last];
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, meta->seed,
 	               l->ncells};
-	uint64 pos[BF_MAX_HASHES];
 	BloomIndexSpot spot;
 	Buffer buf;
 	Page page;
-	uint8 *block;
-	bool held = true;
 	bool full;
 
-	bf_positions(&p, h, pos);
-	spot = bloom_index_spot(meta, l, pos[0] / BF_BLOCK_BITS);
+	spot = bloom_index_spot(meta, l, bf_blocked_block(&p, h));
 	buf = ReadBuffer(index, spot.blkno);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
 	bloom_index_check_data_page(index, page, spot.blkno, last);
-	block = (uint8 *) page + spot.offset;
-	for (int j = 0; j < l->nhashes && held; j++)
-		held = (block[(pos[j] % BF_BLOCK_BITS) / 8] >> (pos[j] % 8)) & 1;
-	if (!held)
+	if (!bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h))
 	{
 		GenericXLogState *xlog = GenericXLogStart(index);
 		Page copy = GenericXLogRegisterBuffer(xlog, buf, 0);
 		BloomIndexOpaque *opaque = BloomIndexPageGetOpaque(copy);
 
-		block = (uint8 *) copy + spot.offset;
-		for (int j = 0; j < l->nhashes; j++)
-		{
-			uint8 bit = (uint8) (1u << (pos[j] % 8));
-			uint8 *byte = &block[(pos[j] % BF_BLOCK_BITS) / 8];
-
-			if (!(*byte & bit))
-			{
-				*byte |= bit;
-				opaque->nset++;
-			}
-		}
+		opaque->nset += bf_blocked_block_add(&p, (uint8 *) copy + spot.offset, h);
 		opaque->nadded++;
 		GenericXLogFinish(xlog);
 	}
