@@ -180,16 +180,23 @@ bloom_validate(struct varlena *raw, BloomSource source, const char *typname, Blo
 }
 
 uint64
-bloom_count_occupied(const bf_view *view)
+bloom_count_occupied_range(const bf_view *view, size_t from, size_t n)
 {
 	uint64 count = 0;
 
-	for (size_t from = 0; from < view->nbytes; from += BLOOM_CHUNK)
+	Assert(from + n <= view->nbytes);
+	for (size_t at = from; at < from + n; at += BLOOM_CHUNK)
 	{
 		CHECK_FOR_INTERRUPTS();
-		count += bf_occupied(view, from, Min(from + BLOOM_CHUNK, view->nbytes));
+		count += bf_occupied(view, at, Min(at + BLOOM_CHUNK, from + n));
 	}
 	return count;
+}
+
+uint64
+bloom_count_occupied(const bf_view *view)
+{
+	return bloom_count_occupied_range(view, 0, view->nbytes);
 }
 
 void

@@ -65,8 +65,10 @@ extern void bloom_validate(struct varlena *raw, BloomSource source, const char *
 /* Bytes of data handled between two CHECK_FOR_INTERRUPTS() in loops over a filter. */
 #define BLOOM_CHUNK (1024 * 1024)
 
-/* Set bits / non-zero counters, counted in chunks with CHECK_FOR_INTERRUPTS. */
+/* Set bits / non-zero counters, counted in chunks with CHECK_FOR_INTERRUPTS:
+ * of all the data, or of bytes [from, from + n) of it (one layer's). */
 extern uint64 bloom_count_occupied(const bf_view *view);
+extern uint64 bloom_count_occupied_range(const bf_view *view, size_t from, size_t n);
 
 /* Apply a core byte-range operation over all of src's data, in chunks with
  * CHECK_FOR_INTERRUPTS (bf_union_bytes, bf_intersect_bytes, ...). */

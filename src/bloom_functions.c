@@ -270,20 +270,19 @@ bloom_layers(PG_FUNCTION_ARGS)
 	for (unsigned i = 0; i < nlayers; i++)
 	{
 		bf_params layer = v->p;
-		size_t offset = 0;
-		uint64 set = 0;
+		uint64 set;
 		double distinct;
 		Datum values[7];
 		bool nulls[7] = {false};
 
 		if (v->p.layout == BF_LAYOUT_LAYERED)
-			bf_layer(v, i, &layer, &offset);
-		for (size_t at = offset; at < offset + layer.ncells / 8; at += BLOOM_CHUNK)
 		{
-			CHECK_FOR_INTERRUPTS();
-			set += bf_occupied(v, at, Min(at + BLOOM_CHUNK, offset + (size_t) (layer.ncells / 8)));
+			size_t offset;
+
+			bf_layer(v, i, &layer, &offset);
+			set = bloom_count_occupied_range(v, offset, (size_t) (layer.ncells / 8));
 		}
-		if (v->p.layout != BF_LAYOUT_LAYERED)
+		else
 			set = bloom_count_occupied(v); /* a classic filter's m need not be whole bytes */
 		distinct = Min(bf_estimate_distinct(layer.ncells, layer.nhashes, set), (double) v->nadded);
 		values[0] = Int32GetDatum((int32) i);

@@ -36,20 +36,6 @@ PG_FUNCTION_INFO_V1(bloom_agg_combine);
 PG_FUNCTION_INFO_V1(bloom_eq);
 PG_FUNCTION_INFO_V1(bloom_ne);
 
-/* Set bits of bytes [from, from + n) of a filter's data, in chunks. */
-static uint64
-occupied_range(const bf_view *v, size_t from, size_t n)
-{
-	uint64 count = 0;
-
-	for (size_t at = from; at < from + n; at += BLOOM_CHUNK)
-	{
-		CHECK_FOR_INTERRUPTS();
-		count += bf_occupied(v, at, Min(at + BLOOM_CHUNK, from + n));
-	}
-	return count;
-}
-
 /*
  * A layered filter's estimates, layer by layer (each a blocked512 filter):
  * the distinct values of all its layers, and the rate of a value that no
@@ -68,8 +54,9 @@ layered_estimates(const bf_view *v, double *distinct, double *fpp)
 		double est;
 
 		bf_layer(v, i, &layer, &offset);
-		est = bf_estimate_distinct(layer.ncells, layer.nhashes,
-		                           occupied_range(v, offset, (size_t) (layer.ncells / 8)));
+		est = bf_estimate_distinct(
+		    layer.ncells, layer.nhashes,
+		    bloom_count_occupied_range(v, offset, (size_t) (layer.ncells / 8)));
 		*distinct += est;
 		clear *= 1.0 - bf_blocked_fpp(est, (double) layer.ncells, layer.nhashes);
 	}
