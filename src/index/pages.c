@@ -38,6 +38,14 @@ special_is_ours(Page page)
 	       BloomIndexPageGetOpaque(page)->page_id == BLOOM_INDEX_PAGE_ID;
 }
 
+/* Whether page is our metapage, with room for a whole BloomIndexMeta. */
+static bool
+is_meta_page(Page page)
+{
+	return special_is_ours(page) && (BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) &&
+	       ((PageHeader) page)->pd_lower >= MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta);
+}
+
 void
 bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
 {
@@ -85,8 +93,7 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!special_is_ours(page) || !(BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) ||
-	    ((PageHeader) page)->pd_lower < MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta))
+	if (!is_meta_page(page))
 	{
 		UnlockReleaseBuffer(buf);
 		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The first page is not a metapage.");
@@ -114,9 +121,7 @@ bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buff
 		*recent = buf;
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		same = special_is_ours(page) && (BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) &&
-		       ((PageHeader) page)->pd_lower >=
-		           MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) &&
+		same = is_meta_page(page) &&
 		       ((BloomIndexMeta *) PageGetContents(page))->magic == meta->magic &&
 		       ((BloomIndexMeta *) PageGetContents(page))->nlayers == meta->nlayers &&
 		       ((BloomIndexMeta *) PageGetContents(page))->flags == meta->flags;
