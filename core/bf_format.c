@@ -206,20 +206,51 @@ locate(uint8_t *buf, bf_view *view)
 	view->nbytes = bf_data_bytes(view->p.layout, view->p.ncells);
 }
 
+/* Read layer entry c->index into c->layer. */
+static void
+read_layer_entry(const bf_view *view, bf_layer_cursor *c)
+{
+	const uint8_t *entry = view->layers + (size_t) c->index * BF_LAYER_SIZE;
+
+	c->layer.layout = BF_LAYOUT_BLOCKED512;
+	c->layer.scheme = view->p.scheme;
+	c->layer.seed = view->p.seed;
+	c->layer.ncells = bf_load_le(entry, 8);
+	c->layer.nhashes = (uint16_t) bf_load_le(entry + 8, 2);
+}
+
+bool
+bf_layer_first(const bf_view *view, bf_layer_cursor *c)
+{
+	assert(view->p.layout == BF_LAYOUT_LAYERED && view->p.nhashes >= 1);
+	c->index = 0;
+	c->offset = 0;
+	read_layer_entry(view, c);
+	return true;
+}
+
+bool
+bf_layer_next(const bf_view *view, bf_layer_cursor *c)
+{
+	assert(view->p.layout == BF_LAYOUT_LAYERED && c->index < view->p.nhashes);
+	if (c->index + 1u >= view->p.nhashes)
+		return false;
+	c->offset += (size_t) (c->layer.ncells / 8);
+	c->index++;
+	read_layer_entry(view, c);
+	return true;
+}
+
 void
 bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset)
 {
-	size_t bits = 0;
+	bf_layer_cursor c;
 
 	assert(view->p.layout == BF_LAYOUT_LAYERED && i < view->p.nhashes);
-	for (unsigned j = 0; j < i; j++)
-		bits += (size_t) bf_load_le(view->layers + (size_t) j * BF_LAYER_SIZE, 8);
-	layer->layout = BF_LAYOUT_BLOCKED512;
-	layer->scheme = view->p.scheme;
-	layer->seed = view->p.seed;
-	layer->ncells = bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE, 8);
-	layer->nhashes = (uint16_t) bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE + 8, 2);
-	*offset = bits / 8;
+	for (bool more = bf_layer_first(view, &c); more && c.index < i; more = bf_layer_next(view, &c))
+		;
+	*layer = c.layer;
+	*offset = c.offset;
 }
 
 void

@@ -254,6 +254,24 @@ extern size_t bf_layers_bytes(const bf_params *p);
 extern void bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset);
 
 /*
+ * A walk over a layered filter's layers in order, each step O(1) where
+ * bf_layer(i) sums the sizes of the i layers before it:
+ *	 for (bool more = bf_layer_first(v, &c); more; more = bf_layer_next(v, &c))
+ */
+typedef struct bf_layer_cursor
+{
+	unsigned index;  /* the layer's number */
+	bf_params layer; /* its shape, as bf_layer gives it */
+	size_t offset;   /* where its bits start in data */
+} bf_layer_cursor;
+
+/* Stand on layer 0 of a layered filter (it has at least one). */
+extern bool bf_layer_first(const bf_view *view, bf_layer_cursor *c);
+
+/* Step to the next layer; false after the last. */
+extern bool bf_layer_next(const bf_view *view, bf_layer_cursor *c);
+
+/*
  * Write layer i's entry of a new layered filter (bf_init_header() left
  * them zero): m_i a multiple of 512, k_i 1 to 64; the writer sees that the
  * m_i sum to the filter's m.

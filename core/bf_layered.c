@@ -13,16 +13,12 @@
 bool
 bf_layered_contains(const bf_view *view, uint64_t h)
 {
-	assert(view->p.layout == BF_LAYOUT_LAYERED);
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-	{
-		bf_params layer;
-		size_t offset;
+	bf_layer_cursor c;
 
-		bf_layer(view, i, &layer, &offset);
-		if (bf_bits_blocked_contains(&layer, view->data + offset, h))
+	assert(view->p.layout == BF_LAYOUT_LAYERED);
+	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
+		if (bf_bits_blocked_contains(&c.layer, view->data + c.offset, h))
 			return true;
-	}
 	return false;
 }
 
@@ -41,17 +37,12 @@ bool
 bf_layered_check(const bf_view *view, uint64_t occupied, bf_error *err)
 {
 	unsigned most = 0; /* the largest k of a layer: no value sets more bits */
+	bf_layer_cursor c;
 
 	assert(view->p.layout == BF_LAYOUT_LAYERED);
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-	{
-		bf_params layer;
-		size_t offset;
-
-		bf_layer(view, i, &layer, &offset);
-		if (layer.nhashes > most)
-			most = layer.nhashes;
-	}
+	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
+		if (c.layer.nhashes > most)
+			most = c.layer.nhashes;
 	if (view->nadded == 0 && view->elemlen != 0)
 		return bf_fail(err, BF_ERR_FORMAT, "element key is set but no values were added");
 	if (view->nadded != 0 && view->elemlen == 0)

@@ -120,20 +120,15 @@ static size_t
 layers_text(const bf_view *view, char *out)
 {
 	size_t len = 0;
+	bf_layer_cursor c;
 
 	out[0] = '\0';
 	if (view->p.layout != BF_LAYOUT_LAYERED)
 		return 0;
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-	{
-		bf_params layer;
-		size_t offset;
-
-		bf_layer(view, i, &layer, &offset);
+	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
 		len += (size_t) snprintf(out + len, LAYERS_TEXT_MAX - len, "%s%llu:%u",
-		                         i == 0 ? " layers=" : ",", (unsigned long long) layer.ncells,
-		                         (unsigned) layer.nhashes);
-	}
+		                         c.index == 0 ? " layers=" : ",",
+		                         (unsigned long long) c.layer.ncells, (unsigned) c.layer.nhashes);
 	return len;
 }
 

@@ -259,6 +259,7 @@ bloom_layers(PG_FUNCTION_ARGS)
 	BloomFilter f;
 	const bf_view *v;
 	unsigned nlayers;
+	bf_layer_cursor c;
 
 	InitMaterializedSRF(fcinfo, 0);
 	bloom_get_arg(fcinfo, 0, false, &f);
@@ -277,10 +278,13 @@ bloom_layers(PG_FUNCTION_ARGS)
 
 		if (v->p.layout == BF_LAYOUT_LAYERED)
 		{
-			size_t offset;
-
-			bf_layer(v, i, &layer, &offset);
-			set = bloom_count_occupied_range(v, offset, (size_t) (layer.ncells / 8));
+			/* one walk over the layers (bf_layer(i) would sum the sizes before i) */
+			if (i == 0)
+				bf_layer_first(v, &c);
+			else
+				bf_layer_next(v, &c);
+			layer = c.layer;
+			set = bloom_count_occupied_range(v, c.offset, (size_t) (layer.ncells / 8));
 		}
 		else
 			set = bloom_count_occupied(v); /* a classic filter's m need not be whole bytes */

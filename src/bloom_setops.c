@@ -45,20 +45,17 @@ static void
 layered_estimates(const bf_view *v, double *distinct, double *fpp)
 {
 	double clear = 1.0;
+	bf_layer_cursor c;
 
 	*distinct = 0;
-	for (unsigned i = 0; i < v->p.nhashes; i++)
+	for (bool more = bf_layer_first(v, &c); more; more = bf_layer_next(v, &c))
 	{
-		bf_params layer;
-		size_t offset;
-		double est;
+		double est = bf_estimate_distinct(
+		    c.layer.ncells, c.layer.nhashes,
+		    bloom_count_occupied_range(v, c.offset, (size_t) (c.layer.ncells / 8)));
 
-		bf_layer(v, i, &layer, &offset);
-		est = bf_estimate_distinct(
-		    layer.ncells, layer.nhashes,
-		    bloom_count_occupied_range(v, offset, (size_t) (layer.ncells / 8)));
 		*distinct += est;
-		clear *= 1.0 - bf_blocked_fpp(est, (double) layer.ncells, layer.nhashes);
+		clear *= 1.0 - bf_blocked_fpp(est, (double) c.layer.ncells, c.layer.nhashes);
 	}
 	*fpp = 1.0 - clear;
 }

@@ -242,6 +242,22 @@ extern BloomIndexSpot bloom_index_spot(const BloomIndexMeta *meta, const BloomIn
                                        uint64 block);
 
 /*
+ * What bloom_index_walk_layer hands on for each page of a layer: the page
+ * (share-locked, checked), its spot (the spot of its first block) and its
+ * bits there, spot.blocks_in_page blocks of BLOOM_INDEX_BLOCK_BYTES.
+ */
+typedef void (*BloomIndexPageVisitor)(Relation index, Page page, const BloomIndexSpot *spot,
+                                      const uint8 *bits, void *arg);
+
+/*
+ * Visit every data page of layer i of meta in order, each read under a
+ * share lock and checked (bloom_index_check_data_page), with a check for
+ * interrupts between pages.  The visitor may raise an error.
+ */
+extern void bloom_index_walk_layer(Relation index, const BloomIndexMeta *meta, int i,
+                                   BloomIndexPageVisitor visit, void *arg);
+
+/*
  * A new layer after the meta's last one (or the first, of capacity keys,
  * when there is none), at first, sized and described, not yet written.
  * False when no layer can be added (BLOOM_INDEX_MAX_LAYERS, or larger than

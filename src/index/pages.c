@@ -199,6 +199,28 @@ bloom_index_spot(const BloomIndexMeta *meta, const BloomIndexLayer *layer, uint6
 }
 
 void
+bloom_index_walk_layer(Relation index, const BloomIndexMeta *meta, int i,
+                       BloomIndexPageVisitor visit, void *arg)
+{
+	const BloomIndexLayer *l = &meta->layers[i];
+
+	Assert(i >= 0 && (uint32) i < meta->nlayers);
+	for (uint32 p = 0; p < l->npages; p++)
+	{
+		BloomIndexSpot spot = bloom_index_spot(meta, l, (uint64) p * meta->blocks_per_page);
+		Buffer buf = ReadBuffer(index, spot.blkno);
+		Page page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		bloom_index_check_data_page(index, page, spot.blkno, i);
+		visit(index, page, &spot, (const uint8 *) page + spot.offset, arg);
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+void
 bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capacity)
 {
 	memset(meta, 0, sizeof(*meta));

@@ -24,8 +24,6 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "fmgr.h"
-#include "miscadmin.h"
-#include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/lsyscache.h"
 
@@ -37,6 +35,27 @@ typedef struct SourceLayer
 	BloomIndexMeta *meta;
 } SourceLayer;
 
+/* Where copy_layer copies to, and what it counts. */
+typedef struct LayerCopy
+{
+	uint8 *bits;   /* the layer's bits in the value */
+	Size per_page; /* bytes of a full page's blocks */
+	uint32 page;   /* the page being copied, from 0 */
+	uint64 added;
+} LayerCopy;
+
+/* bloom_index_walk_layer's visitor for copy_layer: copy a page's blocks in. */
+static void
+copy_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bits, void *arg)
+{
+	LayerCopy *copy = arg;
+
+	memcpy(copy->bits + (Size) copy->page * copy->per_page, bits,
+	       (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
+	copy->added += BloomIndexPageGetOpaque(page)->nadded;
+	copy->page++;
+}
+
 /*
  * Copy layer src (its pages, in order) into bits, which holds its ncells
  * bits; returns the keys its pages count as added.
@@ -44,26 +63,10 @@ typedef struct SourceLayer
 static uint64
 copy_layer(Relation index, const BloomIndexMeta *meta, int layer, uint8 *bits)
 {
-	const BloomIndexLayer *l = &meta->layers[layer];
-	uint64 added = 0;
+	LayerCopy copy = {bits, (Size) meta->blocks_per_page * BLOOM_INDEX_BLOCK_BYTES, 0, 0};
 
-	for (uint32 p = 0; p < l->npages; p++)
-	{
-		BloomIndexSpot spot = bloom_index_spot(meta, l, (uint64) p * meta->blocks_per_page);
-		Buffer buf = ReadBuffer(index, spot.blkno);
-		Page page;
-
-		CHECK_FOR_INTERRUPTS();
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		bloom_index_check_data_page(index, page, spot.blkno, layer);
-		memcpy(bits + (Size) p * meta->blocks_per_page * BLOOM_INDEX_BLOCK_BYTES,
-		       (const char *) page + spot.offset,
-		       (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
-		added += BloomIndexPageGetOpaque(page)->nadded;
-		UnlockReleaseBuffer(buf);
-	}
-	return added;
+	bloom_index_walk_layer(index, meta, layer, copy_page, &copy);
+	return copy.added;
 }
 
 /*

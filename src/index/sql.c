@@ -443,26 +443,23 @@ typedef struct LayerCounts
 	uint64 set;
 } LayerCounts;
 
+/* bloom_index_walk_layer's visitor for count_layer: add a page's counts. */
+static void
+count_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bits, void *arg)
+{
+	LayerCounts *counts = arg;
+
+	counts->added += BloomIndexPageGetOpaque(page)->nadded;
+	counts->set += BloomIndexPageGetOpaque(page)->nset;
+}
+
 /* The counts of layer i's pages, each checked. */
 static LayerCounts
 count_layer(Relation index, const BloomIndexMeta *meta, int i)
 {
-	const BloomIndexLayer *l = &meta->layers[i];
 	LayerCounts counts = {0, 0};
 
-	for (uint32 p = 0; p < l->npages; p++)
-	{
-		Buffer buf = ReadBuffer(index, l->first + p);
-		Page page;
-
-		CHECK_FOR_INTERRUPTS();
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		bloom_index_check_data_page(index, page, l->first + p, i);
-		counts.added += BloomIndexPageGetOpaque(page)->nadded;
-		counts.set += BloomIndexPageGetOpaque(page)->nset;
-		UnlockReleaseBuffer(buf);
-	}
+	bloom_index_walk_layer(index, meta, i, count_page, &counts);
 	return counts;
 }
 
@@ -583,42 +580,29 @@ verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bo
 	}
 }
 
+/* bloom_index_walk_layer's visitor for verify_layer: a page's count of bits set against its bits. */
+static void
+verify_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bits, void *arg)
+{
+	uint64 set =
+	    pg_popcount((const char *) bits, (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
+	uint64 counted = BloomIndexPageGetOpaque(page)->nset;
+
+	if (set != counted)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+		                errmsg("bloomfilter index \"%s\" is corrupt at block %u",
+		                       RelationGetRelationName(index), spot->blkno),
+		                errdetail("The page counts %llu bits set, and holds %llu.",
+		                          (unsigned long long) counted, (unsigned long long) set),
+		                errhint("Rebuild it with REINDEX.")));
+}
+
 /* Check every page of layer i: its counts against its bits. */
 static int64
 verify_layer(Relation index, const BloomIndexMeta *meta, int i)
 {
-	const BloomIndexLayer *l = &meta->layers[i];
-
-	for (uint32 p = 0; p < l->npages; p++)
-	{
-		Buffer buf = ReadBuffer(index, l->first + p);
-		BloomIndexSpot spot = bloom_index_spot(meta, l, (uint64) p * meta->blocks_per_page);
-		Page page;
-		uint64 set = 0;
-		const uint8 *bytes;
-		Size n = (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
-
-		CHECK_FOR_INTERRUPTS();
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		bloom_index_check_data_page(index, page, l->first + p, i);
-		bytes = (const uint8 *) page + spot.offset;
-		set = pg_popcount((const char *) bytes, n);
-		if (set != BloomIndexPageGetOpaque(page)->nset)
-		{
-			uint64 counted = BloomIndexPageGetOpaque(page)->nset;
-
-			UnlockReleaseBuffer(buf);
-			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-			                errmsg("bloomfilter index \"%s\" is corrupt at block %u",
-			                       RelationGetRelationName(index), l->first + p),
-			                errdetail("The page counts %llu bits set, and holds %llu.",
-			                          (unsigned long long) counted, (unsigned long long) set),
-			                errhint("Rebuild it with REINDEX.")));
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	return l->npages;
+	bloom_index_walk_layer(index, meta, i, verify_page, NULL);
+	return meta->layers[i].npages;
 }
 
 /* Verify index leaf (its pages, then its table's rows) into *state's counts; returns pages. */

@@ -1213,6 +1213,22 @@ test_layered(void)
 		memcpy(f.v.data + lo, b[i].v.data, ms[i] / 8);
 		offset += ms[i] / 8;
 	}
+	/* the cursor walks the same layers as bf_layer(i), and stops after the last */
+	{
+		bf_layer_cursor c;
+		unsigned walked = 0;
+
+		for (bool more = bf_layer_first(&f.v, &c); more; more = bf_layer_next(&f.v, &c))
+		{
+			bf_params lp;
+			size_t lo;
+
+			bf_layer(&f.v, c.index, &lp, &lo);
+			CHECK(c.index == walked && bf_params_equal(&c.layer, &lp) && c.offset == lo);
+			walked++;
+		}
+		CHECK(walked == 3 && c.index == 2 && c.offset == (1024 + 2560) / 8);
+	}
 	bf_view_set_nadded(&f.v, 90);
 	/* held exactly when some layer's blocked512 filter holds it */
 	for (int j = 0; j < 20000; j++)
