@@ -99,6 +99,9 @@
 
 /* ---- the format of the pages ---- */
 
+/* The access method's name, as the install script creates it. */
+#define BLOOM_INDEX_AM_NAME "bloomfilter"
+
 #define BLOOM_INDEX_MAGIC 0x58494C42 /* "BLIX" */
 #define BLOOM_INDEX_VERSION 1
 #define BLOOM_INDEX_METAPAGE 0
@@ -321,6 +324,21 @@ extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *met
  * right to read them).
  */
 extern bytea *bloom_index_snapshot(List *leaves, const BloomHasher *hasher);
+
+/* ---- whether an index may be read (source.c) ---- */
+
+typedef enum BloomIndexUsability
+{
+	BLOOM_INDEX_USABLE,
+	BLOOM_INDEX_NOT_VALID, /* its build did not finish (not valid, or not ready) */
+	BLOOM_INDEX_TOO_NEW,   /* built over broken HOT chains after this snapshot (indcheckxmin) */
+} BloomIndexUsability;
+
+/*
+ * Whether index holds every key of the rows this transaction's snapshot
+ * sees: the rule the planner follows for any index.
+ */
+extern BloomIndexUsability bloom_index_usability(Relation index);
 
 /* ---- the access method's entry points ---- */
 

@@ -55,9 +55,6 @@ PG_FUNCTION_INFO_V1(bloom_index_info);
 PG_FUNCTION_INFO_V1(bloom_index_verify);
 PG_FUNCTION_INFO_V1(bloom_index_filter);
 
-/* The access method's name, as the install script creates it. */
-#define BLOOM_INDEX_AM_NAME "bloomfilter"
-
 /*
  * When a copy of the filter holds every key a snapshot may see: no
  * transaction completed since it was made (the shared count that
@@ -115,21 +112,28 @@ typedef struct ContainsCache
 static void
 check_usable(Relation index)
 {
-	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		         errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
-		         errdetail("Its build did not finish (an interrupted CREATE INDEX CONCURRENTLY, "
-		                   "or an index made ON ONLY a partitioned table): it may lack keys."),
-		         errhint("REINDEX it, or drop it and create it again.")));
-	if (index->rd_index->indcheckxmin &&
-	    !TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data),
-	                           TransactionXmin))
-		ereport(ERROR,
-		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-		         errmsg("bloomfilter index \"%s\" is too new for this transaction's snapshot",
-		                RelationGetRelationName(index)),
-		         errhint("Ask it in a new transaction.")));
+	switch (bloom_index_usability(index))
+	{
+		case BLOOM_INDEX_USABLE:
+			return;
+		case BLOOM_INDEX_NOT_VALID:
+			ereport(
+			    ERROR,
+			    (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			     errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+			     errdetail("Its build did not finish (an interrupted CREATE INDEX "
+			               "CONCURRENTLY, or an index made ON ONLY a partitioned table): it "
+			               "may lack keys."),
+			     errhint("REINDEX it, or drop it and create it again.")));
+			break;
+		case BLOOM_INDEX_TOO_NEW:
+			ereport(ERROR,
+			        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			         errmsg("bloomfilter index \"%s\" is too new for this transaction's snapshot",
+			                RelationGetRelationName(index)),
+			         errhint("Ask it in a new transaction.")));
+			break;
+	}
 }
 
 /*

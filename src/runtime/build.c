@@ -11,11 +11,16 @@
  * the filter holds every inner row's key, whatever the number of batches.
  * A rescan that rebuilds the hash table rescans this node, which empties the
  * filter; a rescan that keeps the table does not, and the filter stays.
+ * A filter taken from a bloomfilter index (plan.c) reads no key: the rows
+ * pass, and the end of the inner side takes the index's filter.
  */
 #include "runtime.h"
 
 #include "executor/executor.h"
+#include "catalog/namespace.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include BLOOM_EXPLAIN_STATE_H
 #include BLOOM_EXPLAIN_FORMAT_H
@@ -109,6 +114,10 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 		state->values = palloc(nkeys * sizeof(Datum));
 		state->hashes = palloc(nkeys * sizeof(uint32));
 	}
+	if (list_nth(private, RF_PRIVATE_SOURCE) != NIL)
+		bloom_rf_filter_set_source(&state->filter,
+		                           linitial_oid(list_nth(private, RF_PRIVATE_SOURCE)),
+		                           intVal(list_nth(private, RF_PRIVATE_SOURCE_KEY)));
 	set_remote_param(state, false);
 }
 
@@ -129,7 +138,7 @@ build_exec(CustomScanState *node)
 		return slot;
 	}
 	/* a row with a NULL key matches nothing: the operators are strict */
-	if (state->filter.ready)
+	if (state->filter.ready || OidIsValid(state->filter.source_index))
 		return slot;
 	if (state->filter.values == NULL)
 	{
@@ -280,6 +289,21 @@ build_counts(BuildState *state, RuntimeCounts *counts)
 	bloom_rf_filter_describe(&state->filter, counts);
 }
 
+/* "index NAME" for EXPLAIN, the name qualified where it is not visible. */
+static const char *
+source_name(Oid index)
+{
+	char *name = get_rel_name(index);
+
+	if (name == NULL)
+		return psprintf("index %u (dropped)", index);
+	if (!RelationIsVisible(index))
+		name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(index)), name);
+	else
+		name = (char *) quote_identifier(name);
+	return psprintf("index %s", name);
+}
+
 static void
 build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
@@ -289,6 +313,8 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->filter.id, es);
 	ExplainPropertyText("Build Keys", bloom_rf_keys_explain(node, ancestors, es), es);
+	if (OidIsValid(state->filter.source_index))
+		ExplainPropertyText("Filter Source", source_name(state->filter.source_index), es);
 	if (es->verbose)
 	{
 		ExplainPropertyFloat("Planned Outer Rows", NULL, state->outer_rows, 0, es);
@@ -308,10 +334,18 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	                        state->filter.shared_keys > 0 ? all.keys : shown->keys, es);
 	if (state->filter.shared_keys > 0)
 		ExplainPropertyText("Filter Shared", "by the processes of the Parallel Hash Join", es);
-	if (shown->ready)
+	if (state->filter.source_missing)
+		ExplainPropertyText("Filter Disabled",
+		                    "the index cannot serve (no longer valid, or larger than "
+		                    "bloomfilter.runtime_filter_max_size)",
+		                    es);
+	else if (shown->ready)
 	{
 		ExplainPropertyUInteger("Filter Size", "kB", (shown->bytes + 1023) / 1024, es);
-		ExplainPropertyInteger("Filter Hashes", NULL, shown->nhashes, es);
+		/* a filter taken from an index is layered: its k is its number of layers */
+		ExplainPropertyInteger(OidIsValid(state->filter.source_index) ? "Filter Layers"
+		                                                              : "Filter Hashes",
+		                       NULL, shown->nhashes, es);
 		ExplainPropertyText("Filter Fill", psprintf("%.1f%%", 100.0 * shown->fill), es);
 		if (shown->useless)
 			ExplainPropertyText("Filter Disabled", "too full to remove rows", es);

@@ -8,6 +8,9 @@
  * MAX_PENDING, the hashes go straight into a filter of the largest size
  * instead (core/bf_runtime.h); if that ends up too full to be worth
  * probing, the filter is marked useless and probes pass every row.
+ *
+ * A filter taken from a bloomfilter index (source_index) collects nothing:
+ * its finish takes the index's filter as it is then, a layered value.
  */
 #include "runtime.h"
 
@@ -23,6 +26,7 @@ static void add_pending(RuntimeFilter *f);
 static void merge_into_shared(RuntimeFilter *f);
 static void measure_fill(const bf_view *view, double *fill, bool *useless);
 static void shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size);
+static void take_source(RuntimeFilter *f);
 
 void
 bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
@@ -34,6 +38,15 @@ bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys)
 	f->shared_keys = shared_keys;
 	f->max_bytes = bloom_rf_max_bytes();
 	f->remote_param = -1;
+	f->source_key = -1;
+}
+
+void
+bloom_rf_filter_set_source(RuntimeFilter *f, Oid index, int key)
+{
+	Assert(OidIsValid(index) && key >= 0 && f->shared_keys <= 0 && f->values == NULL);
+	f->source_index = index;
+	f->source_key = key;
 }
 
 void
@@ -49,6 +62,7 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 	f->fill = 0;
 	f->timing = false;
 	f->checked = false;
+	f->source_missing = false;
 	if (f->values)
 		bloom_rf_values_reset(f->values);
 }
@@ -110,6 +124,8 @@ bloom_rf_filter_finish(RuntimeFilter *f)
 		if (f->bytes != NULL)
 			merge_into_shared(f);
 	}
+	else if (OidIsValid(f->source_index))
+		take_source(f);
 	else
 	{
 		if (f->bytes == NULL)
@@ -275,6 +291,57 @@ merge_into_shared(RuntimeFilter *f)
 	}
 }
 
+/*
+ * The index's filter, as it is now: the bloom value bloom_index_filter
+ * would give, in the filter's memory.  An index that cannot serve now, or
+ * whose filter is larger than the largest runtime filter, leaves the filter
+ * useless: probes pass every row.
+ */
+static void
+take_source(RuntimeFilter *f)
+{
+	MemoryContext old = MemoryContextSwitchTo(f->context);
+	bytea *value = bloom_index_source_filter(f->source_index, f->max_bytes);
+	bf_error err;
+
+	MemoryContextSwitchTo(old);
+	Assert(f->bytes == NULL);
+	if (value == NULL)
+	{
+		f->source_missing = true;
+		f->useless = true;
+		return;
+	}
+	f->bytes = (uint8 *) value;
+	if (!bf_check_header((uint8 *) VARDATA(value), VARSIZE(value) - VARHDRSZ, &f->view, &err))
+		bloom_report(&err, BLOOM_FROM_STORAGE);
+	Assert(f->view.p.layout == BF_LAYOUT_LAYERED);
+	f->keys = f->view.nadded;
+	measure_fill(&f->view, &f->fill, &f->useless);
+}
+
+/*
+ * The rate of a filter whose bits set are occupied of ncells, k hashes; of
+ * a layered one, the chance that some layer passes a key none holds.
+ */
+static double
+current_fpp(const bf_view *view, uint64 occupied)
+{
+	bf_layer_cursor c;
+	double clear = 1.0;
+
+	if (view->p.layout != BF_LAYOUT_LAYERED)
+		return bf_current_fpp(view->p.ncells, view->p.nhashes, occupied);
+	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
+	{
+		size_t bytes = (size_t) (c.layer.ncells / 8);
+
+		clear *= 1.0 - bf_current_fpp(c.layer.ncells, c.layer.nhashes,
+		                              bf_occupied(view, c.offset, c.offset + bytes));
+	}
+	return 1.0 - clear;
+}
+
 /* The fraction of a filter's bits set, and whether the rate they give is too high. */
 static void
 measure_fill(const bf_view *view, double *fill, bool *useless)
@@ -282,7 +349,7 @@ measure_fill(const bf_view *view, double *fill, bool *useless)
 	uint64 occupied = bf_occupied(view, 0, view->nbytes);
 
 	*fill = (double) occupied / (double) view->p.ncells;
-	*useless = bf_current_fpp(view->p.ncells, view->p.nhashes, occupied) > BF_RF_MAX_USEFUL_FPP;
+	*useless = current_fpp(view, occupied) > BF_RF_MAX_USEFUL_FPP;
 }
 
 /*

@@ -99,6 +99,24 @@ bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *
 	return true;
 }
 
+bool
+bloom_rf_keys_value(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext, int i,
+                    Datum *value)
+{
+	bool isnull;
+
+	Assert(i >= 0 && i < keys->nkeys);
+	if (keys->attnos[i] > 0)
+		*value = slot_getattr(slot, keys->attnos[i], &isnull);
+	else
+	{
+		ResetExprContext(econtext);
+		econtext->ecxt_outertuple = slot;
+		*value = ExecEvalExprSwitchContext(keys->exprs[i], econtext, &isnull);
+	}
+	return !isnull;
+}
+
 char *
 bloom_rf_keys_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {

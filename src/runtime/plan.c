@@ -15,6 +15,12 @@
  * read or shipped, cost next to nothing when useless, and need no estimate
  * of the rows that match.  DEBUG1 says why a join gets none.
  *
+ * Where the inner side reads a whole table (a Seq Scan with no quals) and
+ * a bloomfilter index holds one of the keys, and the filter only probes
+ * rows, it is taken from the index (choose_source): the build reads no
+ * key.  Skipping and shipping need the keys the build reads (its values,
+ * the join's own hashing), so a filter placed for those is built.
+ *
  * The filter's nodes get plan_node_ids above every existing one, and those
  * under a Gather are marked parallel-aware (for the shared memory in which
  * workers leave their counts).
@@ -24,6 +30,10 @@
 #include "access/stratnum.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_amop.h"
+#include "catalog/pg_class_d.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/parsetree.h"
+#include "optimizer/tlist.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -40,6 +50,9 @@ static Oid order_family(Oid opno);
 static bool filterable_join(JoinType jointype);
 static Oid hash_family(Oid opno);
 static Oid family_of(Oid opno, Oid am, int16 strategy);
+static void choose_source(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info,
+                          RuntimePlanContext *ctx);
+static Var *scanned_column(const Plan *scan, Expr *key);
 
 /* Apply a walker to the statement's main tree and to every subplan's. */
 static void
@@ -132,6 +145,7 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 
 	info.nkeys = list_length(join->hashkeys);
 	info.remote_param = -1;
+	info.source_key = -1;
 	/* PARAM_EXEC values do not reach parallel workers */
 	info.may_push = !hash->plan.parallel_aware;
 	info.shared = hash->plan.parallel_aware;
@@ -184,7 +198,11 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 		       "shipping need no estimate";
 	}
 	else
+	{
 		outerPlan(join) = bloom_rf_place_probes(outerPlan(join), join->hashkeys, &info, ctx);
+		if (info.skippable == 0 && info.ranged == 0 && info.pushed == 0 && !info.shared)
+			choose_source(join, hash, &info, ctx);
+	}
 	elog(DEBUG1,
 	     "bloomfilter: runtime filter %d for a hash join (estimated %.0f outer rows, %.0f inner "
 	     "rows in %.0f kB, %.1f%% of outer rows matching)%s%s",
@@ -241,6 +259,85 @@ static bool
 filterable_join(JoinType jointype)
 {
 	return jointype == JOIN_INNER || jointype == JOIN_SEMI || bloom_rf_is_right_join(jointype);
+}
+
+/*
+ * Take the filter from a bloomfilter index where the inner side is a whole
+ * table with one on a key (src/index/source.h says when that is correct):
+ * the Hash node's child is a Seq Scan of a plain table or a materialized
+ * view with no quals (a parallel one is refused with info->shared by the
+ * caller), and key i of the inner side is one of its columns, with the
+ * index's hashing of the outer key i agreeing with the join's operator.
+ * The first key that has one is taken; the filter then tests that key
+ * alone.  The index is added to the statement's relations: a change to it
+ * makes the plan be made again.
+ */
+static void
+choose_source(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info,
+              RuntimePlanContext *ctx)
+{
+	const Plan *inner = hash->plan.lefttree;
+	RangeTblEntry *rte;
+	ListCell *lc;
+
+	if (inner == NULL || !IsA(inner, SeqScan) || inner->qual != NIL || inner->parallel_aware)
+		return;
+	rte = rt_fetch(((const Scan *) inner)->scanrelid, ctx->stmt->rtable);
+	if (rte->rtekind != RTE_RELATION ||
+	    (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		return;
+	foreach (lc, hash->hashkeys)
+	{
+		int i = foreach_current_index(lc);
+		Var *column = scanned_column(inner, lfirst(lc));
+		const char *why;
+		Oid index;
+
+		if (column == NULL)
+			continue;
+		index = bloom_index_source_find(
+		    rte->relid, column->varattno, list_nth_oid(join->hashoperators, i),
+		    exprType(list_nth(join->hashkeys, i)), list_nth_oid(join->hashcollations, i),
+		    BF_RF_TARGET_FPP, &why);
+		if (OidIsValid(index))
+		{
+			info->source_index = index;
+			info->source_key = i;
+			ctx->stmt->relationOids = lappend_oid(ctx->stmt->relationOids, index);
+			elog(DEBUG1, "bloomfilter: runtime filter %d taken from index \"%s\"", info->id,
+			     get_rel_name(index));
+			return;
+		}
+		if (why != NULL)
+			elog(DEBUG1, "bloomfilter: runtime filter %d built, not taken from an index: %s",
+			     info->id, why);
+	}
+}
+
+/*
+ * The column of the scan's table that key, an expression over the scan's
+ * output (OUTER_VAR, as a Hash node's keys are), reads, through binary
+ * coercions; NULL if it is not one column.
+ */
+static Var *
+scanned_column(const Plan *scan, Expr *key)
+{
+	TargetEntry *tle;
+
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if (!IsA(key, Var) || ((Var *) key)->varno != OUTER_VAR)
+		return NULL;
+	tle = get_tle_by_resno(scan->targetlist, ((Var *) key)->varattno);
+	if (tle == NULL)
+		return NULL;
+	key = tle->expr;
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if (!IsA(key, Var) || (Index) ((Var *) key)->varno != ((const Scan *) scan)->scanrelid ||
+	    ((Var *) key)->varattno <= 0 || ((Var *) key)->varlevelsup != 0)
+		return NULL;
+	return (Var *) key;
 }
 
 /*

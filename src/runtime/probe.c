@@ -10,12 +10,15 @@
  * and a rescan that is rebuilding it.  A row with a NULL key is dropped once
  * the filter is usable: the join operators are strict, so it matches
  * nothing.  A filter that removes too few rows pauses (core/bf_runtime.h).
+ * A filter taken from a bloomfilter index is probed with the index's
+ * hashing of the one key it holds (set up when the filter is given).
  */
 #include "runtime.h"
 
 #include "executor/executor.h"
 #include "executor/hashjoin.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 
 #include BLOOM_EXPLAIN_STATE_H
 #include BLOOM_EXPLAIN_FORMAT_H
@@ -51,6 +54,9 @@ typedef struct ProbeState
 	bool skipping;  /* the current build holds no key the partition may hold */
 	uint64 checked; /* decisions taken, and skips, for EXPLAIN */
 	uint64 skips;
+	/* a filter taken from a bloomfilter index: how its key is hashed */
+	bool source_ok; /* set up (else rows pass unfiltered) */
+	BloomIndexProbeHash source_hash;
 } ProbeState;
 
 static Node *probe_create(CustomScan *cscan);
@@ -97,8 +103,37 @@ bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter)
 	ProbeState *state = (ProbeState *) probe;
 
 	Assert(bloom_rf_is_probe(probe));
-	if (state->node.filter_id == filter->id)
-		state->filter = filter;
+	if (state->node.filter_id != filter->id)
+		return;
+	state->filter = filter;
+	if (OidIsValid(filter->source_index))
+	{
+		CustomScan *cscan = (CustomScan *) state->node.css.ss.ps.plan;
+		int key = filter->source_key;
+
+		state->source_ok = bloom_index_source_probe_hash(
+		    filter->source_index, list_nth_oid(state->operators, key),
+		    exprType(list_nth(cscan->custom_exprs, key)), list_nth_oid(state->collations, key),
+		    &state->source_hash);
+	}
+}
+
+/*
+ * Whether the row in slot may match: its keys are not NULL and the filter
+ * may hold them (hashed as the filter was built, or as its index hashes).
+ */
+static pg_attribute_always_inline bool
+probe_row(ProbeState *state, TupleTableSlot *slot, ExprContext *econtext)
+{
+	RuntimeFilter *f = state->filter;
+	uint32 hash;
+	Datum value;
+
+	if (!OidIsValid(f->source_index))
+		return bloom_rf_keys_hash(&state->node.keys, slot, econtext, &hash) &&
+		       bloom_rf_filter_may_contain(f, hash);
+	return bloom_rf_keys_value(&state->node.keys, slot, econtext, f->source_key, &value) &&
+	       bloom_rf_filter_may_contain_value(f, &state->source_hash, value);
 }
 
 static Node *
@@ -256,12 +291,12 @@ probe_exec(CustomScanState *node)
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
-		uint32 hash;
 		bool keep;
 
 		if (TupIsNull(slot))
 			return slot;
-		if (state->filter == NULL || !bloom_rf_filter_usable(state->filter))
+		if (state->filter == NULL || !bloom_rf_filter_usable(state->filter) ||
+		    (OidIsValid(state->filter->source_index) && !state->source_ok))
 		{
 			state->unready++;
 			return slot;
@@ -278,8 +313,7 @@ probe_exec(CustomScanState *node)
 		}
 		if (!bf_rf_switch_probing(&state->sw))
 			return slot;
-		keep = bloom_rf_keys_hash(&state->node.keys, slot, econtext, &hash) &&
-		       bloom_rf_filter_may_contain(state->filter, hash);
+		keep = probe_row(state, slot, econtext);
 		bf_rf_switch_record(&state->sw, !keep);
 		if (keep)
 			return slot;

@@ -58,14 +58,21 @@
  *	 values.c     the build's key values: least, greatest, distinct while few
  *	 counts.c     the nodes' counts across parallel processes
  *
+ * A hash join whose inner side reads a whole table with a bloomfilter
+ * index on the key (1.9) takes its filter from the index instead of
+ * building it (plan.c decides, filter.c takes it, probe.c probes it with
+ * the index's hashing): see src/index/source.h.
+ *
  * Every function the room exports is named bloom_rf_*; its types Runtime*.
- * From the rest of the PostgreSQL layer it uses only bloom_error.h.
+ * From the rest of the PostgreSQL layer it uses only bloom_error.h and the
+ * index room's door, src/index/source.h.
  */
 #ifndef BLOOM_RUNTIME_H
 #define BLOOM_RUNTIME_H
 
 #include "../bloom_compat.h"
 #include "../bloom_error.h"
+#include "../index/source.h"
 #include "../../core/bf_core.h"
 #include "../../core/bf_runtime.h"
 
@@ -128,6 +135,8 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_FAMILIES,     /* OidList: each key's B-tree family (its order), or InvalidOid */
 	RF_PRIVATE_SKIP_LINEAGE, /* OidList: a probe's scanned partition, then its ancestors, or NIL */
 	RF_PRIVATE_SKIP_ATTNOS,  /* IntList: the keys' columns in that partition */
+	RF_PRIVATE_SOURCE,       /* OidList: the bloomfilter index the filter is taken from, or NIL */
+	RF_PRIVATE_SOURCE_KEY,   /* Integer: the key it holds (0-based), or -1 */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -193,6 +202,9 @@ typedef struct RuntimePlanInfo
 	Oid last_parent; /* the partitioned table skip.c looked at last, and its answer */
 	bool last_usable;
 	int ranged; /* Seq Scans replaced by scans of block ranges (rangescan.c) */
+	/* taken from a bloomfilter index rather than built (plan.c) */
+	Oid source_index; /* the index, or InvalidOid */
+	int source_key;   /* the key it holds (0-based), or -1 */
 } RuntimePlanInfo;
 
 /* Numbering of the new nodes and filters of one statement. */
@@ -421,6 +433,17 @@ typedef struct RuntimeFilter
 	bf_view shared_view;
 	bool checked; /* the shared filter's fill has been read */
 
+	/*
+	 * Taken from a bloomfilter index (source.h) rather than built: the build
+	 * reads no key, and its finish takes the index's filter, a layered
+	 * value (bytes is the bytea), whose probes hash key source_key as the
+	 * index hashes (probe.c).  source_missing: the index could not serve
+	 * at the last build (the filter is useless then).
+	 */
+	Oid source_index;
+	int source_key;
+	bool source_missing;
+
 	/* the build's key values, for skipping scans (values.c); NULL if not kept */
 	struct RuntimeValues *values;
 	/* scans its probes asked about (all builds), and skipped: for EXPLAIN ANALYZE */
@@ -446,10 +469,19 @@ extern void bloom_rf_filter_init(RuntimeFilter *f, int id, double shared_keys);
 /* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
 extern void bloom_rf_filter_reset(RuntimeFilter *f);
 
+/*
+ * The filter comes from bloomfilter index (key: the join key it holds)
+ * rather than from the inner rows (build_begin, before any build).
+ */
+extern void bloom_rf_filter_set_source(RuntimeFilter *f, Oid index, int key);
+
 /* Add the key hash of one inner row. */
 extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash);
 
-/* The inner side is read: size and fill the filter; it is then ready. */
+/*
+ * The inner side is read: size and fill the filter, or take the index's
+ * (source_index); it is then ready.
+ */
 extern void bloom_rf_filter_finish(RuntimeFilter *f);
 
 /*
@@ -469,6 +501,20 @@ extern bool bloom_rf_filter_usable(RuntimeFilter *f);
  * still has its values.
  */
 extern bool bloom_rf_filter_built(RuntimeFilter *f);
+
+/*
+ * Whether a key may be in a filter taken from an index (bloom_rf_filter_usable()
+ * first): its hash by the index's hashing (hash, bloom_index_source_probe_hash's)
+ * with the filter's seed.
+ */
+static inline bool
+bloom_rf_filter_may_contain_value(const RuntimeFilter *f, BloomIndexProbeHash *hash, Datum value)
+{
+	Assert(OidIsValid(f->source_index) && f->shared == NULL);
+	return bf_contains_hash(&f->view,
+	                        DatumGetUInt64(FunctionCall2Coll(&hash->fn, hash->collation, value,
+	                                                         UInt64GetDatum(f->view.p.seed))));
+}
 
 /* Whether a key hash may be in the filter (bloom_rf_filter_usable() first). */
 static inline bool
@@ -535,6 +581,13 @@ extern void bloom_rf_keys_init(RuntimeKeys *keys, CustomScanState *node, bool ou
  */
 extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
                                uint32 *hash);
+
+/*
+ * Key i's value in the tuple in slot (valid until the next call); false if
+ * it is NULL.
+ */
+extern bool bloom_rf_keys_value(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
+                                int i, Datum *value);
 
 /*
  * The same, also giving each key's value (valid until the next call) and
