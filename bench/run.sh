@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh [probe|semijoin|build|fpr|auto|runtime|runtime_order|tpch ...]: run benchmarks on a throwaway
+# bench/run.sh [probe|semijoin|build|fpr|auto|runtime|runtime_order|tpch|index_runtime ...]: run benchmarks on a throwaway
 # cluster (as root, like tools/run.sh) and write bench/results/<name>.txt
 # (and fpr.png).  With no argument, all of them.  Not part of the test suite:
 # they take minutes and report ratios measured in one run.
@@ -12,7 +12,7 @@ make -s install >/dev/null
 chmod -R a+rX . 2>/dev/null || true
 mkdir -p bench/results
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(probe semijoin build fpr auto runtime runtime_order tpch)
+[ ${#names[@]} -gt 0 ] || names=(probe semijoin build fpr auto runtime runtime_order tpch index_runtime)
 for name in "${names[@]}"; do
 	echo "== $name"
 	pg_virtualenv -t -o shared_buffers=2GB -o max_parallel_workers_per_gather=2 \

@@ -137,6 +137,24 @@ SELECT line FROM explain_analyze($$SELECT g, (SELECT count(*) FROM events JOIN s
  WHERE line ~ 'Filter Source|Rows Removed';
 RESET enable_nestloop;
 
+-- Under Gather: each process's build (a Hash that is not shared) takes the
+-- index's filter; a Parallel Hash Join's shared filter is built
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET enable_parallel_hash = off;
+SELECT rf_check('SELECT events.id FROM events JOIN seen USING (k)') AS parallel_private,
+       source_of('SELECT count(*) FROM events JOIN seen USING (k)') AS parallel_private_source;
+SET enable_parallel_hash = on;
+SELECT rf_check('SELECT events.id FROM events JOIN seen USING (k)') AS parallel_shared,
+       source_of('SELECT count(*) FROM events JOIN seen USING (k)') AS parallel_shared_source;
+RESET enable_parallel_hash;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+SET max_parallel_workers_per_gather = 0;
+
 -- Unlogged and temporary tables, and a materialized view
 CREATE UNLOGGED TABLE seen_unlogged AS SELECT k FROM seen;
 CREATE INDEX ON seen_unlogged USING bloomfilter (k);
