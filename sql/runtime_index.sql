@@ -28,6 +28,19 @@ INSERT INTO events
 INSERT INTO events VALUES (-1, NULL, NULL, NULL, NULL);
 ANALYZE seen, events;
 
+-- Where the filter of a query's join comes from: "Filter Source: ...", or built
+CREATE FUNCTION source_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line ~ 'Filter Source' THEN
+            RETURN trim(line);
+        END IF;
+    END LOOP;
+    RETURN 'built';
+END $$;
+
 -- The filter comes from the index: its layers, not hashes; no key is read
 SELECT explain_analyze('SELECT count(*) FROM events JOIN seen USING (k)');
 
@@ -71,21 +84,26 @@ SELECT rf_check($$SELECT events.id FROM events JOIN seen ON 'v' || events.k = se
 SELECT line FROM explain_analyze($$SELECT count(*) FROM events JOIN seen ON 'v' || events.k = seen.v$$) AS line
  WHERE line ~ 'Filter Source';
 
+-- numeric: 1.0 and 1.00 are one key (the family's hash ignores the scale)
+CREATE TABLE amounts (a numeric);
+INSERT INTO amounts SELECT (g * 10)::numeric(12, 2) FROM generate_series(0, 1999) g;
+CREATE INDEX amounts_a ON amounts USING bloomfilter (a);
+ANALYZE amounts;
+SELECT rf_check('SELECT events.id FROM events JOIN amounts ON events.k::numeric = amounts.a') AS numeric_key,
+       source_of('SELECT count(*) FROM events JOIN amounts ON events.k::numeric = amounts.a') AS numeric_source;
+
 -- Not taken from the index (the filter is built; rows still compared):
-CREATE FUNCTION source_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        IF line ~ 'Filter Source' THEN
-            RETURN trim(line);
-        END IF;
-    END LOOP;
-    RETURN 'built';
-END $$;
 -- a nondeterministic collation: equal strings need not have equal bytes
 SELECT source_of('SELECT count(*) FROM events JOIN seen ON events.t COLLATE ci = seen.t') AS nondeterministic,
        rf_check('SELECT events.id FROM events JOIN seen ON events.t COLLATE ci = seen.t') AS rows;
+-- an index under a nondeterministic collation: its keys were hashed by sort
+-- keys, which a new version of the collation may change
+CREATE TABLE names_ci (t text COLLATE ci);
+INSERT INTO names_ci SELECT t FROM seen;
+CREATE INDEX names_ci_t ON names_ci USING bloomfilter (t);
+ANALYZE names_ci;
+SELECT source_of('SELECT count(*) FROM events JOIN names_ci ON events.t COLLATE ci = names_ci.t') AS index_nondeterministic,
+       rf_check('SELECT events.id FROM events JOIN names_ci ON events.t COLLATE ci = names_ci.t') AS rows;
 -- quals on the inner side (the index is not the inner side's keys)
 SELECT source_of('SELECT count(*) FROM events JOIN seen USING (k) WHERE seen.code < 100') AS inner_quals;
 -- an expression of the column as the key

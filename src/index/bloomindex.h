@@ -208,6 +208,14 @@ extern void bloom_index_module_init(void);
 extern void bloom_index_read_meta(Relation index, BloomIndexMeta *meta);
 
 /*
+ * The same without raising: false if the first page is not a metapage of
+ * this build's version that passes bloom_index_check_meta (for callers that
+ * only look, such as the planner, which must not fail a query that does not
+ * name the index).
+ */
+extern bool bloom_index_try_read_meta(Relation index, BloomIndexMeta *meta);
+
+/*
  * Bring *meta, a copy of the metapage (if *valid), up to date: reread and
  * checked only when the metapage names other layers or flags than the copy
  * (a layer's entry never changes once written; a new file, by REINDEX or
@@ -286,6 +294,9 @@ extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
  * function is the one it uses (42P17).
  */
 extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
+
+/* The same without raising: false if the operator class does not hash as bloom_agg does. */
+extern bool bloom_index_try_hasher(Relation index, BloomHasher *hasher);
 
 /* The same, set up once per relcache entry (rd_amcache), copied into *hasher. */
 extern void bloom_index_cached_hasher(Relation index, BloomHasher *hasher);

@@ -46,6 +46,16 @@ bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher *hasher)
 	return false;
 }
 
+bool
+bloom_index_try_hasher(Relation index, BloomHasher *hasher)
+{
+	Oid type = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
+	Oid proc = index_getprocid(index, 1, BLOOM_INDEX_HASH_PROC);
+
+	return bloom_hasher_init(hasher, type, index->rd_indcollation[0], true) &&
+	       bloom_index_hashes_as_default(proc, type, hasher);
+}
+
 void
 bloom_index_hasher(Relation index, BloomHasher *hasher)
 {

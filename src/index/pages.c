@@ -46,28 +46,30 @@ is_meta_page(Page page)
 	       ((PageHeader) page)->pd_lower >= MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta);
 }
 
-void
-bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
+/*
+ * What is wrong with meta, a copy of a metapage, or NULL if nothing is;
+ * *version_only: only its version is not this build's.
+ */
+static const char *
+meta_problem(const BloomIndexMeta *meta, bool *version_only)
 {
 	uint64 next = BLOOM_INDEX_METAPAGE + 1;
 
+	*version_only = false;
 	if (meta->magic != BLOOM_INDEX_MAGIC)
-		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The metapage has the wrong magic number.");
+		return "The metapage has the wrong magic number.";
 	if (meta->version != BLOOM_INDEX_VERSION)
-		ereport(ERROR,
-		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-		         errmsg("bloomfilter index \"%s\" has version %u, this build reads version %d",
-		                RelationGetRelationName(index), meta->version, BLOOM_INDEX_VERSION),
-		         errhint("Rebuild it with REINDEX.")));
+	{
+		*version_only = true;
+		return "The metapage's version is not this build's.";
+	}
 	if (meta->blocks_per_page != BLOOM_INDEX_BLOCKS_PER_PAGE)
-		report_corrupt(index, BLOOM_INDEX_METAPAGE,
-		               "The metapage's blocks per page differ from this build's page size.");
+		return "The metapage's blocks per page differ from this build's page size.";
 	if (meta->nlayers > BLOOM_INDEX_MAX_LAYERS)
-		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The metapage names too many layers.");
+		return "The metapage names too many layers.";
 	if (!(meta->rate > 0 && meta->rate < 1) || !(meta->growth > 1 && meta->growth <= 1e6) ||
 	    !(meta->tightening > 0 && meta->tightening < 1))
-		report_corrupt(index, BLOOM_INDEX_METAPAGE,
-		               "The metapage's rate, growth or tightening is out of range.");
+		return "The metapage's rate, growth or tightening is out of range.";
 	for (uint32 i = 0; i < meta->nlayers; i++)
 	{
 		const BloomIndexLayer *l = &meta->layers[i];
@@ -80,9 +82,44 @@ bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
 		    l->capacity < 1 ||
 		    l->npages != (blocks + meta->blocks_per_page - 1) / meta->blocks_per_page ||
 		    (uint64) l->first + l->npages > MaxBlockNumber)
-			report_corrupt(index, BLOOM_INDEX_METAPAGE, psprintf("Layer %u is malformed.", i));
+			return psprintf("Layer %u is malformed.", i);
 		next = (uint64) l->first + l->npages;
 	}
+	return NULL;
+}
+
+void
+bloom_index_check_meta(Relation index, const BloomIndexMeta *meta)
+{
+	bool version_only;
+	const char *problem = meta_problem(meta, &version_only);
+
+	if (problem == NULL)
+		return;
+	if (version_only)
+		ereport(ERROR,
+		        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		         errmsg("bloomfilter index \"%s\" has version %u, this build reads version %d",
+		                RelationGetRelationName(index), meta->version, BLOOM_INDEX_VERSION),
+		         errhint("Rebuild it with REINDEX.")));
+	report_corrupt(index, BLOOM_INDEX_METAPAGE, problem);
+}
+
+bool
+bloom_index_try_read_meta(Relation index, BloomIndexMeta *meta)
+{
+	Buffer buf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
+	Page page;
+	bool ours;
+	bool version_only;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	ours = is_meta_page(page);
+	if (ours)
+		memcpy(meta, PageGetContents(page), sizeof(BloomIndexMeta));
+	UnlockReleaseBuffer(buf);
+	return ours && meta_problem(meta, &version_only) == NULL;
 }
 
 void

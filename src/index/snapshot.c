@@ -112,6 +112,7 @@ bytea *
 bloom_index_snapshot(List *leaves, const BloomHasher *hasher)
 {
 	SourceLayer layers[BF_MAX_LAYERS];
+	List *metas = NIL; /* each leaf's, freed at the end: a rescanned join takes many snapshots */
 	int nlayers = 0;
 	uint64 ncells = 0, nadded = 0, seed = 0;
 	bf_params p;
@@ -125,6 +126,8 @@ bloom_index_snapshot(List *leaves, const BloomHasher *hasher)
 		Oid table = IndexGetRelation(lfirst_oid(lc), false);
 		Relation index;
 		BloomIndexMeta *meta = palloc(sizeof(BloomIndexMeta));
+
+		metas = lappend(metas, meta);
 
 		LockRelationOid(table, AccessShareLock);
 		index = index_open(lfirst_oid(lc), AccessShareLock);
@@ -157,7 +160,10 @@ bloom_index_snapshot(List *leaves, const BloomHasher *hasher)
 	/* no layer yet (an unlogged index after a crash): one empty layer, which holds nothing */
 	p.ncells = nlayers > 0 ? ncells : BF_BLOCK_BITS;
 	if (nlayers == 0)
+	{
+		list_free_deep(metas);
 		return new_value(&p, layers, 0, "", 0, true, &view);
+	}
 
 	result = new_value(&p, layers, nlayers, hasher->elem, hasher->elemlen, false, &view);
 	for (int i = 0; i < nlayers; i++)
@@ -176,8 +182,10 @@ bloom_index_snapshot(List *leaves, const BloomHasher *hasher)
 	if (nadded == 0)
 	{
 		pfree(result);
-		return new_value(&p, layers, nlayers, "", 0, true, &view);
+		result = new_value(&p, layers, nlayers, "", 0, true, &view);
 	}
-	bf_view_set_nadded(&view, Min(nadded, (uint64) PG_INT64_MAX));
+	else
+		bf_view_set_nadded(&view, Min(nadded, (uint64) PG_INT64_MAX));
+	list_free_deep(metas);
 	return result;
 }

@@ -12,7 +12,6 @@
 #include "access/table.h"
 #include "access/transam.h"
 #include "catalog/index.h"
-#include "commands/defrem.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 #include "utils/typcache.h"
@@ -30,13 +29,15 @@ bloom_index_usability(Relation index)
 	return BLOOM_INDEX_USABLE;
 }
 
-/* Whether an open relation is a bloomfilter index (not a partitioned one). */
+/*
+ * Whether an open relation is a bloomfilter index (not a partitioned one):
+ * its access method's routine is this library's, whatever its name.
+ */
 static bool
 is_bloom_index(Relation rel)
 {
-	Oid am = get_index_am_oid(BLOOM_INDEX_AM_NAME, true);
-
-	return OidIsValid(am) && rel->rd_rel->relkind == RELKIND_INDEX && rel->rd_rel->relam == am;
+	return rel->rd_rel->relkind == RELKIND_INDEX && rel->rd_indam != NULL &&
+	       rel->rd_indam->aminsert == bloom_index_insert;
 }
 
 /*
@@ -54,6 +55,15 @@ probe_hashes_alike(const BloomHasher *index_hasher, Oid opno, Oid probe_type, Oi
 {
 	TypeCacheEntry *tc;
 
+	/*
+	 * A nondeterministic collation hashes a string by its sort key, which a
+	 * new version of the collation may change: the index's keys, hashed when
+	 * they were added, would no longer match (REINDEX mends an index; a
+	 * runtime filter must not depend on it).
+	 */
+	if (OidIsValid(index_hasher->hashcoll) &&
+	    !get_collation_isdeterministic(index_hasher->hashcoll))
+		return "the index hashes under a nondeterministic collation";
 	if (!bloom_hasher_init(probe_hasher, probe_type, collation, true))
 		return "the join key's type has no extended hash function";
 	if (!bf_elem_equal(index_hasher->elem, index_hasher->elemlen, probe_hasher->elem,
@@ -65,10 +75,14 @@ probe_hashes_alike(const BloomHasher *index_hasher, Oid opno, Oid probe_type, Oi
 	return NULL;
 }
 
-/* Why index, a bloomfilter index of the table, cannot serve the join; NULL if it can. */
+/*
+ * Why index, a bloomfilter index of the table, cannot serve the join; NULL
+ * if it can.  Raises nothing on a damaged index: the planner must not fail
+ * a query that does not name it (*too_new: it may serve a later snapshot).
+ */
 static const char *
 why_not_source(Relation index, AttrNumber attno, Oid opno, Oid probe_type, Oid collation,
-               double max_rate)
+               double max_rate, bool *too_new)
 {
 	BloomIndexMeta meta;
 	BloomHasher index_hasher, probe_hasher;
@@ -78,18 +92,28 @@ why_not_source(Relation index, AttrNumber attno, Oid opno, Oid probe_type, Oid c
 		return "no bloomfilter index is on the join key's column alone";
 	if (!heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL))
 		return "the bloomfilter index is partial";
-	if (bloom_index_usability(index) != BLOOM_INDEX_USABLE)
-		return "the bloomfilter index is not valid, or too new for this snapshot";
-	bloom_index_read_meta(index, &meta);
+	switch (bloom_index_usability(index))
+	{
+		case BLOOM_INDEX_USABLE:
+			break;
+		case BLOOM_INDEX_NOT_VALID:
+			return "the bloomfilter index is not valid";
+		case BLOOM_INDEX_TOO_NEW:
+			*too_new = true;
+			return "the bloomfilter index is too new for this snapshot";
+	}
+	if (!bloom_index_try_read_meta(index, &meta))
+		return "the bloomfilter index's metapage is damaged or of another version";
 	if (meta.rate > max_rate)
 		return "the bloomfilter index's rate is higher than a runtime filter's";
-	bloom_index_cached_hasher(index, &index_hasher);
+	if (!bloom_index_try_hasher(index, &index_hasher))
+		return "the bloomfilter index's operator class does not hash as bloom_agg does";
 	return probe_hashes_alike(&index_hasher, opno, probe_type, collation, &probe_hasher);
 }
 
 Oid
 bloom_index_source_find(Oid table, AttrNumber attno, Oid opno, Oid probe_type, Oid collation,
-                        double max_rate, const char **why)
+                        double max_rate, const char **why, bool *transient)
 {
 	Relation heap = table_open(table, NoLock); /* the planner holds its lock */
 	List *indexes = RelationGetIndexList(heap);
@@ -103,9 +127,11 @@ bloom_index_source_find(Oid table, AttrNumber attno, Oid opno, Oid probe_type, O
 		Relation index = index_open(lfirst_oid(lc), AccessShareLock);
 
 		if (is_bloom_index(index) &&
-		    (*why = why_not_source(index, attno, opno, probe_type, collation, max_rate)) == NULL)
+		    (*why = why_not_source(index, attno, opno, probe_type, collation, max_rate,
+		                           transient)) == NULL)
 			found = RelationGetRelid(index);
-		index_close(index, AccessShareLock);
+		/* the lock is kept to the transaction's end, as the planner keeps its indexes' */
+		index_close(index, NoLock);
 		if (OidIsValid(found))
 			break;
 	}
@@ -115,9 +141,11 @@ bloom_index_source_find(Oid table, AttrNumber attno, Oid opno, Oid probe_type, O
 }
 
 /*
- * The bloomfilter index indexoid opened (AccessShareLock), if it still
- * exists as one of its table and is usable by this transaction's snapshot;
- * else NULL.  Its table is locked by the executor already.
+ * The bloomfilter index indexoid opened (AccessShareLock, kept to the
+ * transaction's end: a REINDEX, or its replay on a standby, waits for the
+ * query rather than rebuild the index under it), if it still exists and is
+ * usable by this transaction's snapshot; else NULL.  Its table is locked by
+ * the executor already.
  */
 static Relation
 open_source(Oid indexoid)
@@ -128,7 +156,7 @@ open_source(Oid indexoid)
 		return NULL;
 	if (!is_bloom_index(index) || bloom_index_usability(index) != BLOOM_INDEX_USABLE)
 	{
-		relation_close(index, AccessShareLock);
+		relation_close(index, NoLock);
 		return NULL;
 	}
 	return index;
@@ -143,8 +171,12 @@ bloom_index_source_probe_hash(Oid indexoid, Oid opno, Oid probe_type, Oid collat
 
 	if (index == NULL)
 		return false;
-	bloom_index_cached_hasher(index, &index_hasher);
-	relation_close(index, AccessShareLock);
+	if (!bloom_index_try_hasher(index, &index_hasher))
+	{
+		relation_close(index, NoLock);
+		return false;
+	}
+	relation_close(index, NoLock);
 	/* checked by the planner, but the catalogs may have changed since */
 	if (probe_hashes_alike(&index_hasher, opno, probe_type, collation, &probe_hasher) != NULL)
 		return false;
@@ -160,15 +192,21 @@ bloom_index_source_filter(Oid indexoid, Size max_bytes)
 	BloomIndexMeta meta;
 	BloomHasher hasher;
 	Size bytes = 0;
+	List *leaves;
+	bytea *value;
 
 	if (index == NULL)
 		return NULL;
+	/* a damaged index is reported (XX002), as a scan of any index would report it */
 	bloom_index_read_meta(index, &meta);
 	for (uint32 i = 0; i < meta.nlayers; i++)
 		bytes += (Size) (meta.layers[i].ncells / 8);
 	bloom_index_cached_hasher(index, &hasher);
-	relation_close(index, AccessShareLock);
+	relation_close(index, NoLock);
 	if (bytes > max_bytes)
 		return NULL;
-	return bloom_index_snapshot(list_make1_oid(indexoid), &hasher);
+	leaves = list_make1_oid(indexoid);
+	value = bloom_index_snapshot(leaves, &hasher);
+	list_free(leaves);
+	return value;
 }

@@ -32,12 +32,17 @@
  * by this transaction's snapshot, has neither expression nor predicate,
  * declares a rate no higher than max_rate, and hashes a probe value as it
  * hashed every key equal to it (the same hash operator family, holding
- * opno, and the same collation rule).  InvalidOid if none; *why then says
- * why the last bloomfilter index looked at could not serve (NULL if the
- * table has none).
+ * opno, and the same deterministic collation rule).  InvalidOid if none;
+ * *why then says why the last bloomfilter index looked at could not serve
+ * (NULL if the table has none), and *transient is set if one may serve a
+ * later transaction (too new for this one's snapshot: the plan is then
+ * transient, as the planner makes it for any index).  Raises no error on a
+ * damaged index.  The indexes looked at stay locked to the transaction's
+ * end, as the planner's.
  */
 extern Oid bloom_index_source_find(Oid table, AttrNumber attno, Oid opno, Oid probe_type,
-                                   Oid collation, double max_rate, const char **why);
+                                   Oid collation, double max_rate, const char **why,
+                                   bool *transient);
 
 /* How a probe hashes its key for an index's filter: fn(value, seed) under collation. */
 typedef struct BloomIndexProbeHash

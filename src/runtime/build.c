@@ -148,8 +148,13 @@ build_exec(CustomScanState *node)
 	else if (bloom_rf_keys_hash_values(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash,
 	                                   state->values, state->hashes))
 	{
+		/* comparisons in the row's memory (they may detoast); values.c copies what it keeps */
+		MemoryContext old =
+		    MemoryContextSwitchTo(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+
 		bloom_rf_filter_add(&state->filter, hash);
 		bloom_rf_values_add(state->filter.values, state->values, state->hashes);
+		MemoryContextSwitchTo(old);
 	}
 	return slot;
 }
@@ -336,8 +341,8 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Filter Shared", "by the processes of the Parallel Hash Join", es);
 	if (state->filter.source_missing)
 		ExplainPropertyText("Filter Disabled",
-		                    "the index cannot serve (no longer valid, or larger than "
-		                    "bloomfilter.runtime_filter_max_size)",
+		                    "the index cannot serve now (dropped, not valid, too new for this "
+		                    "snapshot, or larger than bloomfilter.runtime_filter_max_size)",
 		                    es);
 	else if (shown->ready)
 	{

@@ -69,12 +69,16 @@ bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *
                           uint32 *hash, Datum *values, uint32 *hashes)
 {
 	uint32 h = 0;
+	MemoryContext old;
 
-	if (keys->has_exprs)
-	{
-		ResetExprContext(econtext);
-		econtext->ecxt_outertuple = slot;
-	}
+	/*
+	 * The key expressions and hash functions allocate in the row's memory
+	 * (hash_numeric copies a short-header value, and never frees it), as
+	 * ExecHashGetHashValue has them do: nothing is kept across rows.
+	 */
+	ResetExprContext(econtext);
+	econtext->ecxt_outertuple = slot;
+	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 	for (int i = 0; i < keys->nkeys; i++)
 	{
 		Datum value;
@@ -86,7 +90,10 @@ bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *
 		else
 			value = ExecEvalExprSwitchContext(keys->exprs[i], econtext, &isnull);
 		if (isnull)
+		{
+			MemoryContextSwitchTo(old);
 			return false;
+		}
 		one = DatumGetUInt32(FunctionCall1Coll(&keys->hash_fns[i], keys->collations[i], value));
 		h = pg_rotate_left32(h, 1) ^ one;
 		if (values != NULL)
@@ -95,6 +102,7 @@ bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *
 			hashes[i] = one;
 		}
 	}
+	MemoryContextSwitchTo(old);
 	*hash = h;
 	return true;
 }
@@ -106,11 +114,11 @@ bloom_rf_keys_value(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econte
 	bool isnull;
 
 	Assert(i >= 0 && i < keys->nkeys);
+	ResetExprContext(econtext);
 	if (keys->attnos[i] > 0)
 		*value = slot_getattr(slot, keys->attnos[i], &isnull);
 	else
 	{
-		ResetExprContext(econtext);
 		econtext->ecxt_outertuple = slot;
 		*value = ExecEvalExprSwitchContext(keys->exprs[i], econtext, &isnull);
 	}

@@ -291,6 +291,7 @@ choose_source(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info,
 		int i = foreach_current_index(lc);
 		Var *column = scanned_column(inner, lfirst(lc));
 		const char *why;
+		bool transient = false;
 		Oid index;
 
 		if (column == NULL)
@@ -298,7 +299,9 @@ choose_source(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info,
 		index = bloom_index_source_find(
 		    rte->relid, column->varattno, list_nth_oid(join->hashoperators, i),
 		    exprType(list_nth(join->hashkeys, i)), list_nth_oid(join->hashcollations, i),
-		    BF_RF_TARGET_FPP, &why);
+		    BF_RF_TARGET_FPP, &why, &transient);
+		if (transient)
+			ctx->stmt->transientPlan = true;
 		if (OidIsValid(index))
 		{
 			info->source_index = index;

@@ -133,7 +133,8 @@ probe_row(ProbeState *state, TupleTableSlot *slot, ExprContext *econtext)
 		return bloom_rf_keys_hash(&state->node.keys, slot, econtext, &hash) &&
 		       bloom_rf_filter_may_contain(f, hash);
 	return bloom_rf_keys_value(&state->node.keys, slot, econtext, f->source_key, &value) &&
-	       bloom_rf_filter_may_contain_value(f, &state->source_hash, value);
+	       bloom_rf_filter_may_contain_value(f, &state->source_hash, value,
+	                                         econtext->ecxt_per_tuple_memory);
 }
 
 static Node *
@@ -388,6 +389,10 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Skip Test", "partition bounds", es);
 	if (!state->probe_rows)
 		ExplainPropertyText("Filter Use", "skipping only", es);
+	if (state->filter != NULL && OidIsValid(state->filter->source_index) && !state->source_ok)
+		ExplainPropertyText("Filter Disabled",
+		                    "the index does not hash this key as the plan found, or cannot serve",
+		                    es);
 	if (!es->analyze)
 		return;
 	probe_counts(state, &all);

@@ -505,15 +505,20 @@ extern bool bloom_rf_filter_built(RuntimeFilter *f);
 /*
  * Whether a key may be in a filter taken from an index (bloom_rf_filter_usable()
  * first): its hash by the index's hashing (hash, bloom_index_source_probe_hash's)
- * with the filter's seed.
+ * with the filter's seed, computed in memory (the row's) that the caller
+ * resets.
  */
 static inline bool
-bloom_rf_filter_may_contain_value(const RuntimeFilter *f, BloomIndexProbeHash *hash, Datum value)
+bloom_rf_filter_may_contain_value(const RuntimeFilter *f, BloomIndexProbeHash *hash, Datum value,
+                                  MemoryContext memory)
 {
+	MemoryContext old = MemoryContextSwitchTo(memory);
+	uint64 h = DatumGetUInt64(
+	    FunctionCall2Coll(&hash->fn, hash->collation, value, UInt64GetDatum(f->view.p.seed)));
+
+	MemoryContextSwitchTo(old);
 	Assert(OidIsValid(f->source_index) && f->shared == NULL);
-	return bf_contains_hash(&f->view,
-	                        DatumGetUInt64(FunctionCall2Coll(&hash->fn, hash->collation, value,
-	                                                         UInt64GetDatum(f->view.p.seed))));
+	return bf_contains_hash(&f->view, h);
 }
 
 /* Whether a key hash may be in the filter (bloom_rf_filter_usable() first). */
@@ -583,8 +588,8 @@ extern bool bloom_rf_keys_hash(RuntimeKeys *keys, TupleTableSlot *slot, ExprCont
                                uint32 *hash);
 
 /*
- * Key i's value in the tuple in slot (valid until the next call); false if
- * it is NULL.
+ * Key i's value in the tuple in slot (valid until the next call, which
+ * resets econtext's row memory); false if it is NULL.
  */
 extern bool bloom_rf_keys_value(RuntimeKeys *keys, TupleTableSlot *slot, ExprContext *econtext,
                                 int i, Datum *value);
