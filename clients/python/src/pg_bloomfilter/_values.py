@@ -1,0 +1,212 @@
+"""Python values hashed as PostgreSQL hashes the SQL values they stand for.
+
+A filter's element key names the hash operator family that hashed its
+values; a Python value is hashed by the function of that family for the
+SQL type it stands for, and refused (BloomFilterError) where the family is
+not one that type belongs to, as the server refuses a probe of another
+family.  Membership follows SQL equality: 1 (int2, int4, int8) is one key,
+Decimal("1.0") and Decimal("1.00") are one key, -0.0 and 0.0 are one key,
+every NaN is one key.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import uuid as _uuid
+from decimal import Decimal, InvalidOperation
+from typing import Callable, Dict
+
+from . import _pghash as h
+from .errors import BloomFilterError
+
+INTEGER_OPS = "pg_catalog.integer_ops"
+NUMERIC_OPS = "pg_catalog.numeric_ops"
+FLOAT_OPS = "pg_catalog.float_ops"
+TEXT_OPS = "pg_catalog.text_ops"
+BYTEA_OPS = "pg_catalog.bytea_ops"
+UUID_OPS = "pg_catalog.uuid_ops"
+DATE_OPS = "pg_catalog.date_ops"
+TIMESTAMP_OPS = "pg_catalog.timestamp_ops"
+TIMESTAMPTZ_OPS = "pg_catalog.timestamptz_ops"
+BOOL_OPS = "pg_catalog.bool_ops"
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+
+_PG_EPOCH_DATE = _dt.date(2000, 1, 1)
+_PG_EPOCH = _dt.datetime(2000, 1, 1)
+_PG_EPOCH_UTC = _dt.datetime(2000, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _int8(v: int, seed: int) -> int:
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise BloomFilterError(f"{v} is out of range for an integer key (bigint)")
+    return h.hash_int8(v, seed)
+
+
+def _decimal(v, seed: int) -> int:
+    if isinstance(v, str):
+        try:
+            v = Decimal(v)
+        except InvalidOperation as e:
+            raise BloomFilterError(f"{v!r} is not a numeric value") from e
+    if isinstance(v, Decimal) and v.is_snan():
+        v = Decimal("NaN")
+    return h.hash_numeric(v, seed)
+
+
+def _float(v: float, seed: int) -> int:
+    return h.hash_float8(float(v), seed)
+
+
+def _text(v: str, seed: int) -> int:
+    try:
+        data = v.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise BloomFilterError("text holds a character UTF-8 cannot encode (a lone surrogate)") from e
+    if b"\x00" in data:
+        raise BloomFilterError("text cannot hold the character NUL (0x00), as in PostgreSQL")
+    return h.hash_bytes_extended(data, seed)
+
+
+def _bytes(v, seed: int) -> int:
+    return h.hash_bytes_extended(bytes(v), seed)
+
+
+def _uuid_value(v, seed: int) -> int:
+    if isinstance(v, str):
+        try:
+            v = _uuid.UUID(v)
+        except ValueError as e:
+            raise BloomFilterError(f"{v!r} is not a uuid") from e
+    return h.hash_bytes_extended(v.bytes, seed)
+
+
+# PostgreSQL's infinite dates and timestamps (DATEVAL_NOBEGIN/NOEND, DT_NOBEGIN/NOEND)
+_INFINITE_DATE = {"infinity": 0x7FFFFFFF, "-infinity": -0x80000000}
+_INFINITE_TIMESTAMP = {"infinity": INT64_MAX, "-infinity": INT64_MIN}
+
+
+def _date(v, seed: int) -> int:
+    if isinstance(v, str):
+        if v in _INFINITE_DATE:
+            return h.hash_int4(_INFINITE_DATE[v], seed)
+        v = _parse(v, _dt.date.fromisoformat, "date")
+    return h.hash_int4((v - _PG_EPOCH_DATE).days, seed)
+
+
+def _parse(text: str, parse, what: str):
+    try:
+        return parse(text)
+    except ValueError as e:
+        raise BloomFilterError(
+            f"{text!r} is not a {what} (ISO 8601, or 'infinity' or '-infinity')"
+        ) from e
+
+
+def _microseconds(delta: _dt.timedelta) -> int:
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _timestamp(v, seed: int) -> int:
+    if isinstance(v, str):
+        if v in _INFINITE_TIMESTAMP:
+            return h.hash_int8(_INFINITE_TIMESTAMP[v], seed)
+        v = _parse(v, _dt.datetime.fromisoformat, "timestamp")
+    if v.tzinfo is not None:
+        raise BloomFilterError(
+            "a datetime with a time zone is a timestamptz; this filter holds timestamps without one"
+        )
+    return h.hash_int8(_microseconds(v - _PG_EPOCH), seed)
+
+
+def _timestamptz(v, seed: int) -> int:
+    if isinstance(v, str):
+        if v in _INFINITE_TIMESTAMP:
+            return h.hash_int8(_INFINITE_TIMESTAMP[v], seed)
+        v = _parse(v, _dt.datetime.fromisoformat, "timestamptz")
+    if v.tzinfo is None or v.tzinfo.utcoffset(v) is None:
+        raise BloomFilterError(
+            "a naive datetime has no time zone; this filter holds timestamptz values "
+            "(give the datetime a tzinfo)"
+        )
+    return h.hash_int8(_microseconds(v - _PG_EPOCH_UTC), seed)
+
+
+def _bool(v: bool, seed: int) -> int:
+    return h.hash_int4(1 if v else 0, seed)
+
+
+# per family: the Python types it takes, and how each is hashed
+_BY_FAMILY: Dict[str, Dict[type, Callable]] = {
+    INTEGER_OPS: {int: _int8},
+    NUMERIC_OPS: {int: _decimal, Decimal: _decimal, str: _decimal},
+    FLOAT_OPS: {float: _float},
+    TEXT_OPS: {str: _text},
+    BYTEA_OPS: {bytes: _bytes, bytearray: _bytes, memoryview: _bytes},
+    UUID_OPS: {_uuid.UUID: _uuid_value, str: _uuid_value},
+    DATE_OPS: {_dt.date: _date, str: _date},
+    TIMESTAMP_OPS: {_dt.datetime: _timestamp, str: _timestamp},
+    TIMESTAMPTZ_OPS: {_dt.datetime: _timestamptz, str: _timestamptz},
+    BOOL_OPS: {bool: _bool},
+}
+
+# the family a Python value stands for when the filter is empty (no element key yet)
+_DEFAULT_FAMILY = (
+    (bool, BOOL_OPS),
+    (int, INTEGER_OPS),
+    (float, FLOAT_OPS),
+    (Decimal, NUMERIC_OPS),
+    (str, TEXT_OPS),
+    ((bytes, bytearray, memoryview), BYTEA_OPS),
+    (_uuid.UUID, UUID_OPS),
+    (_dt.datetime, TIMESTAMP_OPS),
+    (_dt.date, DATE_OPS),
+)
+
+
+def _type_key(value) -> type:
+    """The type the tables are keyed on: bool apart from int, datetime apart from date."""
+    for t in (bool, _dt.datetime, _dt.date, Decimal, _uuid.UUID, int, float, str, bytes,
+              bytearray, memoryview):
+        if isinstance(value, t):
+            return t
+    return type(value)
+
+
+def hasher(elem: str, value) -> Callable[[object, int], int]:
+    """The function that hashes value for a filter of element key elem."""
+    if "@" in elem:
+        raise BloomFilterError(
+            f'the filter\'s values were hashed under a nondeterministic collation ("{elem}"): '
+            "by ICU sort keys, which this library does not compute"
+        )
+    t = _type_key(value)
+    family = elem
+    if family == "":
+        # an empty filter holds nothing; the value must still be one a filter can hold
+        for types, fam in _DEFAULT_FAMILY:
+            if isinstance(value, types):
+                family = fam
+                break
+        else:
+            raise BloomFilterError(f"a value of Python type {type(value).__name__} cannot be probed")
+        if family == TIMESTAMP_OPS and value.tzinfo is not None:
+            family = TIMESTAMPTZ_OPS
+    table = _BY_FAMILY.get(family)
+    if table is None:
+        raise BloomFilterError(
+            f'the filter holds values of operator family "{family}", which this library does '
+            "not hash"
+        )
+    fn = table.get(t)
+    if fn is None:
+        raise BloomFilterError(
+            f"a value of Python type {type(value).__name__} cannot be probed in a filter of "
+            f'"{family}" values (the server refuses a value of another type\'s family too)'
+        )
+    return fn
+
+
+def hash_value(elem: str, value, seed: int) -> int:
+    return hasher(elem, value)(value, seed)

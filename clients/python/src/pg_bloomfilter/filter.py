@@ -1,0 +1,264 @@
+"""BloomFilter: a bloom value read once, probed locally, bit for bit as the server probes it.
+
+Positions follow hash scheme 1 (core/bf_hash.h in the extension): from a
+value's 64-bit hash h, x = fmix64(h) and y = fmix64(h ^ 0x9E3779B97F4A7C15);
+classic and counting4 positions are floor(x_i * m / 2^64) with
+x_{i+1} = x_i + y; blocked512 picks its block with x and the bits inside it
+from y, 9 bits at a time from the top, refilling the word every 7 with
+w = fmix64(w + 0xC2B2AE3D27D4EB4F); a layered filter holds a value if one
+of its layers (each a blocked512 filter) does; an explicit filter holds the
+hashes themselves.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import struct
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from . import _format as fmt
+from ._values import hasher
+from .errors import BloomFilterError
+
+M64 = 0xFFFFFFFFFFFFFFFF
+_SECOND_SALT = 0x9E3779B97F4A7C15
+_REFILL_SALT = 0xC2B2AE3D27D4EB4F
+
+
+def fmix64(k: int) -> int:
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & M64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & M64
+    k ^= k >> 33
+    return k
+
+
+@dataclass(frozen=True)
+class FilterInfo:
+    """What bloom_info reports of a filter (the same names)."""
+
+    layout: str
+    nbits: int  # m: bits, counters (counting4) or hashes (explicit)
+    nhashes: Optional[int]  # k; None for a layered filter, whose layers each have their own
+    bytes: int  # the value's size as the server stores it (bloom_info's bytes: with its 4-byte header)
+    values_added: int
+    bits_set: int
+    fill_ratio: Optional[float]  # None for an explicit filter
+    estimated_distinct: float
+    estimated_fpp: float
+    element_family: Optional[str]  # None while no value was added
+    seed: int
+    hash_scheme: int
+    target_fpp: Optional[float] = None  # a partial state's target rate, if it carries one
+
+
+class BloomFilter:
+    """A read-only view of a bloom (or counting_bloom) value."""
+
+    __slots__ = ("_p", "_data", "_hashes", "_fn_cache")
+
+    def __init__(self, parsed: fmt.Parsed):
+        self._p = parsed
+        self._data = bytes(parsed.data)
+        self._hashes = None
+        if parsed.layout == fmt.EXPLICIT:
+            self._hashes = struct.unpack_from(f"<{parsed.ncells}Q", self._data)
+        self._fn_cache = {}
+
+    # ---- loading ----
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "BloomFilter":
+        """The binary form: bloom_send's bytes, or a bytea as psycopg returns it."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise BloomFilterError(
+                f"from_bytes takes bytes, not {type(data).__name__} (use from_text for the text form)"
+            )
+        return cls(fmt.parse_binary(bytes(data)))
+
+    @classmethod
+    def from_text(cls, text: str) -> "BloomFilter":
+        """The text form: what SELECT f returns ("v1 classic m=... bits=...")."""
+        if not isinstance(text, str):
+            raise BloomFilterError(
+                f"from_text takes a str, not {type(text).__name__} (use from_bytes for the binary form)"
+            )
+        return cls(fmt.parse_binary(fmt.text_to_binary(text)))
+
+    # ---- probing ----
+
+    def contains(self, value) -> bool:
+        """Whether the filter may hold value; False is certain.  None is never held (SQL's
+        NULL: bloom_contains is strict)."""
+        if value is None:
+            return False
+        p = self._p
+        key = type(value)
+        fn = self._fn_cache.get(key)
+        if fn is None:
+            fn = hasher(p.elem, value)
+            if p.elem:  # (an empty filter's family follows each value: not kept)
+                self._fn_cache[key] = fn
+        return self.contains_hash(fn(value, p.seed))
+
+    __contains__ = contains
+
+    def contains_hash(self, h: int) -> bool:
+        """Whether the filter may hold the value whose 64-bit hash (with the filter's seed) is h."""
+        p = self._p
+        layout = p.layout
+        if layout == fmt.EXPLICIT:
+            hashes = self._hashes
+            i = bisect.bisect_left(hashes, h)
+            return i < len(hashes) and hashes[i] == h
+        x = fmix64(h)
+        y = fmix64(h ^ _SECOND_SALT)
+        data = self._data
+        if layout == fmt.BLOCKED512:
+            return _block_holds(data, 0, p.ncells, p.nhashes, x, y)
+        if layout == fmt.LAYERED:
+            for layer in p.layers:
+                if _block_holds(data, layer.offset, layer.ncells, layer.nhashes, x, y):
+                    return True
+            return False
+        m = p.ncells
+        if layout == fmt.COUNTING4:
+            for _ in range(p.nhashes):
+                pos = (x * m) >> 64
+                if not (data[pos >> 1] >> ((pos & 1) << 2)) & 0x0F:
+                    return False
+                x = (x + y) & M64
+            return True
+        for _ in range(p.nhashes):
+            pos = (x * m) >> 64
+            if not (data[pos >> 3] >> (pos & 7)) & 1:
+                return False
+            x = (x + y) & M64
+        return True
+
+    # ---- describing ----
+
+    @property
+    def info(self) -> FilterInfo:
+        p = self._p
+        occupied = self._occupied()
+        layered = p.layout == fmt.LAYERED
+        return FilterInfo(
+            layout=fmt.layout_name(p.layout),
+            nbits=p.ncells,
+            nhashes=None if layered else p.nhashes,
+            bytes=p.size + 4,
+            values_added=p.nadded,
+            bits_set=occupied,
+            fill_ratio=None if p.layout == fmt.EXPLICIT else occupied / p.ncells,
+            estimated_distinct=self._estimate_distinct(occupied),
+            estimated_fpp=self._current_fpp(occupied),
+            element_family=p.elem or None,
+            seed=p.seed if p.seed <= (1 << 63) - 1 else p.seed - (1 << 64),
+            hash_scheme=p.scheme,
+            target_fpp=fmt.optional_target(p),
+        )
+
+    @property
+    def element_family(self) -> Optional[str]:
+        return self._p.elem or None
+
+    def __len__(self) -> int:
+        """The values added (bloom_info's values_added)."""
+        return self._p.nadded
+
+    def __repr__(self) -> str:
+        i = self.info
+        return (
+            f"<BloomFilter {i.layout} m={i.nbits} k={i.nhashes} n={i.values_added} "
+            f"elem={i.element_family}>"
+        )
+
+    def _occupied(self, start: int = 0, end: Optional[int] = None) -> int:
+        p = self._p
+        data = self._data[start:end]
+        if p.layout == fmt.COUNTING4:
+            return fmt._count_counters(memoryview(data))
+        if p.layout == fmt.EXPLICIT:
+            return p.ncells
+        return fmt.popcount(data)
+
+    def _layered_estimates(self):
+        distinct = 0.0
+        clear = 1.0
+        for layer in self._p.layers:
+            occ = self._occupied(layer.offset, layer.offset + layer.ncells // 8)
+            est = _estimate_distinct(layer.ncells, layer.nhashes, occ)
+            distinct += est
+            clear *= 1.0 - _blocked_fpp(est, layer.ncells, layer.nhashes)
+        return distinct, 1.0 - clear
+
+    def _estimate_distinct(self, occupied: int) -> float:
+        p = self._p
+        if p.layout == fmt.EXPLICIT:
+            return float(p.ncells)
+        if p.layout == fmt.LAYERED:
+            return min(self._layered_estimates()[0], float(p.nadded))
+        if p.flags & fmt.FLAG_DERIVED:
+            est = float(p.est_distinct)
+        else:
+            est = _estimate_distinct(p.ncells, p.nhashes, occupied)
+        return min(est, float(p.nadded))
+
+    def _current_fpp(self, occupied: int) -> float:
+        p = self._p
+        if p.layout == fmt.EXPLICIT:
+            return 0.0
+        if p.layout == fmt.LAYERED:
+            return self._layered_estimates()[1]
+        if p.layout == fmt.BLOCKED512 and not p.flags & fmt.FLAG_DERIVED:
+            return _blocked_fpp(self._estimate_distinct(occupied), p.ncells, p.nhashes)
+        effective = p.bound if p.flags & fmt.FLAG_DERIVED else occupied
+        return (effective / p.ncells) ** p.nhashes
+
+
+def _block_holds(data: bytes, offset: int, m: int, k: int, x: int, y: int) -> bool:
+    """Whether the blocked512 filter of m bits and k positions at data[offset:] holds (x, y)."""
+    base = (offset << 3) + ((x * (m >> 9)) >> 64) * 512
+    word = rest = y
+    for i in range(k):
+        if i and i % 7 == 0:
+            word = fmix64((word + _REFILL_SALT) & M64)
+            rest = word
+        pos = base + (rest >> 55)
+        rest = (rest << 9) & M64
+        if not (data[pos >> 3] >> (pos & 7)) & 1:
+            return False
+    return True
+
+
+def _estimate_distinct(ncells: int, nhashes: int, occupied: int) -> float:
+    """bf_estimate_distinct (Swamidass & Baldi)."""
+    if occupied >= ncells:
+        return math.inf
+    return -(ncells / nhashes) * math.log1p(-occupied / ncells)
+
+
+def _blocked_fpp(n: float, ncells: int, nhashes: int) -> float:
+    """bf_blocked_fpp: a Poisson mixture over the blocks' loads."""
+    if n <= 0:
+        return 0.0
+    lam = n * 512 / ncells
+    if lam > 1e6:
+        return (-math.expm1(nhashes * lam * math.log1p(-1.0 / 512))) ** nhashes
+    spread = 12.0 * math.sqrt(lam) + 30.0
+    lo = math.floor(max(0.0, lam - spread))
+    hi = math.ceil(lam + spread)
+    total = weight = 0.0
+    i = float(lo)
+    log_lam = math.log(lam)
+    while i <= hi:
+        pmf = math.exp(i * log_lam - lam - math.lgamma(i + 1.0))
+        inner = (-math.expm1(nhashes * i * math.log1p(-1.0 / 512))) ** nhashes
+        total += pmf * inner
+        weight += pmf
+        i += 1.0
+    return total / weight if weight > 0 else 1.0

@@ -1,0 +1,151 @@
+"""The server's answers, given back bit for bit.
+
+BLOOM_VECTORS names files made by tests/clients/vectors.sql (one JSON object
+per type and line, colon-separated for several servers): for every type and
+every layout the server writes, a filter in both forms and bloom_contains's
+answer for every value.  The library must give each answer, and say yes to
+every value added.  A value Python cannot hold (a date before year 1 or
+after 9999) is counted as skipped, never silently passed.
+"""
+
+import datetime as dt
+import json
+import os
+import struct
+import unittest
+import uuid
+from decimal import Decimal
+
+from pg_bloomfilter import BloomFilter
+
+
+def _float4(text):
+    return struct.unpack("<f", struct.pack("<f", float(text)))[0]
+
+
+def _timestamp(text):
+    if text in ("infinity", "-infinity"):
+        return text
+    if text.endswith(" BC"):
+        return None
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None  # beyond year 9999
+
+
+def _timestamptz(text):
+    if text in ("infinity", "-infinity"):
+        return text
+    if text.endswith(" BC"):
+        return None
+    if len(text) > 3 and text[-3] in "+-" and text[-2:].isdigit():
+        text += ":00"
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _date(text):
+    if text in ("infinity", "-infinity"):
+        return text
+    if text.endswith(" BC"):
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+CONVERT = {
+    "int2": int,
+    "int4": int,
+    "int8": int,
+    "text": str,
+    "varchar": str,
+    "bytea": bytes.fromhex,
+    "uuid": uuid.UUID,
+    "numeric": Decimal,
+    "float4": _float4,
+    "float8": float,
+    "date": _date,
+    "timestamp": _timestamp,
+    "timestamptz": _timestamptz,
+    "bool": lambda t: t == "true",
+}
+
+
+def vector_files():
+    names = os.environ.get("BLOOM_VECTORS", "")
+    return [n for n in names.split(":") if n]
+
+
+class ServerAnswers(unittest.TestCase):
+    def test_vectors(self):
+        files = vector_files()
+        if not files:
+            self.skipTest("BLOOM_VECTORS is not set (tests/clients/run.sh sets it)")
+        checked = skipped = 0
+        for name in files:
+            with open(name, encoding="utf-8") as f:
+                for line in f:
+                    case = json.loads(line)
+                    c, s = self.check_type(case, name)
+                    checked += c
+                    skipped += s
+        print(f"\nvectors: {checked} answers checked, {skipped} values Python cannot hold skipped")
+        self.assertGreater(checked, 0)
+
+    def check_type(self, case, source):
+        ty = case["type"]
+        convert = CONVERT[ty]
+        values = [convert(t) for t in case["values"]]
+        added = case["added"]
+        checked = skipped = 0
+        for flt in case["filters"]:
+            where = f"{source}: {ty} {flt['name']}"
+            from_bytes = BloomFilter.from_bytes(bytes.fromhex(flt["hex"]))
+            # the text form reads to the same filter: same header, same bits
+            from_text = BloomFilter.from_text(flt["text"])
+            self.assertEqual(from_text.info, from_bytes.info, where)
+            self.assertEqual(from_text._data, from_bytes._data, where)
+            if "info" in flt:
+                self.check_info(from_bytes, flt["info"], where)
+            answers = flt["answers"]
+            wrong = []
+            for i, v in enumerate(values):
+                if v is None:
+                    skipped += 1
+                    continue
+                want = answers[i] == "1"
+                got = from_bytes.contains(v)
+                if got != want:
+                    wrong.append((case["values"][i], want, got))
+                if i < added and flt["name"] != "empty" and not got:
+                    wrong.append((case["values"][i], "added", got))
+                checked += 1
+            self.assertEqual(wrong[:10], [], f"{where}: {len(wrong)} answers differ")
+        return checked, skipped
+
+    def check_info(self, f, info, where):
+        mine = f.info
+        self.assertEqual(mine.layout, info["layout"], where)
+        self.assertEqual(mine.nbits, info["nbits"], where)
+        self.assertEqual(mine.nhashes, info["nhashes"], where)
+        self.assertEqual(mine.bytes, info["bytes"], where)
+        self.assertEqual(mine.values_added, info["values_added"], where)
+        self.assertEqual(mine.bits_set, info["bits_set"], where)
+        self.assertEqual(mine.element_family, info["element_family"], where)
+        self.assertEqual(mine.seed, info["seed"], where)
+        self.assertEqual(mine.hash_scheme, info["hash_scheme"], where)
+        for field in ("fill_ratio", "estimated_distinct", "estimated_fpp"):
+            want, got = info[field], getattr(mine, field)
+            if want is None or got is None:
+                self.assertEqual(got, want, f"{where} {field}")
+            else:
+                self.assertAlmostEqual(got, want, delta=1e-9 * max(1.0, abs(want)), msg=f"{where} {field}")
+
+
+if __name__ == "__main__":
+    unittest.main()
