@@ -94,6 +94,8 @@ packages=(make gcc libc6-dev postgresql-$host_version postgresql-server-dev-$hos
 	postgresql-contrib)
 # (the package tests use chroots for every version, and zip and unzip)
 [ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev debootstrap zip unzip git)
+# the client libraries' tests (tests/clients): Debian's Python, its venv and build
+[ "$mode" = test ] && packages+=(python3 python3-venv python3-build python3-setuptools python3-wheel python3-pip)
 for v in $versions; do
 	[ "$v" = "$host_version" ] || {
 		packages+=(debootstrap)
@@ -265,6 +267,11 @@ for v in $versions; do
 		count "packages$v: 0 passed, 1 failed" "$(date +%s)"
 	fi
 done
+
+# ---- the client libraries, against every version's vectors ----
+echo
+echo "======== the client libraries (clients/), against the servers' answers ========"
+run_part clients "$(date +%s)" env HOST_VERSION="$host_version" bash tests/clients/run.sh "$versions"
 
 # ---- the PGXN zip: make dist, checked, built and installed from it ----
 if [[ " $versions " == *" $host_version "* ]]; then

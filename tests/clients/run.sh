@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tests/clients/run.sh "VERSIONS": the client libraries (clients/), against
+# vectors the servers make (tests/clients/vectors.sql, on each version: the
+# host's, and the others in their chroots, tools/chroot.sh):
+#   - vectors-N: every answer of every filter equals bloom_contains's on N,
+#     and info equals bloom_info's (Python);
+#   - format: bad input raises the library's own error (Python);
+#   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
+#   - packaging: the Python sdist and wheel built offline, each installed
+#     into a fresh venv and imported from there.
+# Ends with "clients: P passed, F failed".  Run as root from the top folder,
+# after tools/suite.sh installed the extension for each version.
+set -uo pipefail
+python=${PYTHON:-/usr/bin/python3}
+export PYTHON=$python
+versions=$1
+host_version=${HOST_VERSION:-15}
+passed=0
+failed=0
+work=$(mktemp -d /tmp/bloom-clients.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+check() { # NAME CMD...: run CMD, count it
+	local name=$1
+	shift
+	if "$@"; then
+		echo "$name: ok"
+		passed=$((passed + 1))
+	else
+		echo "$name: FAILED"
+		failed=$((failed + 1))
+	fi
+}
+py=clients/python
+files=()
+for v in $versions; do
+	if [ "$v" = "$host_version" ]; then
+		check "vectors made by $v" bash tests/clients/make_vectors.sh "$v" "$work/vectors"
+	else
+		check "vectors made by $v" env BLOOM_CHROOT_OUTPUT="$work/out-$v" \
+			bash tools/chroot.sh run "$v" bash tests/clients/make_vectors.sh "$v" /build/output
+		mkdir -p "$work/vectors"
+		cp "$work/out-$v/vectors-$v.jsonl" "$work/vectors/" 2>/dev/null || true
+	fi
+	[ -s "$work/vectors/vectors-$v.jsonl" ] && files+=("$work/vectors/vectors-$v.jsonl")
+done
+for f in "${files[@]}"; do
+	check "python: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" PYTHONPATH="$py/src" \
+		"$python" -m unittest -q "$py/tests/test_vectors.py"
+done
+check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_format.py"
+check "python: fuzz" env BLOOM_VECTORS="${files[0]:-}" PYTHONPATH="$py/src" \
+	"$python" "$py/tests/fuzz_parse.py" "${FUZZ_SECONDS:-60}"
+check "python: packaging" bash tests/clients/python_package.sh "$work/package"
+echo "clients: $passed passed, $failed failed"
