@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import uuid as _uuid
 from decimal import Decimal, InvalidOperation
-from typing import Callable, Dict
+from typing import Callable, Dict, Optional
 
 from . import _pghash as h
 from .errors import BloomFilterError
@@ -151,7 +151,7 @@ _BY_FAMILY: Dict[str, Dict[type, Callable]] = {
     BOOL_OPS: {bool: _bool},
 }
 
-# the family a Python value stands for when the filter is empty (no element key yet)
+# the Python types a filter can hold, and the family each stands for
 _DEFAULT_FAMILY = (
     (bool, BOOL_OPS),
     (int, INTEGER_OPS),
@@ -174,8 +174,9 @@ def _type_key(value) -> type:
     return type(value)
 
 
-def hasher(elem: str, value) -> Callable[[object, int], int]:
-    """The function that hashes value for a filter of element key elem."""
+def hasher(elem: str, value) -> Optional[Callable[[object, int], int]]:
+    """The function that hashes value for a filter of element key elem; None
+    for an empty filter (elem ""), which holds nothing."""
     if "@" in elem:
         raise BloomFilterError(
             f'the filter\'s values were hashed under a nondeterministic collation ("{elem}"): '
@@ -184,15 +185,11 @@ def hasher(elem: str, value) -> Callable[[object, int], int]:
     t = _type_key(value)
     family = elem
     if family == "":
-        # an empty filter holds nothing; the value must still be one a filter can hold
-        for types, fam in _DEFAULT_FAMILY:
-            if isinstance(value, types):
-                family = fam
-                break
-        else:
+        # no value was added (the format sees that every bit and counter is 0):
+        # any value a filter can hold answers False
+        if not any(isinstance(value, types) for types, _ in _DEFAULT_FAMILY):
             raise BloomFilterError(f"a value of Python type {type(value).__name__} cannot be probed")
-        if family == TIMESTAMP_OPS and value.tzinfo is not None:
-            family = TIMESTAMPTZ_OPS
+        return None
     table = _BY_FAMILY.get(family)
     if table is None:
         raise BloomFilterError(
@@ -208,5 +205,3 @@ def hasher(elem: str, value) -> Callable[[object, int], int]:
     return fn
 
 
-def hash_value(elem: str, value, seed: int) -> int:
-    return hasher(elem, value)(value, seed)

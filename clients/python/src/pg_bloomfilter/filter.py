@@ -100,8 +100,9 @@ class BloomFilter:
         fn = self._fn_cache.get(key)
         if fn is None:
             fn = hasher(p.elem, value)
-            if p.elem:  # (an empty filter's family follows each value: not kept)
-                self._fn_cache[key] = fn
+            if fn is None:
+                return False  # an empty filter
+            self._fn_cache[key] = fn
         return self.contains_hash(fn(value, p.seed))
 
     __contains__ = contains

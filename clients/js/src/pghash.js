@@ -1,0 +1,171 @@
+// PostgreSQL's extended (64-bit, seeded) hash functions, as the server runs
+// them (src/common/hashfn.c's lookup3, little-endian), in 32-bit halves: a
+// 64-bit value is a pair [hi, lo] of unsigned 32-bit numbers.  Only
+// little-endian servers are matched (the README's "Portability").
+
+const INIT = (0x9e3779b9 + 3923095) >>> 0;
+
+/** lookup3's mix and final on a state array [a, b, c] (uint32). */
+function mix(s) {
+  let a = s[0], b = s[1], c = s[2];
+  a = (a - c) >>> 0; a = (a ^ ((c << 4) | (c >>> 28))) >>> 0; c = (c + b) >>> 0;
+  b = (b - a) >>> 0; b = (b ^ ((a << 6) | (a >>> 26))) >>> 0; a = (a + c) >>> 0;
+  c = (c - b) >>> 0; c = (c ^ ((b << 8) | (b >>> 24))) >>> 0; b = (b + a) >>> 0;
+  a = (a - c) >>> 0; a = (a ^ ((c << 16) | (c >>> 16))) >>> 0; c = (c + b) >>> 0;
+  b = (b - a) >>> 0; b = (b ^ ((a << 19) | (a >>> 13))) >>> 0; a = (a + c) >>> 0;
+  c = (c - b) >>> 0; c = (c ^ ((b << 4) | (b >>> 28))) >>> 0; b = (b + a) >>> 0;
+  s[0] = a; s[1] = b; s[2] = c;
+}
+
+function final(s) {
+  let a = s[0], b = s[1], c = s[2];
+  c = (c ^ b) >>> 0; c = (c - ((b << 14) | (b >>> 18))) >>> 0;
+  a = (a ^ c) >>> 0; a = (a - ((c << 11) | (c >>> 21))) >>> 0;
+  b = (b ^ a) >>> 0; b = (b - ((a << 25) | (a >>> 7))) >>> 0;
+  c = (c ^ b) >>> 0; c = (c - ((b << 16) | (b >>> 16))) >>> 0;
+  a = (a ^ c) >>> 0; a = (a - ((c << 4) | (c >>> 28))) >>> 0;
+  b = (b ^ a) >>> 0; b = (b - ((a << 14) | (a >>> 18))) >>> 0;
+  c = (c ^ b) >>> 0; c = (c - ((b << 24) | (b >>> 8))) >>> 0;
+  s[0] = a; s[1] = b; s[2] = c;
+}
+
+const state = new Uint32Array(3);
+
+function seedState(len, seedHi, seedLo) {
+  state[0] = state[1] = state[2] = (INIT + len) >>> 0;
+  if (seedHi !== 0 || seedLo !== 0) {
+    state[0] = (state[0] + seedHi) >>> 0;
+    state[1] = (state[1] + seedLo) >>> 0;
+    mix(state);
+  }
+}
+
+function word(k, i) {
+  return (k[i] | (k[i + 1] << 8) | (k[i + 2] << 16) | (k[i + 3] << 24)) >>> 0;
+}
+
+/** hash_bytes_extended(k, k.length, seed): [hi, lo] (b, then c). */
+export function hashBytes(k, seedHi, seedLo) {
+  const len = k.length;
+  seedState(len, seedHi, seedLo);
+  let i = 0;
+  for (; len - i >= 12; i += 12) {
+    state[0] = (state[0] + word(k, i)) >>> 0;
+    state[1] = (state[1] + word(k, i + 4)) >>> 0;
+    state[2] = (state[2] + word(k, i + 8)) >>> 0;
+    mix(state);
+  }
+  const rest = len - i;
+  if (rest > 0) {
+    let a = 0, b = 0, c = 0;
+    // the last 11 bytes; the lowest byte of c is reserved for the length
+    switch (rest) {
+      case 11: c += k[i + 10] << 24; // falls through
+      case 10: c += k[i + 9] << 16; // falls through
+      case 9: c += k[i + 8] << 8; // falls through
+      case 8: b += k[i + 7] << 24; // falls through
+      case 7: b += k[i + 6] << 16; // falls through
+      case 6: b += k[i + 5] << 8; // falls through
+      case 5: b += k[i + 4]; // falls through
+      case 4: a += k[i + 3] << 24; // falls through
+      case 3: a += k[i + 2] << 16; // falls through
+      case 2: a += k[i + 1] << 8; // falls through
+      case 1: a += k[i];
+    }
+    state[0] = (state[0] + (a >>> 0)) >>> 0;
+    state[1] = (state[1] + (b >>> 0)) >>> 0;
+    state[2] = (state[2] + (c >>> 0)) >>> 0;
+  }
+  final(state);
+  return [state[1], state[2]];
+}
+
+/** hash_bytes_uint32_extended(k, seed): [hi, lo]. */
+export function hashUint32(k, seedHi, seedLo) {
+  seedState(4, seedHi, seedLo);
+  state[0] = (state[0] + (k >>> 0)) >>> 0;
+  final(state);
+  return [state[1], state[2]];
+}
+
+/**
+ * hashint8extended of the int64 [hi, lo] (two's complement halves): int2,
+ * int4 and int8 hash alike (integer_ops).
+ */
+export function hashInt8(hi, lo, seedHi, seedLo) {
+  const negative = (hi & 0x80000000) !== 0;
+  return hashUint32((lo ^ (negative ? ~hi : hi)) >>> 0, seedHi, seedLo);
+}
+
+/** hashint4extended of an int32 (date_ops; bool_ops hashes its char so). */
+export function hashInt4(v, seedHi, seedLo) {
+  return hashUint32(v >>> 0, seedHi, seedLo);
+}
+
+const f64 = new Float64Array(1);
+const f64bytes = new Uint8Array(f64.buffer);
+const NAN8 = new Uint8Array([0, 0, 0, 0, 0, 0, 0xf8, 0x7f]);
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** hashfloat8extended (float_ops: a float4 is widened to float8 first). */
+export function hashFloat8(v, seedHi, seedLo) {
+  if (v === 0) return [seedHi, seedLo]; // -0 too
+  if (Number.isNaN(v)) return hashBytes(NAN8, seedHi, seedLo);
+  f64[0] = v;
+  const bytes = littleEndian ? f64bytes : f64bytes.slice().reverse();
+  return hashBytes(bytes, seedHi, seedLo);
+}
+
+/**
+ * A decimal string as PostgreSQL's numeric: null for NaN and the
+ * infinities, else { weight, digits } in base 10000 (leading and trailing
+ * zero groups kept; the hash strips them).
+ */
+export function numericGroups(text) {
+  const m = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  if (m === null) return undefined;
+  let intPart = m[2] !== undefined ? m[2] : "";
+  let frac = m[2] !== undefined ? (m[3] || "") : m[4];
+  let exp = m[5] !== undefined ? parseInt(m[5], 10) : 0;
+  if (!Number.isFinite(exp) || Math.abs(exp) > 1e6) return undefined;
+  // move the point by the exponent
+  let digits = intPart + frac;
+  let point = intPart.length + exp; // digits before the point
+  if (point < 0) { digits = "0".repeat(-point) + digits; point = 0; }
+  if (point > digits.length) digits += "0".repeat(point - digits.length);
+  intPart = digits.slice(0, point);
+  frac = digits.slice(point);
+  const padLeft = (4 - (intPart.length % 4)) % 4;
+  const padRight = (4 - (frac.length % 4)) % 4;
+  const all = "0".repeat(padLeft) + intPart + frac + "0".repeat(padRight);
+  const groups = [];
+  for (let i = 0; i < all.length; i += 4) groups.push(parseInt(all.slice(i, i + 4), 10));
+  return { weight: (intPart.length + padLeft) / 4 - 1, groups };
+}
+
+/** hash_numeric_extended of a decimal string, or of "NaN", "Infinity", "-Infinity". */
+export function hashNumeric(text, seedHi, seedLo) {
+  const t = text.trim();
+  if (/^(?:nan|[+-]?inf(?:inity)?)$/i.test(t)) return [seedHi, seedLo];
+  const n = numericGroups(t);
+  if (n === undefined) return undefined;
+  let { weight, groups } = n;
+  let start = 0;
+  while (start < groups.length && groups[start] === 0) { start++; weight--; }
+  if (start === groups.length) {
+    // seed - 1
+    const lo = (seedLo - 1) >>> 0;
+    const hi = seedLo === 0 ? (seedHi - 1) >>> 0 : seedHi;
+    return [hi, lo];
+  }
+  let end = groups.length;
+  while (groups[end - 1] === 0) end--;
+  const bytes = new Uint8Array((end - start) * 2);
+  for (let i = start, o = 0; i < end; i++, o += 2) {
+    bytes[o] = groups[i] & 0xff;
+    bytes[o + 1] = groups[i] >>> 8;
+  }
+  const [hi, lo] = hashBytes(bytes, seedHi, seedLo);
+  // XOR with the weight, an int widened to 64 bits
+  return [(hi ^ (weight < 0 ? 0xffffffff : 0)) >>> 0, (lo ^ weight) >>> 0];
+}

@@ -1,0 +1,192 @@
+// JavaScript values hashed as PostgreSQL hashes the SQL values they stand
+// for.  A filter's element key names the hash operator family that hashed
+// its values; a value is hashed by that family's function for its SQL type,
+// and refused (BloomFilterError) where the family is not one its type
+// belongs to, as the server refuses a probe of another family.  Membership
+// follows SQL equality: 1 and 1n (int2, int4, int8) are one key, "1.0" and
+// "1.00" (numeric) one key, -0 and 0 one key, every NaN one key.
+
+import { BloomFilterError } from "./format.js";
+import * as H from "./pghash.js";
+
+const INTEGER_OPS = "pg_catalog.integer_ops", NUMERIC_OPS = "pg_catalog.numeric_ops", FLOAT_OPS = "pg_catalog.float_ops";
+const TEXT_OPS = "pg_catalog.text_ops", BYTEA_OPS = "pg_catalog.bytea_ops", UUID_OPS = "pg_catalog.uuid_ops";
+const DATE_OPS = "pg_catalog.date_ops", TIMESTAMP_OPS = "pg_catalog.timestamp_ops", TIMESTAMPTZ_OPS = "pg_catalog.timestamptz_ops";
+const BOOL_OPS = "pg_catalog.bool_ops";
+
+const INT64_MIN = -(1n << 63n), INT64_MAX = (1n << 63n) - 1n;
+const utf8 = new TextEncoder();
+const fail = (m) => new BloomFilterError(m);
+
+function int8Halves(v) {
+  if (v < INT64_MIN || v > INT64_MAX) throw fail(`${v} is out of range for an integer key (bigint)`);
+  const u = BigInt.asUintN(64, v);
+  return [Number(u >> 32n), Number(u & 0xffffffffn)];
+}
+
+function hashInteger(v, sh, sl) {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) throw fail(`${v} is not an integer: an integer filter holds int2, int4 or int8 values`);
+    if (Number.isSafeInteger(v)) {
+      // int4 range: the int8 hash of a value in it is its int4 hash
+      if (v >= -2147483648 && v <= 2147483647) return H.hashInt8(v < 0 ? 0xffffffff : 0, v >>> 0, sh, sl);
+      const hi = Math.floor(v / 4294967296);
+      return H.hashInt8(hi >>> 0, (v - hi * 4294967296) >>> 0, sh, sl);
+    }
+    v = BigInt(v);
+  }
+  const [hi, lo] = int8Halves(v);
+  return H.hashInt8(hi, lo, sh, sl);
+}
+
+function hashNumeric(v, sh, sl) {
+  let text;
+  if (typeof v === "string") text = v;
+  else if (typeof v === "bigint") text = v.toString();
+  else if (Number.isNaN(v)) text = "NaN";
+  else if (!Number.isFinite(v)) text = v > 0 ? "Infinity" : "-Infinity";
+  else text = String(v); // the shortest decimal that reads back as v (may have an exponent)
+  const h = H.hashNumeric(text, sh, sl);
+  if (h === undefined) throw fail(`"${text}" is not a numeric value`);
+  return h;
+}
+
+function hashFloat(v, sh, sl) {
+  return H.hashFloat8(v, sh, sl);
+}
+
+function hashText(v, sh, sl) {
+  if (v.includes("\u0000")) throw fail("text cannot hold the character NUL (0x00), as in PostgreSQL");
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(v))
+    throw fail("text holds a lone surrogate, which UTF-8 cannot encode");
+  return H.hashBytes(utf8.encode(v), sh, sl);
+}
+
+function hashBytea(v, sh, sl) {
+  return H.hashBytes(v, sh, sl);
+}
+
+function hashUuid(v, sh, sl) {
+  const hex = v.replace(/-/g, "");
+  if (!/^[0-9a-fA-F]{32}$/.test(hex) || !/^[0-9a-fA-F-]{32,36}$/.test(v)) throw fail(`"${v}" is not a uuid`);
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return H.hashBytes(bytes, sh, sl);
+}
+
+const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
+
+// days from 2000-01-01 of the calendar date y-m-d (proleptic Gregorian,
+// year 0 = 1 BC), by integer arithmetic: PostgreSQL's dates reach years
+// JavaScript's Date does not (H. Hinnant's days_from_civil)
+function daysOf(y, m, d) {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468 - 10957;
+}
+
+function parseDateText(v) {
+  const m = /^(\d{4,7})-(\d{2})-(\d{2})( BC)?$/.exec(v);
+  if (m === null) throw fail(`"${v}" is not a date (YYYY-MM-DD, or 'infinity' or '-infinity')`);
+  let y = parseInt(m[1], 10);
+  if (m[4]) y = 1 - y; // 1 BC is year 0
+  return daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10));
+}
+
+function hashDate(v, sh, sl) {
+  let days;
+  if (v === "infinity") days = 0x7fffffff;
+  else if (v === "-infinity") days = -0x80000000;
+  else if (typeof v === "string") days = parseDateText(v);
+  // a Date: its calendar date where the application runs, as node-postgres reads a date
+  else days = daysOf(v.getFullYear(), v.getMonth() + 1, v.getDate());
+  return H.hashInt4(days, sh, sl);
+}
+
+// microseconds from 2000-01-01 00:00 (UTC for timestamptz) of a timestamp's text
+function parseTimestampText(v, withZone) {
+  const m = /^(\d{4,6})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?(?::\d{2})?)?( BC)?$/.exec(v);
+  if (m === null) throw fail(`"${v}" is not a ${withZone ? "timestamptz" : "timestamp"} (ISO 8601 with up to 6 fractional digits, or 'infinity' or '-infinity')`);
+  if (withZone !== (m[8] !== undefined))
+    throw fail(withZone ? `"${v}" has no time zone; this filter holds timestamptz values` : `"${v}" has a time zone; this filter holds timestamps without one`);
+  let y = parseInt(m[1], 10);
+  if (m[9]) y = 1 - y;
+  const days = BigInt(daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10)));
+  const seconds = BigInt(parseInt(m[4], 10) * 3600 + parseInt(m[5], 10) * 60 + parseInt(m[6], 10));
+  const micros = BigInt(parseInt((m[7] || "").padEnd(6, "0"), 10));
+  let offset = 0n;
+  if (m[8] && m[8] !== "Z") {
+    const z = /^([+-])(\d{2}):?(\d{2})?(?::(\d{2}))?$/.exec(m[8]);
+    offset = BigInt(parseInt(z[2], 10) * 3600 + parseInt(z[3] || "0", 10) * 60 + parseInt(z[4] || "0", 10));
+    if (z[1] === "-") offset = -offset;
+  }
+  return (days * 86400n + seconds - offset) * 1000000n + micros;
+}
+
+function hashTimestampLike(v, sh, sl, withZone) {
+  let us;
+  if (v === "infinity") us = INT64_MAX;
+  else if (v === "-infinity") us = INT64_MIN;
+  else if (typeof v === "string") us = parseTimestampText(v, withZone);
+  else if (withZone) us = BigInt(v.getTime() - PG_EPOCH_MS) * 1000n; // an instant
+  else {
+    // a timestamp without time zone: the Date's wall-clock time where the application runs (node-postgres's reading)
+    const days = BigInt(daysOf(v.getFullYear(), v.getMonth() + 1, v.getDate()));
+    const ms = BigInt(((v.getHours() * 60 + v.getMinutes()) * 60 + v.getSeconds()) * 1000 + v.getMilliseconds());
+    us = days * 86400000000n + ms * 1000n;
+  }
+  if (Number.isNaN(Number(us))) throw fail("an invalid Date cannot be probed");
+  const [hi, lo] = int8Halves(us);
+  return H.hashInt8(hi, lo, sh, sl);
+}
+
+const hashTimestamp = (v, sh, sl) => hashTimestampLike(v, sh, sl, false);
+const hashTimestamptz = (v, sh, sl) => hashTimestampLike(v, sh, sl, true);
+
+function hashBool(v, sh, sl) {
+  return H.hashInt4(v ? 1 : 0, sh, sl);
+}
+
+// per family, the kinds of value it takes (kindOf in index.js)
+const BY_FAMILY = {
+  [INTEGER_OPS]: { number: hashInteger, bigint: hashInteger },
+  [NUMERIC_OPS]: { number: hashNumeric, bigint: hashNumeric, string: hashNumeric },
+  [FLOAT_OPS]: { number: hashFloat },
+  [TEXT_OPS]: { string: hashText },
+  [BYTEA_OPS]: { bytes: hashBytea },
+  [UUID_OPS]: { string: hashUuid },
+  [DATE_OPS]: { date: hashDate, string: hashDate },
+  [TIMESTAMP_OPS]: { date: hashTimestamp, string: hashTimestamp },
+  [TIMESTAMPTZ_OPS]: { date: hashTimestamptz, string: hashTimestamptz },
+  [BOOL_OPS]: { boolean: hashBool },
+};
+
+// the kinds a filter can hold, for an empty filter (no element key yet)
+const DEFAULT_FAMILY = { number: INTEGER_OPS, bigint: INTEGER_OPS, string: TEXT_OPS, boolean: BOOL_OPS, bytes: BYTEA_OPS, date: TIMESTAMPTZ_OPS };
+
+/** The function that hashes values of this kind for a filter of element key elem. */
+export function hasherFor(elem, value, kind) {
+  if (elem.includes("@"))
+    throw fail(`the filter's values were hashed under a nondeterministic collation ("${elem}"): by ICU sort keys, which this library does not compute`);
+  if (elem === "") {
+    // no value was added (the format sees that every bit and counter is 0): any value answers false
+    if (DEFAULT_FAMILY[kind] === undefined) throw fail(`a value of type ${describe(value)} cannot be probed`);
+    return null;
+  }
+  const family = elem;
+  const table = BY_FAMILY[family];
+  if (table === undefined) throw fail(`the filter holds values of operator family "${family}", which this library does not hash`);
+  const fn = table[kind];
+  if (fn === undefined)
+    throw fail(`a value of type ${describe(value)} cannot be probed in a filter of "${family}" values (the server refuses a value of another type's family too)`);
+  return fn;
+}
+
+function describe(value) {
+  if (value instanceof Date) return "Date";
+  if (value instanceof Uint8Array) return "Uint8Array";
+  return typeof value;
+}

@@ -1,0 +1,59 @@
+// The server's answers, given back bit for bit: BLOOM_VECTORS names files
+// made by tests/clients/vectors.sql (colon-separated).  Every answer of every
+// filter must be bloom_contains's, every added value held, and info as
+// bloom_info reports it.  Prints "vectors: N answers checked" and exits
+// non-zero at the first difference.
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { BloomFilter } from "../src/index.js";
+
+const convert = {
+  int2: Number, int4: Number, int8: BigInt, text: String, varchar: String,
+  bytea: (t) => Uint8Array.from(t.match(/../g) || [], (h) => parseInt(h, 16)),
+  uuid: String, numeric: String, float4: (t) => Math.fround(parseFloat(t)), float8: parseFloat,
+  date: String, timestamp: String, timestamptz: String, bool: (t) => t === "true",
+};
+
+function near(a, b) {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+}
+
+function checkInfo(mine, info, where) {
+  const same = [
+    ["layout", "layout"], ["nbits", "nbits"], ["nhashes", "nhashes"], ["bytes", "bytes"], ["bitsSet", "bits_set"],
+    ["elementFamily", "element_family"], ["hashScheme", "hash_scheme"]];
+  for (const [a, b] of same) if (mine[a] !== info[b]) throw new Error(`${where}: info.${a} ${mine[a]} != ${info[b]}`);
+  if (mine.valuesAdded !== BigInt(info.values_added)) throw new Error(`${where}: valuesAdded`);
+  // (JSON.parse reads a bigint as the nearest double: compare there)
+  if (Number(mine.seed) !== info.seed) throw new Error(`${where}: seed ${mine.seed} != ${info.seed}`);
+  for (const [a, b] of [["fillRatio", "fill_ratio"], ["estimatedDistinct", "estimated_distinct"], ["estimatedFpp", "estimated_fpp"]])
+    if (!near(mine[a], info[b])) throw new Error(`${where}: info.${a} ${mine[a]} != ${info[b]}`);
+}
+
+let checked = 0;
+for (const name of (process.env.BLOOM_VECTORS || "").split(":").filter(Boolean)) {
+  const lines = createInterface({ input: createReadStream(name), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const c = JSON.parse(line);
+    const values = c.values.map(convert[c.type]);
+    for (const f of c.filters) {
+      const where = `${name}: ${c.type} ${f.name}`;
+      const bin = BloomFilter.from(Uint8Array.from(Buffer.from(f.hex, "hex")));
+      const txt = BloomFilter.from(f.text);
+      if (JSON.stringify(bin.info, (k, v) => (typeof v === "bigint" ? v.toString() : v)) !==
+          JSON.stringify(txt.info, (k, v) => (typeof v === "bigint" ? v.toString() : v)))
+        throw new Error(`${where}: the text form reads otherwise than the binary form`);
+      if (f.info) checkInfo(bin.info, f.info, where);
+      for (let i = 0; i < values.length; i++) {
+        const want = f.answers[i] === "1";
+        const got = bin.contains(values[i]);
+        if (got !== want) throw new Error(`${where}: ${c.values[i]}: server ${want}, here ${got}`);
+        if (i < c.added && f.name !== "empty" && !got) throw new Error(`${where}: added ${c.values[i]} not held`);
+        checked++;
+      }
+    }
+  }
+}
+if (checked === 0) { console.log("vectors: none (set BLOOM_VECTORS)"); process.exit(1); }
+console.log(`vectors: ${checked} answers checked`);
