@@ -96,6 +96,11 @@ packages=(make gcc libc6-dev postgresql-$host_version postgresql-server-dev-$hos
 [ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev debootstrap zip unzip git)
 # the client libraries' tests (tests/clients): Debian's Python, its venv and build
 [ "$mode" = test ] && packages+=(python3 python3-venv python3-build python3-setuptools python3-wheel python3-pip)
+# ... Node (npm: Debian's, unless the node installed brings its own) and Chromium
+if [ "$mode" = test ]; then
+	packages+=(nodejs chromium)
+	command -v npm >/dev/null || packages+=(npm)
+fi
 for v in $versions; do
 	[ "$v" = "$host_version" ] || {
 		packages+=(debootstrap)

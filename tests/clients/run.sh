@@ -7,7 +7,10 @@
 #   - format: bad input raises the library's own error (Python);
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
 #   - packaging: the Python sdist and wheel built offline, each installed
-#     into a fresh venv and imported from there.
+#     into a fresh venv and imported from there;
+#   - the same for JavaScript (Node): vectors, format, fuzz_js, npm pack
+#     installed into a fresh project; and the vectors of the host's version
+#     answered in headless Chromium, through a test page.
 # Ends with "clients: P passed, F failed".  Run as root from the top folder,
 # after tools/suite.sh installed the extension for each version.
 set -uo pipefail
@@ -51,4 +54,12 @@ check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/te
 check "python: fuzz" env BLOOM_VECTORS="${files[0]:-}" PYTHONPATH="$py/src" \
 	"$python" "$py/tests/fuzz_parse.py" "${FUZZ_SECONDS:-60}"
 check "python: packaging" bash tests/clients/python_package.sh "$work/package"
+js=clients/js
+for f in "${files[@]}"; do
+	check "js: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" node "$js/test/vectors.mjs"
+done
+check "js: format" node "$js/test/format.mjs"
+check "js: fuzz" env BLOOM_VECTORS="${files[0]:-}" node "$js/test/fuzz.mjs" "${FUZZ_SECONDS:-60}"
+check "js: packaging" bash tests/clients/js_package.sh "$work/js-package"
+check "js: in headless Chromium" bash tests/clients/browser_test.sh "${files[0]:-}" "$work/browser"
 echo "clients: $passed passed, $failed failed"

@@ -212,7 +212,7 @@ class Cursor {
     if (!this.take(name + "=")) throw fail(`expected "${name}="`);
     const d = this.digits();
     if (d === "") throw fail(`${name} must be an unsigned decimal number`);
-    if (d.length > 20 || BigInt(d) > UINT64_MAX) throw fail(`value of ${name} is out of range`);
+    if (d.replace(/^0+/, "").length > 20 || BigInt(d) > UINT64_MAX) throw fail(`value of ${name} is out of range`);
     if (d[0] === "0" && d.length > 1) throw fail(`${name} has leading zeros`);
     if (!this.take(" ")) throw fail(`expected a single space after ${name}`);
     return BigInt(d);
@@ -264,7 +264,7 @@ function takeLayers(c, nlayers, m) {
     for (const name of ["m", "k"]) {
       const d = c.digits();
       if (d === "" || (d[0] === "0" && d.length > 1)) throw fail(`layer ${i}'s ${name} must be an unsigned decimal without leading zeros`);
-      if (d.length > 20 || BigInt(d) > UINT64_MAX) throw fail(`a layer's ${name} is out of range`);
+      if (d.replace(/^0+/, "").length > 20 || BigInt(d) > UINT64_MAX) throw fail(`a layer's ${name} is out of range`);
       parts.push(BigInt(d));
       if (name === "m" && !c.take(":")) throw fail('expected ":" between a layer\'s m and k');
     }

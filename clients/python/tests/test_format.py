@@ -56,6 +56,7 @@ class Loading(unittest.TestCase):
         self.refused(header(k=65) + body, "k = 65 is out of range")
         self.refused(header(m=0) + body, "m must be at least 1")
         self.refused(header(m=200) + body, "implies")
+        self.refused(header(m=1 << 62) + body, "exceeds the maximum")
         self.refused(header(n=1 << 63) + body, "values added is out of range")
         self.refused(header(layout=3, m=97) + body, "not a multiple of 512")
         self.refused(header(layout=2) + body, "implies")  # counting4: m counters take m / 2 bytes
@@ -92,6 +93,8 @@ class Loading(unittest.TestCase):
             (ONE_TEXT.replace("elem=pg_catalog", "elem=pg%5Fcatalog"), "must not be escaped"),
             (ONE_TEXT.replace("elem=pg_catalog", "elem=pg catalog"), 'expected "bits="'),
             (ONE_TEXT.replace("n=1 ", "n=9223372036854775808 "), "out of range"),
+            (ONE_TEXT.replace("m=97", "m=" + "9" * 100000), "out of range"),
+            (ONE_TEXT.replace("m=97", "m=" + "0" * 100000 + "97"), "leading zeros"),
             ("", 'starts with "v1 "'),
         ]:
             with self.assertRaises(BloomFilterError, msg=bad) as cm:

@@ -368,14 +368,16 @@ class _Cursor:
         digits = self.s[start : self.p]
         if not digits:
             raise _fail(f"{name} must be an unsigned decimal number")
-        value = int(digits)
-        if value > UINT64_MAX:
+        # (a long run of digits is out of range before it is converted: Python
+        # limits the digits int() reads)
+        significant = digits.lstrip(b"0") or b"0"
+        if len(significant) > 20 or int(significant) > UINT64_MAX:
             raise _fail(f"value of {name} is out of range")
         if digits[0] == 0x30 and len(digits) > 1:
             raise _fail(f"{name} has leading zeros")
         if not self.take(b" "):
             raise _fail(f"expected a single space after {name}")
-        return value
+        return int(significant)
 
 
 def _take_target(c: _Cursor) -> int:
@@ -445,10 +447,10 @@ def _take_layers(c: _Cursor, nlayers: int, ncells: int) -> List[Tuple[int, int]]
                 raise _fail(
                     f"layer {i}'s {name} must be an unsigned decimal without leading zeros"
                 )
-            value = int(digits)
-            if value > UINT64_MAX:
+            significant = digits.lstrip(b"0") or b"0"
+            if len(significant) > 20 or int(significant) > UINT64_MAX:
                 raise _fail(f"a layer's {name} is out of range")
-            parts.append(value)
+            parts.append(int(significant))
             if part == 0 and not c.take(b":"):
                 raise _fail('expected ":" between a layer\'s m and k')
         m, k = parts

@@ -1,0 +1,124 @@
+// Bad input gets the library's own error with the server's message; the
+// API's edges.  Values built by hand from the format's table
+// (core/bf_format.h), so that a check the parser lost fails.
+import assert from "node:assert/strict";
+import { BloomFilter, BloomFilterError } from "../src/index.js";
+
+const ELEM = new TextEncoder().encode("pg_catalog.integer_ops");
+const hex = (h) => Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16));
+import { ONE, ONE_TEXT } from "./format-seeds.mjs";
+
+function header({ layout = 1, scheme = 1, flags = 0, k = 7, elem = ELEM, seed = 0n, m = 97n, n = 1n, version = 1 } = {}) {
+  const b = new Uint8Array(36), v = new DataView(b.buffer);
+  b.set([0x42, 0x4c, 0x4f, 0x4d, version, layout, scheme, flags]);
+  v.setUint16(8, k, true); v.setUint16(10, elem.length, true);
+  v.setBigUint64(12, seed, true); v.setBigUint64(20, m, true); v.setBigUint64(28, n, true);
+  return b;
+}
+const cat = (...parts) => {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+};
+let passed = 0;
+function test(name, fn) {
+  fn();
+  passed++;
+}
+function refused(input, fragment) {
+  assert.throws(() => BloomFilter.from(input), (e) => e instanceof BloomFilterError && e.message.includes(fragment),
+    `expected an error with "${fragment}"`);
+}
+
+test("the server's value, both forms", () => {
+  const f = BloomFilter.from(ONE), g = BloomFilter.from(ONE_TEXT);
+  assert.ok(f.contains(1) && f.contains(1n) && g.contains(1));
+  assert.ok(!f.contains(2) && !g.contains(2n));
+  assert.deepEqual(f.info, g.info);
+  assert.equal(f.info.bytes, ONE.length + 4);
+  assert.ok(BloomFilter.from(ONE.buffer.slice(0)).contains(1)); // an ArrayBuffer
+});
+
+test("every truncation is refused", () => {
+  for (let cut = 0; cut < ONE.length; cut++) assert.throws(() => BloomFilter.from(ONE.subarray(0, cut)), BloomFilterError);
+  refused(cat(ONE, new Uint8Array(1)), "implies");
+});
+
+test("header fields", () => {
+  const body = ONE.subarray(36);
+  refused(cat(new TextEncoder().encode("BLOB"), ONE.subarray(4)), "bad magic");
+  refused(cat(header({ version: 2 }), body), "unknown format version 2");
+  refused(cat(header({ layout: 9 }), body), "unknown layout 9");
+  refused(cat(header({ scheme: 2 }), body), "unknown hash scheme 2");
+  refused(cat(header({ flags: 0x80 }), body), "unknown flags 0x80");
+  refused(cat(header({ k: 0 }), body), "k = 0 is out of range");
+  refused(cat(header({ k: 65 }), body), "k = 65 is out of range");
+  refused(cat(header({ m: 0n }), body), "m must be at least 1");
+  refused(cat(header({ m: 200n }), body), "implies");
+  refused(cat(header({ m: 1n << 62n }), body), "exceeds the maximum");
+  refused(cat(header({ n: 1n << 63n }), body), "values added is out of range");
+  refused(cat(header({ layout: 3 }), body), "not a multiple of 512");
+  refused(cat(header({ flags: 1 }), body), "implies");
+});
+
+test("data checks", () => {
+  const bits = ONE.slice(36 + ELEM.length);
+  const beyond = bits.slice(); beyond[beyond.length - 1] = 2;
+  refused(cat(header(), ELEM, beyond), "bits beyond m = 97 are set");
+  refused(cat(header({ n: 0n }), ELEM, bits), "no values were added");
+  refused(cat(header({ elem: new Uint8Array(0) }), bits), "element key is empty");
+  refused(cat(header({ elem: Uint8Array.of(0x61, 1) }), Uint8Array.of(0x61, 1), bits), "control character");
+  refused(cat(header({ k: 1 }), ELEM, bits), "more than k = 1 times");
+  const two = new Uint8Array(16); two[0] = 5; two[8] = 5;
+  refused(cat(header({ layout: 4, k: 0, m: 2n, n: 2n }), ELEM, two), "strictly increasing");
+  const layer = new Uint8Array(10); new DataView(layer.buffer).setBigUint64(0, 512n, true); layer[8] = 7;
+  refused(cat(header({ layout: 5, k: 1, m: 1024n }), ELEM, layer, new Uint8Array(128)), "sum to 512");
+});
+
+test("the text form is canonical", () => {
+  for (const [bad, fragment] of [
+    [ONE_TEXT.replace("v1", "v2"), "unknown format version"],
+    [ONE_TEXT.replace("classic", "classy"), "unknown layout"],
+    [ONE_TEXT.replace("m=97", "m=097"), "leading zeros"],
+    [ONE_TEXT.replace("k=7 ", "k=7  "), 'expected "scheme="'],
+    [ONE_TEXT.slice(0, -1), "base64 characters"],
+    [ONE_TEXT.replace("AA==", "AB=="), "non-zero base64 padding bits"],
+    [ONE_TEXT.replace("elem=pg_catalog", "elem=pg%5Fcatalog"), "must not be escaped"],
+    [ONE_TEXT.replace("n=1 ", "n=9223372036854775808 "), "out of range"],
+    [ONE_TEXT.replace("m=97", "m=" + "9".repeat(100000)), "out of range"],
+    [ONE_TEXT.replace("m=97", "m=" + "0".repeat(100000) + "97"), "leading zeros"],
+    ["", 'starts with "v1 "'],
+  ]) refused(bad, fragment);
+});
+
+test("inputs of the wrong kind", () => {
+  for (const bad of [null, undefined, 42, {}, [1, 2]])
+    assert.throws(() => BloomFilter.from(bad), BloomFilterError);
+});
+
+test("probing follows SQL equality, and refuses other families", () => {
+  const f = BloomFilter.from(ONE);
+  assert.ok(f.contains(1) && f.contains(1n));
+  assert.equal(f.contains(null), false);
+  assert.equal(f.contains(undefined), false);
+  assert.throws(() => f.contains(1n << 63n), /out of range/);
+  assert.throws(() => f.contains(1.5), /not an integer/);
+  for (const v of ["1", true, new Date(0), new Uint8Array(1), {}])
+    assert.throws(() => f.contains(v), (e) => e instanceof BloomFilterError && e.message.includes("integer_ops"));
+});
+
+test("a nondeterministic collation is refused", () => {
+  const elem = new TextEncoder().encode("pg_catalog.text_ops@public.ci");
+  const f = BloomFilter.from(cat(header({ elem }), elem, new Uint8Array(13)));
+  assert.throws(() => f.contains("a"), /nondeterministic collation/);
+});
+
+test("an empty filter holds nothing", () => {
+  const empty = BloomFilter.from(cat(header({ elem: new Uint8Array(0), n: 0n }), new Uint8Array(13)));
+  for (const v of [1, 1n, "a", 1.5, new Date(), new Uint8Array(0), true, 2 ** 80]) assert.equal(empty.contains(v), false);
+  assert.throws(() => empty.contains({}), BloomFilterError);
+  assert.equal(empty.info.elementFamily, null);
+});
+
+console.log(`format: ${passed} passed, 0 failed`);
