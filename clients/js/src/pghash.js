@@ -44,9 +44,8 @@ function word(k, i) {
   return (k[i] | (k[i + 1] << 8) | (k[i + 2] << 16) | (k[i + 3] << 24)) >>> 0;
 }
 
-/** hash_bytes_extended(k, k.length, seed): [hi, lo] (b, then c). */
-export function hashBytes(k, seedHi, seedLo) {
-  const len = k.length;
+/** hash_bytes_extended(k, len, seed) of k's first len bytes (all of them by default): [hi, lo] (b, then c). */
+export function hashBytes(k, seedHi, seedLo, len = k.length) {
   seedState(len, seedHi, seedLo);
   let i = 0;
   for (; len - i >= 12; i += 12) {

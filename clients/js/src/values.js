@@ -24,7 +24,11 @@ function int8Halves(v) {
   return [Number(u >> 32n), Number(u & 0xffffffffn)];
 }
 
+const SAFE = 9007199254740991n;
+
 function hashInteger(v, sh, sl) {
+  // a bigint of a safe size takes the number path: no 64-bit BigInt arithmetic
+  if (typeof v === "bigint" && v >= -SAFE && v <= SAFE) v = Number(v);
   if (typeof v === "number") {
     if (!Number.isInteger(v)) throw fail(`${v} is not an integer: an integer filter holds int2, int4 or int8 values`);
     if (Number.isSafeInteger(v)) {
@@ -55,11 +59,17 @@ function hashFloat(v, sh, sl) {
   return H.hashFloat8(v, sh, sl);
 }
 
+// UTF-8 of the text probed, written into one buffer (no allocation per probe)
+let scratch = new Uint8Array(256);
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function hashText(v, sh, sl) {
   if (v.includes("\u0000")) throw fail("text cannot hold the character NUL (0x00), as in PostgreSQL");
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(v))
-    throw fail("text holds a lone surrogate, which UTF-8 cannot encode");
-  return H.hashBytes(utf8.encode(v), sh, sl);
+  if (SURROGATE.test(v) && LONE_SURROGATE.test(v)) throw fail("text holds a lone surrogate, which UTF-8 cannot encode");
+  if (v.length * 3 > scratch.length) scratch = new Uint8Array(v.length * 3);
+  const { written } = utf8.encodeInto(v, scratch);
+  return H.hashBytes(scratch, sh, sl, written);
 }
 
 function hashBytea(v, sh, sl) {
