@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# bench/clients.sh: the client libraries (clients/js, clients/python) against
+# the issue's figures (issue 30), one run, on a throwaway cluster of the
+# host's PostgreSQL (15):
+#   int8    a blocked512 filter of 10,000,000 int8 keys at 1% (12 MB), probed
+#           with 1,000,000 keys, half of them added: probes per second
+#   text    a blocked512 filter of 1,000,000 text keys of 19 to 20 bytes,
+#           probed with 1,000,000 of them, half added
+#   load    loading the 12 MB filter from its bytes (bloom_send), as a driver
+#           returns a bytea: milliseconds, median of 5
+# Each library checks its answers against the server's count of keys the
+# filter holds (bloom_contains over the same keys).  Run as root; writes
+# bench/results/clients.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-/usr/bin/python3}
+make -s install >/dev/null
+work=$(mktemp -d /tmp/bloom-clients-bench.XXXXXX)
+chmod a+rwx "$work"
+trap 'rm -rf "$work"' EXIT
+cat >"$work/make.sql" <<'SQL'
+\set ON_ERROR_STOP on
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+CREATE TABLE k8 AS SELECT g::int8 * 7919 AS k FROM generate_series(1, 10000000) g;
+CREATE TABLE kt AS SELECT left(md5(g::text), 16) || '-' || (g % 97) AS k FROM generate_series(1, 1000000) g;
+CREATE TABLE f AS SELECT (SELECT bloom_agg(k, 10000000, 0.01, 'blocked512') FROM k8) AS f8,
+                         (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM kt) AS ft;
+-- the probes: half added keys, half keys never added, interleaved
+CREATE TABLE p8 AS SELECT CASE WHEN g % 2 = 0 THEN g::int8 * 7919 * 10 ELSE g::int8 * 7919 * 10 + 1 END AS k FROM generate_series(1, 1000000) g;
+CREATE TABLE pt AS SELECT CASE WHEN g % 2 = 0 THEN left(md5(g::text), 16) || '-' || (g % 97) ELSE left(md5((-g)::text), 16) || '+' || (g % 97) END AS k FROM generate_series(1, 1000000) g;
+\copy (SELECT encode(bloom_send(f8), 'hex') FROM f) TO 'WORK/f8.hex'
+\copy (SELECT encode(bloom_send(ft), 'hex') FROM f) TO 'WORK/ft.hex'
+\copy (SELECT k FROM p8) TO 'WORK/p8.txt'
+\copy (SELECT k FROM pt) TO 'WORK/pt.txt'
+\copy (SELECT (SELECT count(*) FROM p8 WHERE bloom_contains(f8, k)), (SELECT count(*) FROM pt WHERE bloom_contains(ft, k)), length(bloom_send(f8)) FROM f) TO 'WORK/server.txt'
+SQL
+sed -i "s|WORK|$work|g" "$work/make.sql"
+chmod a+r "$work/make.sql"
+pg_virtualenv -t psql -X -q -f "$work/make.sql" >/dev/null
+read -r want8 wantt bytes8 <"$work/server.txt"
+cat >"$work/bench.py" <<PY
+import statistics, sys, time
+sys.path.insert(0, "clients/python/src")
+from pg_bloomfilter import BloomFilter
+w = "$work"
+f8b = bytes.fromhex(open(w + "/f8.hex").read().strip())
+ftb = bytes.fromhex(open(w + "/ft.hex").read().strip())
+p8 = [int(x) for x in open(w + "/p8.txt").read().split()]
+pt = open(w + "/pt.txt").read().split()
+loads = []
+for _ in range(5):
+    t = time.perf_counter(); f8 = BloomFilter.from_bytes(f8b); loads.append((time.perf_counter() - t) * 1000)
+ft = BloomFilter.from_bytes(ftb)
+for name, f, keys, want in (("int8", f8, p8, $want8), ("text", ft, pt, $wantt)):
+    t = time.perf_counter(); held = sum(1 for k in keys if f.contains(k)); dt = time.perf_counter() - t
+    assert held == want, (name, held, want)
+    print(f"python {name}: {len(keys) / dt:,.0f} probes/s ({held} held, as the server says)")
+print(f"python load: {statistics.median(loads):.1f} ms for {len(f8b):,} bytes (median of 5)")
+PY
+cat >"$work/bench.mjs" <<JS
+import { readFileSync } from "node:fs";
+import { BloomFilter } from "$PWD/clients/js/src/index.js";
+const w = "$work";
+const f8b = Uint8Array.from(Buffer.from(readFileSync(w + "/f8.hex", "utf8").trim(), "hex"));
+const ftb = Uint8Array.from(Buffer.from(readFileSync(w + "/ft.hex", "utf8").trim(), "hex"));
+const p8 = readFileSync(w + "/p8.txt", "utf8").trim().split("\\n").map(Number);
+const pt = readFileSync(w + "/pt.txt", "utf8").trim().split("\\n");
+const loads = [];
+let f8;
+for (let i = 0; i < 5; i++) { const t = performance.now(); f8 = BloomFilter.from(f8b); loads.push(performance.now() - t); }
+const ft = BloomFilter.from(ftb);
+for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["text", ft, pt, $wantt]]) {
+  for (let i = 0; i < 100000; i++) f.contains(keys[i]); // warm the JIT
+  const t = performance.now();
+  let held = 0;
+  for (const k of keys) if (f.contains(k)) held++;
+  const dt = (performance.now() - t) / 1000;
+  if (held !== want) throw new Error(name + ": " + held + " held, the server says " + want);
+  console.log("js " + name + ": " + Math.round(keys.length / dt).toLocaleString("en") + " probes/s (" + held + " held, as the server says)");
+}
+loads.sort((a, b) => a - b);
+console.log("js load: " + loads[2].toFixed(1) + " ms for " + f8b.length.toLocaleString("en") + " bytes (median of 5)");
+JS
+{
+	echo "== bench/clients.sh: the client libraries, PostgreSQL $(pg_config --version | awk '{print $2}'), node $(node --version), $("$python" --version), commit $(git rev-parse --short HEAD)"
+	echo "   filters: int8, 10,000,000 keys blocked512 at 1% ($bytes8 bytes); text, 1,000,000 keys; 1,000,000 probes each, half added"
+	node "$work/bench.mjs"
+	"$python" "$work/bench.py"
+} | tee bench/results/clients.txt
