@@ -48,6 +48,18 @@ SELECT plan_of('SELECT * FROM users WHERE id = 42');
 SELECT plan_of('SELECT * FROM users ORDER BY id LIMIT 1');
 RESET enable_seqscan;
 
+-- a table whose hashes do not fit in maintenance_work_mem (1MB: 131,072 of
+-- them): the first layer is sized for the planner's estimate of its rows,
+-- with the same 5 % headroom (without it, its fullest page would fill first
+-- and a second layer follow)
+CREATE TABLE many AS SELECT g::int8 AS k FROM generate_series(1, 200000) g;
+ANALYZE many;
+SET maintenance_work_mem = '1MB';
+CREATE INDEX many_k ON many USING bloomfilter (k);
+RESET maintenance_work_mem;
+SELECT layers, capacity >= 1.05 * 200000 AS capacity_with_headroom FROM bloom_index_info('many_k');
+DROP TABLE many;
+
 -- ---- it stays current: inserts, COPY, updates; past its capacity it grows by layers ----
 CREATE TABLE events (k int4, payload text);
 CREATE INDEX events_k ON events USING bloomfilter (k) WITH (capacity = 1000, false_positive_rate = 0.01);

@@ -10,7 +10,8 @@
  * BLOOM_INDEX_BUILD_HEADROOM for the inserts to come.  A table whose
  * hashes do not fit gets a first layer sized for the planner's estimate of
  * its rows (which needs no ANALYZE), or for the hashes kept so far if more,
- * when they stop fitting, and the pass goes on adding keys to it.  The
+ * with the same headroom, when they stop fitting, and the pass goes on
+ * adding keys to it.  The
  * capacity option, when given, sizes the first layer instead, from the
  * start.  Either way a layer is at least one page's worth.
  *
@@ -234,7 +235,14 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 		double tuples, allvisfrac;
 
 		estimate_rel_size(state->heap, NULL, &pages, &tuples, &allvisfrac);
-		size_first_layer(state, (uint64) Max(tuples, (double) state->max_hashes));
+		/*
+		 * With the headroom too: a layer sized for exactly the table's keys
+		 * is full before it holds them all (its fullest page reaches the
+		 * fill at capacity first), and would be followed by a second layer
+		 * of twice its size (10,000,000 keys: 46 MB instead of 12).
+		 */
+		size_first_layer(state, (uint64) ceil(Max(tuples, (double) state->max_hashes) *
+		                                      BLOOM_INDEX_BUILD_HEADROOM));
 		add_key(state, h);
 		return;
 	}

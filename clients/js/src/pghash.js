@@ -30,6 +30,9 @@ function final(s) {
 }
 
 const state = new Uint32Array(3);
+// the result of hashBytes and hashUint32: one array, overwritten by the next
+// call (no allocation per probe); read it at once
+const result = new Uint32Array(2);
 
 function seedState(len, seedHi, seedLo) {
   state[0] = state[1] = state[2] = (INIT + len) >>> 0;
@@ -44,7 +47,10 @@ function word(k, i) {
   return (k[i] | (k[i + 1] << 8) | (k[i + 2] << 16) | (k[i + 3] << 24)) >>> 0;
 }
 
-/** hash_bytes_extended(k, len, seed) of k's first len bytes (all of them by default): [hi, lo] (b, then c). */
+/**
+ * hash_bytes_extended(k, len, seed) of k's first len bytes (all of them by
+ * default): [hi, lo] (b, then c), in the shared result array.
+ */
 export function hashBytes(k, seedHi, seedLo, len = k.length) {
   seedState(len, seedHi, seedLo);
   let i = 0;
@@ -76,15 +82,19 @@ export function hashBytes(k, seedHi, seedLo, len = k.length) {
     state[2] = (state[2] + (c >>> 0)) >>> 0;
   }
   final(state);
-  return [state[1], state[2]];
+  result[0] = state[1];
+  result[1] = state[2];
+  return result;
 }
 
-/** hash_bytes_uint32_extended(k, seed): [hi, lo]. */
+/** hash_bytes_uint32_extended(k, seed): [hi, lo] (the shared result array). */
 export function hashUint32(k, seedHi, seedLo) {
   seedState(4, seedHi, seedLo);
   state[0] = (state[0] + (k >>> 0)) >>> 0;
   final(state);
-  return [state[1], state[2]];
+  result[0] = state[1];
+  result[1] = state[2];
+  return result;
 }
 
 /**

@@ -115,8 +115,18 @@ class BloomFilter:
             hashes = self._hashes
             i = bisect.bisect_left(hashes, h)
             return i < len(hashes) and hashes[i] == h
-        x = fmix64(h)
-        y = fmix64(h ^ _SECOND_SALT)
+        # x = fmix64(h), y = fmix64(h ^ salt), written out: this is the per-probe path
+        x = h ^ (h >> 33)
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        x ^= x >> 33
+        y = h ^ _SECOND_SALT
+        y ^= y >> 33
+        y = (y * 0xFF51AFD7ED558CCD) & M64
+        y ^= y >> 33
+        y = (y * 0xC4CEB9FE1A85EC53) & M64
+        y ^= y >> 33
         data = self._data
         if layout == fmt.BLOCKED512:
             return _block_holds(data, 0, p.ncells, p.nhashes, x, y)
@@ -224,16 +234,20 @@ class BloomFilter:
 def _block_holds(data: bytes, offset: int, m: int, k: int, x: int, y: int) -> bool:
     """Whether the blocked512 filter of m bits and k positions at data[offset:] holds (x, y)."""
     base = (offset << 3) + ((x * (m >> 9)) >> 64) * 512
-    word = rest = y
-    for i in range(k):
-        if i and i % 7 == 0:
-            word = fmix64((word + _REFILL_SALT) & M64)
-            rest = word
-        pos = base + (rest >> 55)
-        rest = (rest << 9) & M64
-        if not (data[pos >> 3] >> (pos & 7)) & 1:
-            return False
-    return True
+    word = y
+    left = k
+    while True:
+        # up to 7 offsets of 9 bits from the top of the word
+        rest = word
+        for _ in range(7 if left > 7 else left):
+            pos = base + (rest >> 55)
+            if not (data[pos >> 3] >> (pos & 7)) & 1:
+                return False
+            rest = (rest << 9) & M64
+        left -= 7
+        if left <= 0:
+            return True
+        word = fmix64((word + _REFILL_SALT) & M64)
 
 
 def _estimate_distinct(ncells: int, nhashes: int, occupied: int) -> float:
