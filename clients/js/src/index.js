@@ -66,7 +66,8 @@ function blockHolds(data, offset, m, k) {
     const pos = base + (rHi >>> 23); // the top 9 bits
     rHi = ((rHi << 9) | (rLo >>> 23)) >>> 0;
     rLo = (rLo << 9) >>> 0;
-    if (((data[pos >>> 3] >>> (pos & 7)) & 1) === 0) return false;
+    // (pos may pass 2^32 in a filter over 512 MB: no 32-bit operators on it)
+    if (((data[Math.floor(pos / 8)] >>> (pos % 8)) & 1) === 0) return false;
   }
   return true;
 }
