@@ -21,6 +21,26 @@ M64 = 0xFFFFFFFFFFFFFFFF
 _INIT = (0x9E3779B9 + 3923095) & M32
 
 
+def _final64(a: int, b: int, c: int) -> int:
+    """lookup3's final(a, b, c), then the 64-bit result: b, then c (one call
+    per hash, no tuple: this is the per-probe path)."""
+    c ^= b
+    c = (c - (((b << 14) | (b >> 18)) & M32)) & M32
+    a ^= c
+    a = (a - (((c << 11) | (c >> 21)) & M32)) & M32
+    b ^= a
+    b = (b - (((a << 25) | (a >> 7)) & M32)) & M32
+    c ^= b
+    c = (c - (((b << 16) | (b >> 16)) & M32)) & M32
+    a ^= c
+    a = (a - (((c << 4) | (c >> 28)) & M32)) & M32
+    b ^= a
+    b = (b - (((a << 14) | (a >> 18)) & M32)) & M32
+    c ^= b
+    c = (c - (((b << 24) | (b >> 8)) & M32)) & M32
+    return (b << 32) | c
+
+
 def _mix(a: int, b: int, c: int):
     a = (a - c) & M32
     a ^= ((c << 4) | (c >> 28)) & M32
@@ -66,22 +86,7 @@ def hash_bytes_extended(k: bytes, seed: int) -> int:
         b = (b + ((tail >> 32) & M32)) & M32
         # the lowest byte of c is reserved for the length: the tail's bytes 8..10 go above it
         c = (c + ((tail >> 56) & 0xFFFFFF00)) & M32
-    # final(a, b, c), written out: this is the per-probe path
-    c ^= b
-    c = (c - (((b << 14) | (b >> 18)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 11) | (c >> 21)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 25) | (a >> 7)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 16) | (b >> 16)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 4) | (c >> 28)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 14) | (a >> 18)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 24) | (b >> 8)) & M32)) & M32
-    return (b << 32) | c
+    return _final64(a, b, c)
 
 
 def hash_uint32_extended(k: int, seed: int) -> int:
@@ -92,22 +97,7 @@ def hash_uint32_extended(k: int, seed: int) -> int:
         b = (b + (seed & M32)) & M32
         a, b, c = _mix(a, b, c)
     a = (a + (k & M32)) & M32
-    # final(a, b, c), written out: this is the per-probe path
-    c ^= b
-    c = (c - (((b << 14) | (b >> 18)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 11) | (c >> 21)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 25) | (a >> 7)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 16) | (b >> 16)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 4) | (c >> 28)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 14) | (a >> 18)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 24) | (b >> 8)) & M32)) & M32
-    return (b << 32) | c
+    return _final64(a, b, c)
 
 
 def hash_int8(v: int, seed: int) -> int:
