@@ -8,7 +8,8 @@
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
 #   - packaging: the Python sdist and wheel built offline, each installed
 #     into a fresh venv and imported from there;
-#   - the same for JavaScript (Node): vectors, format, fuzz_js, npm pack
+#   - the same for JavaScript (Node): vectors, format, filters of more than
+#     2^32 bits against a BigInt reference (large), fuzz_js, npm pack
 #     installed into a fresh project; and the vectors of the host's version
 #     answered in headless Chromium, through a test page.
 # Ends with "clients: P passed, F failed".  Run as root from the top folder,
@@ -59,6 +60,7 @@ for f in "${files[@]}"; do
 	check "js: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" node "$js/test/vectors.mjs"
 done
 check "js: format" node "$js/test/format.mjs"
+check "js: filters over 2^32 bits" node "$js/test/large.mjs"
 check "js: fuzz" env BLOOM_VECTORS="${files[0]:-}" node "$js/test/fuzz.mjs" "${FUZZ_SECONDS:-60}"
 check "js: packaging" bash tests/clients/js_package.sh "$work/js-package"
 check "js: in headless Chromium" bash tests/clients/browser_test.sh "${files[0]:-}" "$work/browser"

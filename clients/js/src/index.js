@@ -18,12 +18,11 @@ const SALT_HI = 0x9e3779b9, SALT_LO = 0x7f4a7c15;
 const REFILL_HI = 0xc2b2ae3d, REFILL_LO = 0x27d4eb4f;
 const TWO32 = 4294967296;
 
-// the high 32 bits of the 64-bit product of two uint32
+// the high 32 bits of the 64-bit product of two uint32: a b = a bH 2^16 + a bL
+// with bH, bL < 2^16, each product below 2^48 and so exact in a double; no
+// float remainder (%), which V8 computes by a call to fmod
 function mulHi(a, b) {
-  const a0 = a & 0xffff, a1 = a >>> 16, b0 = b & 0xffff, b1 = b >>> 16;
-  const mid = a0 * b1 + a1 * b0; // < 2^33
-  const low = a0 * b0 + (mid % 65536) * 65536; // < 2^33
-  return (a1 * b1 + Math.floor(mid / 65536) + Math.floor(low / TWO32)) >>> 0;
+  return ((a * (b >>> 16) + ((a * (b & 0xffff)) / 65536 >>> 0)) / 65536) >>> 0;
 }
 
 // fmix64 of [hi, lo] into out
@@ -52,8 +51,16 @@ function reduce(hi, lo, m) {
 
 const X = new Uint32Array(2), Y = new Uint32Array(2), W = new Uint32Array(2);
 
-function blockHolds(data, offset, m, k) {
-  const base = offset * 8 + reduce(X[0], X[1], m / 512) * 512;
+// Whether the blocked512 filter of `blocks` blocks at data's byte `offset`
+// holds the value of X and Y (fmix64 of its hash, and of its salted hash):
+// its block is floor(x blocks / 2^64), then k 9-bit offsets in that block
+// from y's top bits.  blocks < 2^24 (a filter holds at most 2^33 bits), so
+// the block is mulHi(xHi, blocks) plus the carry of the lower products, and
+// every byte index is below 2^30: small-integer arithmetic only.
+function blockHolds(data, offset, blocks, k) {
+  const xHi = X[0], xLo = X[1];
+  const carry = (Math.imul(xHi, blocks) >>> 0) + mulHi(xLo, blocks) >= TWO32 ? 1 : 0;
+  const base = offset + (mulHi(xHi, blocks) + carry) * 64;
   let wHi = Y[0], wLo = Y[1], rHi = wHi, rLo = wLo;
   for (let i = 0; i < k; i++) {
     if (i > 0 && i % 7 === 0) {
@@ -63,11 +70,10 @@ function blockHolds(data, offset, m, k) {
       wHi = rHi = W[0];
       wLo = rLo = W[1];
     }
-    const pos = base + (rHi >>> 23); // the top 9 bits
+    const bit = rHi >>> 23; // the top 9 bits: the bit in the block
     rHi = ((rHi << 9) | (rLo >>> 23)) >>> 0;
     rLo = (rLo << 9) >>> 0;
-    // (pos may pass 2^32 in a filter over 512 MB: no 32-bit operators on it)
-    if (((data[Math.floor(pos / 8)] >>> (pos % 8)) & 1) === 0) return false;
+    if ((data[base + (bit >>> 3)] & (1 << (bit & 7))) === 0) return false;
   }
   return true;
 }
@@ -76,6 +82,8 @@ export class BloomFilter {
   #p;
   #hashes; // explicit: the sorted hashes, as [hi, lo] in two Uint32Arrays
   #cache = new Map();
+  #lastKind = ""; // the kind last probed, and its hasher: most probes are of one kind
+  #lastFn = null;
 
   constructor(parsed) {
     this.#p = parsed;
@@ -105,12 +113,17 @@ export class BloomFilter {
     if (value === null || value === undefined) return false;
     const p = this.#p;
     const kind = kindOf(value);
-    let fn = this.#cache.get(kind);
-    if (fn === undefined) {
-      fn = hasherFor(p.elem, value, kind);
-      if (p.elem !== "") this.#cache.set(kind, fn);
+    let fn = this.#lastFn;
+    if (kind !== this.#lastKind) {
+      fn = this.#cache.get(kind);
+      if (fn === undefined) {
+        fn = hasherFor(p.elem, value, kind);
+        if (fn === null) return false; // an empty filter
+        this.#cache.set(kind, fn);
+      }
+      this.#lastKind = kind;
+      this.#lastFn = fn;
     }
-    if (fn === null) return false; // an empty filter
     const h = fn(value, p.seedHi, p.seedLo);
     return this.containsHash(h[0], h[1]);
   }
@@ -132,19 +145,22 @@ export class BloomFilter {
     const yLo = (lo ^ SALT_LO) >>> 0, yHi = (hi ^ SALT_HI) >>> 0;
     fmix64(yHi, yLo, Y);
     const data = p.data;
-    if (p.layout === F.BLOCKED512) return blockHolds(data, 0, p.m, p.k);
+    if (p.layout === F.BLOCKED512) return blockHolds(data, 0, p.m / 512, p.k);
     if (p.layout === F.LAYERED) {
-      for (const l of p.layers) if (blockHolds(data, l.offset, l.m, l.k)) return true;
+      for (const l of p.layers) if (blockHolds(data, l.offset, l.m / 512, l.k)) return true;
       return false;
     }
     let xHi = X[0], xLo = X[1];
     const m = p.m, counting = p.layout === F.COUNTING4;
     for (let i = 0; i < p.k; i++) {
       const pos = reduce(xHi, xLo, m);
+      // (pos may pass 2^31: no 32-bit operators, nor %, on it)
       if (counting) {
-        if (((data[Math.floor(pos / 2)] >>> ((pos % 2) * 4)) & 15) === 0) return false;
-      } else if (((data[Math.floor(pos / 8)] >>> (pos % 8)) & 1) === 0) {
-        return false;
+        const byte = Math.floor(pos / 2);
+        if (((data[byte] >>> ((pos - byte * 2) * 4)) & 15) === 0) return false;
+      } else {
+        const byte = Math.floor(pos / 8);
+        if (((data[byte] >>> (pos - byte * 8)) & 1) === 0) return false;
       }
       const nlo = (xLo + Y[1]) >>> 0;
       xHi = (xHi + Y[0] + (nlo < xLo ? 1 : 0)) >>> 0;

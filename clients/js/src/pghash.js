@@ -5,6 +5,10 @@
 
 const INIT = (0x9e3779b9 + 3923095) >>> 0;
 
+// the result of hashBytes and hashUint32: one array, overwritten by the next
+// call (no allocation per probe); read it at once
+const result = new Uint32Array(2);
+
 /** lookup3's mix and final on a state array [a, b, c] (uint32). */
 function mix(s) {
   let a = s[0], b = s[1], c = s[2];
@@ -17,8 +21,8 @@ function mix(s) {
   s[0] = a; s[1] = b; s[2] = c;
 }
 
-function final(s) {
-  let a = s[0], b = s[1], c = s[2];
+/** lookup3's final of a, b, c (uint32) into the result: [hi, lo] = [b, c]. */
+function finalInto(a, b, c) {
   c = (c ^ b) >>> 0; c = (c - ((b << 14) | (b >>> 18))) >>> 0;
   a = (a ^ c) >>> 0; a = (a - ((c << 11) | (c >>> 21))) >>> 0;
   b = (b ^ a) >>> 0; b = (b - ((a << 25) | (a >>> 7))) >>> 0;
@@ -26,13 +30,11 @@ function final(s) {
   a = (a ^ c) >>> 0; a = (a - ((c << 4) | (c >>> 28))) >>> 0;
   b = (b ^ a) >>> 0; b = (b - ((a << 14) | (a >>> 18))) >>> 0;
   c = (c ^ b) >>> 0; c = (c - ((b << 24) | (b >>> 8))) >>> 0;
-  s[0] = a; s[1] = b; s[2] = c;
+  result[0] = b;
+  result[1] = c;
 }
 
 const state = new Uint32Array(3);
-// the result of hashBytes and hashUint32: one array, overwritten by the next
-// call (no allocation per probe); read it at once
-const result = new Uint32Array(2);
 
 function seedState(len, seedHi, seedLo) {
   state[0] = state[1] = state[2] = (INIT + len) >>> 0;
@@ -81,19 +83,20 @@ export function hashBytes(k, seedHi, seedLo, len = k.length) {
     state[1] = (state[1] + (b >>> 0)) >>> 0;
     state[2] = (state[2] + (c >>> 0)) >>> 0;
   }
-  final(state);
-  result[0] = state[1];
-  result[1] = state[2];
+  finalInto(state[0], state[1], state[2]);
   return result;
 }
 
 /** hash_bytes_uint32_extended(k, seed): [hi, lo] (the shared result array). */
 export function hashUint32(k, seedHi, seedLo) {
+  if (seedHi === 0 && seedLo === 0) {
+    // seed 0, the server's unless told otherwise: no state array
+    const init = (INIT + 4) >>> 0;
+    finalInto((init + k) >>> 0, init, init);
+    return result;
+  }
   seedState(4, seedHi, seedLo);
-  state[0] = (state[0] + (k >>> 0)) >>> 0;
-  final(state);
-  result[0] = state[1];
-  result[1] = state[2];
+  finalInto((state[0] + (k >>> 0)) >>> 0, state[1], state[2]);
   return result;
 }
 

@@ -21,83 +21,80 @@ M64 = 0xFFFFFFFFFFFFFFFF
 _INIT = (0x9E3779B9 + 3923095) & M32
 
 
+# lookup3 in Python ints, masked to 32 bits only where it matters: a rotation
+# needs its operand clean (the bits above 32 would come back in), while the
+# low 32 bits of a sum, a difference or an exclusive or depend only on the
+# low 32 bits of its operands, so those take the mask when their result is
+# next rotated.  Each step below rotates the value the step before masked.
+# (Fewer operations on Python ints: this is the per-probe path.)
+
+
 def _final64(a: int, b: int, c: int) -> int:
-    """lookup3's final(a, b, c), then the 64-bit result: b, then c (one call
-    per hash, no tuple: this is the per-probe path)."""
-    c ^= b
-    c = (c - (((b << 14) | (b >> 18)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 11) | (c >> 21)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 25) | (a >> 7)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 16) | (b >> 16)) & M32)) & M32
-    a ^= c
-    a = (a - (((c << 4) | (c >> 28)) & M32)) & M32
-    b ^= a
-    b = (b - (((a << 14) | (a >> 18)) & M32)) & M32
-    c ^= b
-    c = (c - (((b << 24) | (b >> 8)) & M32)) & M32
+    """lookup3's final(a, b, c), then the 64-bit result: b, then c.  b must be
+    below 2^32; a and c may carry bits above."""
+    c = ((c ^ b) - ((b << 14) | (b >> 18))) & M32
+    a = ((a ^ c) - ((c << 11) | (c >> 21))) & M32
+    b = ((b ^ a) - ((a << 25) | (a >> 7))) & M32
+    c = ((c ^ b) - ((b << 16) | (b >> 16))) & M32
+    a = ((a ^ c) - ((c << 4) | (c >> 28))) & M32
+    b = ((b ^ a) - ((a << 14) | (a >> 18))) & M32
+    c = ((c ^ b) - ((b << 24) | (b >> 8))) & M32
     return (b << 32) | c
 
 
-def _mix(a: int, b: int, c: int):
-    a = (a - c) & M32
-    a ^= ((c << 4) | (c >> 28)) & M32
-    c = (c + b) & M32
-    b = (b - a) & M32
-    b ^= ((a << 6) | (a >> 26)) & M32
-    a = (a + c) & M32
-    c = (c - b) & M32
-    c ^= ((b << 8) | (b >> 24)) & M32
-    b = (b + a) & M32
-    a = (a - c) & M32
-    a ^= ((c << 16) | (c >> 16)) & M32
-    c = (c + b) & M32
-    b = (b - a) & M32
-    b ^= ((a << 19) | (a >> 13)) & M32
-    a = (a + c) & M32
-    c = (c - b) & M32
-    c ^= ((b << 4) | (b >> 28)) & M32
-    b = (b + a) & M32
-    return a, b, c
+_UNPACK = {}  # by a length n, the function unpacking n // 4 little-endian uint32
 
 
 def hash_bytes_extended(k: bytes, seed: int) -> int:
     """hash_bytes_extended(k, len(k), seed): 64 bits, b then c."""
     length = len(k)
     a = b = c = (_INIT + length) & M32
-    if seed:
-        a = (a + (seed >> 32)) & M32
-        b = (b + (seed & M32)) & M32
-        a, b, c = _mix(a, b, c)
     full = length - length % 12
+    words = ()
     if full:
-        words = struct.unpack_from(f"<{full // 4}I", k)
-        for i in range(0, len(words), 3):
-            a = (a + words[i]) & M32
-            b = (b + words[i + 1]) & M32
-            c = (c + words[i + 2]) & M32
-            a, b, c = _mix(a, b, c)
+        unpack = _UNPACK.get(full)
+        if unpack is None:
+            unpack = _UNPACK[full] = struct.Struct(f"<{full >> 2}I").unpack_from
+        words = unpack(k)
+    if seed:
+        # the seed is a round of its own
+        words = (seed >> 32, seed & M32, 0) + words
+    for i in range(0, len(words), 3):
+        # lookup3's mix, each line's rotated operand masked by the line before
+        a += words[i]
+        b += words[i + 1]
+        c = (c + words[i + 2]) & M32
+        a = ((a - c) ^ (c << 4) ^ (c >> 28)) & M32
+        c += b
+        b = ((b - a) ^ (a << 6) ^ (a >> 26)) & M32
+        a += c
+        c = ((c - b) ^ (b << 8) ^ (b >> 24)) & M32
+        b += a
+        a = ((a - c) ^ (c << 16) ^ (c >> 16)) & M32
+        c += b
+        b = ((b - a) ^ (a << 19) ^ (a >> 13)) & M32
+        a += c
+        c = ((c - b) ^ (b << 4) ^ (b >> 28)) & M32
+        b += a
     rest = length - full
     if rest:
         tail = int.from_bytes(k[full:], "little")
-        a = (a + (tail & M32)) & M32
-        b = (b + ((tail >> 32) & M32)) & M32
+        a += tail & M32
+        b += (tail >> 32) & M32
         # the lowest byte of c is reserved for the length: the tail's bytes 8..10 go above it
-        c = (c + ((tail >> 56) & 0xFFFFFF00)) & M32
-    return _final64(a, b, c)
+        c += (tail >> 56) & 0xFFFFFF00
+    return _final64(a, b & M32, c)
+
+
+_INIT4 = (_INIT + 4) & M32
 
 
 def hash_uint32_extended(k: int, seed: int) -> int:
-    """hash_bytes_uint32_extended(k, seed)."""
-    a = b = c = (_INIT + 4) & M32
+    """hash_bytes_uint32_extended(k, seed): on a little-endian server, the
+    hash_bytes_extended of k's 4 bytes."""
     if seed:
-        a = (a + (seed >> 32)) & M32
-        b = (b + (seed & M32)) & M32
-        a, b, c = _mix(a, b, c)
-    a = (a + (k & M32)) & M32
-    return _final64(a, b, c)
+        return hash_bytes_extended(k.to_bytes(4, "little"), seed)
+    return _final64(_INIT4 + k, _INIT4, _INIT4)
 
 
 def hash_int8(v: int, seed: int) -> int:

@@ -25,6 +25,7 @@ from .errors import BloomFilterError
 M64 = 0xFFFFFFFFFFFFFFFF
 _SECOND_SALT = 0x9E3779B97F4A7C15
 _REFILL_SALT = 0xC2B2AE3D27D4EB4F
+_OFFSET_SHIFTS = (55, 46, 37, 28, 19, 10, 1)  # a word's 7 offsets of 9 bits, from the top
 
 
 def fmix64(k: int) -> int:
@@ -58,14 +59,13 @@ class FilterInfo:
 class BloomFilter:
     """A read-only view of a bloom (or counting_bloom) value."""
 
-    __slots__ = ("_p", "_data", "_hashes", "_fn_cache")
+    __slots__ = ("_p", "_data", "_seed", "_probe", "_fn_cache")
 
     def __init__(self, parsed: fmt.Parsed):
         self._p = parsed
         self._data = bytes(parsed.data)
-        self._hashes = None
-        if parsed.layout == fmt.EXPLICIT:
-            self._hashes = struct.unpack_from(f"<{parsed.ncells}Q", self._data)
+        self._seed = parsed.seed
+        self._probe = _prober(parsed, self._data)
         self._fn_cache = {}
 
     # ---- loading ----
@@ -95,60 +95,19 @@ class BloomFilter:
         NULL: bloom_contains is strict)."""
         if value is None:
             return False
-        p = self._p
-        key = type(value)
-        fn = self._fn_cache.get(key)
+        fn = self._fn_cache.get(type(value))
         if fn is None:
-            fn = hasher(p.elem, value)
+            fn = hasher(self._p.elem, value)
             if fn is None:
                 return False  # an empty filter
-            self._fn_cache[key] = fn
-        return self.contains_hash(fn(value, p.seed))
+            self._fn_cache[type(value)] = fn
+        return self._probe(fn(value, self._seed))
 
     __contains__ = contains
 
     def contains_hash(self, h: int) -> bool:
         """Whether the filter may hold the value whose 64-bit hash (with the filter's seed) is h."""
-        p = self._p
-        layout = p.layout
-        if layout == fmt.EXPLICIT:
-            hashes = self._hashes
-            i = bisect.bisect_left(hashes, h)
-            return i < len(hashes) and hashes[i] == h
-        # x = fmix64(h), y = fmix64(h ^ salt), written out: this is the per-probe path
-        x = h ^ (h >> 33)
-        x = (x * 0xFF51AFD7ED558CCD) & M64
-        x ^= x >> 33
-        x = (x * 0xC4CEB9FE1A85EC53) & M64
-        x ^= x >> 33
-        y = h ^ _SECOND_SALT
-        y ^= y >> 33
-        y = (y * 0xFF51AFD7ED558CCD) & M64
-        y ^= y >> 33
-        y = (y * 0xC4CEB9FE1A85EC53) & M64
-        y ^= y >> 33
-        data = self._data
-        if layout == fmt.BLOCKED512:
-            return _block_holds(data, 0, p.ncells, p.nhashes, x, y)
-        if layout == fmt.LAYERED:
-            for layer in p.layers:
-                if _block_holds(data, layer.offset, layer.ncells, layer.nhashes, x, y):
-                    return True
-            return False
-        m = p.ncells
-        if layout == fmt.COUNTING4:
-            for _ in range(p.nhashes):
-                pos = (x * m) >> 64
-                if not (data[pos >> 1] >> ((pos & 1) << 2)) & 0x0F:
-                    return False
-                x = (x + y) & M64
-            return True
-        for _ in range(p.nhashes):
-            pos = (x * m) >> 64
-            if not (data[pos >> 3] >> (pos & 7)) & 1:
-                return False
-            x = (x + y) & M64
-        return True
+        return self._probe(h)
 
     # ---- describing ----
 
@@ -231,23 +190,79 @@ class BloomFilter:
         return (effective / p.ncells) ** p.nhashes
 
 
-def _block_holds(data: bytes, offset: int, m: int, k: int, x: int, y: int) -> bool:
-    """Whether the blocked512 filter of m bits and k positions at data[offset:] holds (x, y)."""
-    base = (offset << 3) + ((x * (m >> 9)) >> 64) * 512
-    word = y
-    left = k
-    while True:
-        # up to 7 offsets of 9 bits from the top of the word
-        rest = word
-        for _ in range(7 if left > 7 else left):
-            pos = base + (rest >> 55)
-            if not (data[pos >> 3] >> (pos & 7)) & 1:
-                return False
-            rest = (rest << 9) & M64
-        left -= 7
-        if left <= 0:
+def _prober(p: fmt.Parsed, data: bytes):
+    """The function of a 64-bit hash h that answers whether the filter holds
+    it, for p's layout, with its parameters bound (the per-probe path: no
+    attribute lookups)."""
+    if p.layout == fmt.EXPLICIT:
+        hashes = struct.unpack_from(f"<{p.ncells}Q", data)
+
+        def explicit(h: int) -> bool:
+            i = bisect.bisect_left(hashes, h)
+            return i < len(hashes) and hashes[i] == h
+
+        return explicit
+
+    if p.layout in (fmt.BLOCKED512, fmt.LAYERED):
+        if p.layout == fmt.BLOCKED512:
+            shapes = ((0, p.ncells, p.nhashes),)
+        else:
+            shapes = tuple((layer.offset, layer.ncells, layer.nhashes) for layer in p.layers)
+        # per layer: where its bits start, its blocks, and its k offsets in
+        # groups of up to 7, each group read from one 64-bit word (the first
+        # y, then refilled) 9 bits at a time from the top: the right shifts
+        layers = tuple(
+            (offset, ncells >> 9, tuple((g > 0, _OFFSET_SHIFTS[: min(7, k - 7 * g)]) for g in range((k + 6) // 7)))
+            for offset, ncells, k in shapes
+        )
+
+        def holds(x: int, y: int) -> bool:
+            for offset, nblocks, groups in layers:
+                base = offset + (((x * nblocks) >> 64) << 6)
+                word = y
+                for refill, shifts in groups:
+                    if refill:
+                        word = fmix64((word + _REFILL_SALT) & M64)
+                    for shift in shifts:
+                        pos = (word >> shift) & 511
+                        if not (data[base + (pos >> 3)] >> (pos & 7)) & 1:
+                            break
+                    else:
+                        continue
+                    break  # a bit is clear: not in this layer
+                else:
+                    return True
+            return False
+
+    else:
+        m, k = p.ncells, p.nhashes
+        # classic: a bit per position; counting4: a 4-bit counter, two to a byte
+        shift, cell, scale, mask = (1, 1, 2, 0x0F) if p.layout == fmt.COUNTING4 else (3, 7, 0, 1)
+
+        def holds(x: int, y: int) -> bool:
+            for _ in range(k):
+                pos = (x * m) >> 64
+                if not (data[pos >> shift] >> ((pos & cell) << scale)) & mask:
+                    return False
+                x = (x + y) & M64
             return True
-        word = fmix64((word + _REFILL_SALT) & M64)
+
+    def probe(h: int) -> bool:
+        # x = fmix64(h), y = fmix64(h ^ salt), written out
+        x = h ^ (h >> 33)
+        x = (x * 0xFF51AFD7ED558CCD) & M64
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & M64
+        x ^= x >> 33
+        y = h ^ _SECOND_SALT
+        y ^= y >> 33
+        y = (y * 0xFF51AFD7ED558CCD) & M64
+        y ^= y >> 33
+        y = (y * 0xC4CEB9FE1A85EC53) & M64
+        y ^= y >> 33
+        return holds(x, y)
+
+    return probe
 
 
 def _estimate_distinct(ncells: int, nhashes: int, occupied: int) -> float:
