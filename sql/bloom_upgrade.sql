@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9 to 1.10, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -223,12 +223,30 @@ CREATE INDEX keys_19_k ON keys_19 USING bloomfilter (k);
 SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_19_k');
 DROP TABLE keys_19;
 
+-- 1.9 -> 1.10: the client libraries, outside the server: no SQL object added
+-- or removed; the stored filters, and an index made under 1.9, read as before
+CREATE TABLE keys_110 AS SELECT g AS k FROM generate_series(1, 1000) g;
+CREATE INDEX keys_110_k ON keys_110 USING bloomfilter (k);
+ALTER EXTENSION bloomfilter UPDATE TO '1.10';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.10', o FROM ext_objects_now() o;
+SELECT count(*) AS changed FROM (
+  (SELECT object FROM ext_objects WHERE version = '1.10' EXCEPT SELECT object FROM ext_objects WHERE version = '1.9')
+  UNION ALL
+  (SELECT object FROM ext_objects WHERE version = '1.9' EXCEPT SELECT object FROM ext_objects WHERE version = '1.10')) d;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_110
+  FROM kept;
+INSERT INTO keys_110 SELECT g FROM generate_series(1001, 1100) g;
+SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_110_k');
+DROP TABLE keys_110;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.9' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.10' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.9')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.10')) d;

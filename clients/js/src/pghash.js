@@ -92,7 +92,7 @@ export function hashUint32(k, seedHi, seedLo) {
   if (seedHi === 0 && seedLo === 0) {
     // seed 0, the server's unless told otherwise: no state array
     const init = (INIT + 4) >>> 0;
-    finalInto((init + k) >>> 0, init, init);
+    finalInto((init + (k >>> 0)) >>> 0, init, init);
     return result;
   }
   seedState(4, seedHi, seedLo);

@@ -43,6 +43,7 @@ def _final64(a: int, b: int, c: int) -> int:
 
 
 _UNPACK = {}  # by a length n, the function unpacking n // 4 little-endian uint32
+_UNPACK_MOST = 1200  # ... kept for lengths up to this: a hundred at most
 
 
 def hash_bytes_extended(k: bytes, seed: int) -> int:
@@ -54,7 +55,9 @@ def hash_bytes_extended(k: bytes, seed: int) -> int:
     if full:
         unpack = _UNPACK.get(full)
         if unpack is None:
-            unpack = _UNPACK[full] = struct.Struct(f"<{full >> 2}I").unpack_from
+            unpack = struct.Struct(f"<{full >> 2}I").unpack_from
+            if full <= _UNPACK_MOST:
+                _UNPACK[full] = unpack
         words = unpack(k)
     if seed:
         # the seed is a round of its own
@@ -90,8 +93,9 @@ _INIT4 = (_INIT + 4) & M32
 
 
 def hash_uint32_extended(k: int, seed: int) -> int:
-    """hash_bytes_uint32_extended(k, seed): on a little-endian server, the
-    hash_bytes_extended of k's 4 bytes."""
+    """hash_bytes_uint32_extended(k, seed) of k's low 32 bits: on a
+    little-endian server, the hash_bytes_extended of those 4 bytes."""
+    k &= M32
     if seed:
         return hash_bytes_extended(k.to_bytes(4, "little"), seed)
     return _final64(_INIT4 + k, _INIT4, _INIT4)
