@@ -219,6 +219,22 @@ extern double bf_blocked_fpp(double n, double ncells, double nhashes);
  */
 extern double bf_blocked_fill(double n, double ncells, double nhashes);
 
+/*
+ * The fraction of one page's bits set at which a blocked512 filter laid
+ * over npages pages (a bloomfilter index's layer) is full, so that it is
+ * found full when it holds about n values in all.  Its values spread over
+ * its pages at random: a page of page_blocks of its m / 512 blocks gets
+ * Poisson(mu) of them, mu = n page_blocks / (m / 512), and the fullest of
+ * npages pages about mu + z sqrt(mu), z the expected largest of npages
+ * standard normal draws (sqrt(2 ln P) - (ln ln P + ln 4 pi) / (2 sqrt(2 ln P)),
+ * which falls short of it for few pages: then full a little early).  A page
+ * there is full; a rule of mu alone would find the layer full a few
+ * percent short of n, when its fullest page reaches it.  One page: the
+ * whole filter's fill at n, bf_blocked_fill().
+ */
+extern double bf_blocked_page_full_fill(double n, double ncells, double nhashes, double page_blocks,
+                                        double npages);
+
 /* The expected rate for the layout (classic formula for counting4). */
 extern double bf_layout_fpp(uint8_t layout, double n, double ncells, double nhashes);
 

@@ -272,6 +272,29 @@ extern bool bf_layer_first(const bf_view *view, bf_layer_cursor *c);
 extern bool bf_layer_next(const bf_view *view, bf_layer_cursor *c);
 
 /*
+ * A layered filter decoded once for many probes: each layer's block count,
+ * k and bits, so that a probe hashes the value once and reads no layer
+ * entry (bf_layered_contains() decodes them per call).  It points into the
+ * view's data, and lives as long as those bytes do.
+ */
+typedef struct bf_layered_probe
+{
+	unsigned nlayers;
+	struct
+	{
+		uint64_t nblocks;    /* m_i / 512 */
+		unsigned nhashes;    /* k_i */
+		const uint8_t *bits; /* where its bits start */
+	} layer[BF_MAX_LAYERS];
+} bf_layered_probe;
+
+/* Decode view, a layered filter that passed bf_check_header(), into probe. */
+extern void bf_layered_probe_init(const bf_view *view, bf_layered_probe *probe);
+
+/* Whether some layer holds the value of hash h: bf_contains_hash()'s answer. */
+extern bool bf_layered_probe_contains(const bf_layered_probe *probe, uint64_t h);
+
+/*
  * Write layer i's entry of a new layered filter (bf_init_header() left
  * them zero): m_i a multiple of 512, k_i 1 to 64; the writer sees that the
  * m_i sum to the filter's m.

@@ -187,6 +187,28 @@ bf_blocked_fill(double n, double ncells, double nhashes)
 }
 
 double
+bf_blocked_page_full_fill(double n, double ncells, double nhashes, double page_blocks,
+                          double npages)
+{
+	double mu, z = 0.0;
+
+	assert(ncells >= BF_BLOCK_BITS && page_blocks >= 1 && page_blocks <= ncells / BF_BLOCK_BITS);
+	assert(npages >= 1);
+	if (n <= 0)
+		return 0.0;
+	mu = n * page_blocks / (ncells / BF_BLOCK_BITS);
+	if (npages >= 3)
+	{
+		double r = sqrt(2.0 * log(npages));
+
+		z = r - (log(log(npages)) + 2.5310242469692907 /* ln 4 pi */) / (2.0 * r);
+		if (z < 0)
+			z = 0;
+	}
+	return bf_blocked_fill(mu + z * sqrt(mu), page_blocks * BF_BLOCK_BITS, nhashes);
+}
+
+double
 bf_layout_fpp(uint8_t layout, double n, double ncells, double nhashes)
 {
 	return layout == BF_LAYOUT_BLOCKED512 ? bf_blocked_fpp(n, ncells, nhashes)

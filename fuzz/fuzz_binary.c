@@ -33,9 +33,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		occupied = bf_occupied(&view, 0, view.nbytes);
 		if (bf_check_data(&view, occupied, &err))
 		{
+			bf_layered_probe probe;
+
+			if (view.p.layout == BF_LAYOUT_LAYERED)
+				bf_layered_probe_init(&view, &probe);
 			for (uint64_t h = 0; h < 16; h++)
 			{
-				(void) bf_contains_hash(&view, h * UINT64_C(0x9E3779B97F4A7C15));
+				bool held = bf_contains_hash(&view, h * UINT64_C(0x9E3779B97F4A7C15));
+
+				/* a layered filter decoded once answers as the view does */
+				if (view.p.layout == BF_LAYOUT_LAYERED &&
+				    bf_layered_probe_contains(&probe, h * UINT64_C(0x9E3779B97F4A7C15)) != held)
+					abort();
 				if (view.p.layout == BF_LAYOUT_COUNTING4)
 					(void) bf_count_hash(&view, h);
 			}

@@ -134,6 +134,20 @@ BEGIN
     END LOOP;
     RAISE NOTICE 'keys found: %, the fresh one: %', hits, held;
 END $$;
+-- the call site copies the filter only where it fits in a hash join's memory (work_mem times
+-- hash_mem_multiplier), and reads pages otherwise
+SELECT pg_relation_size('events_k') BETWEEN 65536 AND 32 * 65536 AS index_between_64kB_and_2MB;
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+SET client_min_messages = debug1;
+SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) AS found_reading_pages
+  FROM generate_series(1, 5000) g;
+SET hash_mem_multiplier = 32;
+SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) AS found_with_a_copy
+  FROM generate_series(1, 5000) g;
+RESET client_min_messages;
+RESET hash_mem_multiplier;
+RESET work_mem;
 -- a delete leaves the key in: the filter stays a superset (no false negatives)
 DELETE FROM events WHERE k = 500;
 SELECT bloom_index_contains('events_k', 500) AS deleted_key_still_in;

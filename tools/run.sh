@@ -223,11 +223,11 @@ else
 fi
 
 echo "== formatting (clang-format, .clang-format)"
-if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c; then
+if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h src/index/*.c src/index/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c; then
 	echo "format: ok"
 	passed=$((passed + 1))
 else
-	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c)"
+	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] src/index/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c)"
 	failed=$((failed + 1))
 fi
 core_line="core: $passed passed, $failed failed"

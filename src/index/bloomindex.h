@@ -38,9 +38,13 @@
  * A data page counts its own bits set and keys added (those that set a bit
  * there), so that concurrent inserts touch only the page of their key's
  * block: nothing global is written per insert.  A layer is full when one of
- * its pages' fraction of bits set reaches what the whole layer would have at
- * its capacity (full_fill): keys spread evenly over pages, so that happens
- * when the layer holds about its capacity.  Counting bits set rather than
+ * its pages' fraction of bits set reaches what the fullest of its pages
+ * would have at its capacity (bf_blocked_page_full_fill: keys fall on pages
+ * at random, so the fullest page of a layer at capacity holds a few percent
+ * more than the mean), which happens when the layer holds about its
+ * capacity.  (Earlier builds took a page as full at the mean, full_fill,
+ * and so a layer of a hundred pages about 3 % short of its capacity.)
+ * Counting bits set rather than
  * inserts makes adding a key again change nothing: an UPDATE that keeps a
  * row's key, or the second pass of CREATE INDEX CONCURRENTLY (which adds
  * every row again, since this index keeps no row pointers), fills nothing.
@@ -148,7 +152,7 @@ typedef struct BloomIndexLayer
 	uint64 ncells;    /* m: bits, a multiple of 512 */
 	uint64 capacity;  /* keys it was sized for */
 	double rate;      /* its false-positive rate at capacity */
-	double full_fill; /* the fraction of bits set at capacity: a page there is full */
+	double full_fill; /* the fraction of the layer's bits set at its capacity */
 	BlockNumber first;
 	uint32 npages;
 	uint16 nhashes; /* k */

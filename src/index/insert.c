@@ -14,8 +14,8 @@
  * sets them through generic WAL, which logs the changed bytes and the
  * page's counts.  Concurrent adds take only their pages' locks.
  *
- * If that page's fraction of bits set has reached what the layer has at
- * its capacity, the layer is full (bloomindex.h): the adder takes the
+ * If that page's fraction of bits set has reached what the fullest of the
+ * layer's pages has at its capacity, the layer is full (bloomindex.h): the adder takes the
  * growers' lock (add_layer) and, if no one has meanwhile, appends a new
  * layer: its pages at the end of the index, each logged whole, then the
  * metapage naming it.  A key is never lost to a race: it is in whichever
@@ -86,8 +86,11 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 		GenericXLogFinish(xlog);
 	}
 	page = BufferGetPage(buf);
+	/* the layer is full at about its capacity, when its fullest page is (bloomindex.h) */
 	full = (double) BloomIndexPageGetOpaque(page)->nset >=
-	       l->full_fill * (double) spot.blocks_in_page * BF_BLOCK_BITS;
+	       bf_blocked_page_full_fill((double) l->capacity, (double) l->ncells, l->nhashes,
+	                                 spot.blocks_in_page, l->npages) *
+	           (double) spot.blocks_in_page * BF_BLOCK_BITS;
 	UnlockReleaseBuffer(buf);
 	return full;
 }

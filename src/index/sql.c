@@ -35,6 +35,7 @@
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class.h"
 #include "commands/defrem.h"
+#include "executor/nodeHash.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -82,8 +83,9 @@ typedef struct ContainsLeaf
 	Buffer recent; /* the buffer the metapage was in last time */
 	/* a copy of the whole filter (a layered bloom value), for many calls under one key */
 	bytea *copy;
-	bf_view view;
-	CopyKey copy_key; /* the key it was made under */
+	bf_layered_probe *probe; /* its layers, decoded once, in fn_mcxt */
+	uint64 copy_seed;        /* its seed */
+	CopyKey copy_key;        /* the key it was made under */
 	CopyKey calls_key;
 	uint64 calls; /* calls read from pages under calls_key */
 	BlockNumber pages;
@@ -281,8 +283,12 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 		ListCell *lc;
 
 		for (int i = 0; i < cache->nleaves; i++)
+		{
 			if (cache->leaves[i].copy != NULL)
 				pfree(cache->leaves[i].copy);
+			if (cache->leaves[i].probe != NULL)
+				pfree(cache->leaves[i].probe);
+		}
 		if (cache->leaves != NULL)
 			pfree(cache->leaves);
 		cache->nleaves = list_length(oids);
@@ -331,8 +337,11 @@ key_equal(const CopyKey *a, const CopyKey *b)
 
 /*
  * After calls enough to pay for it under one key, copy leaf's whole
- * filter into the call site's memory, if it fits in work_mem: it is read
- * then once, and the calls under that snapshot probe the copy.
+ * filter into the call site's memory, if it fits in the memory a hash
+ * join may take (work_mem times hash_mem_multiplier, get_hash_memory_limit:
+ * the copy serves as a hash join's table does, a probe per row): it is read
+ * then once, and the calls under that snapshot probe the copy, its layers
+ * decoded once (bf_layered_probe).
  */
 static void
 maybe_copy(FunctionCallInfo fcinfo, ContainsCache *cache, ContainsLeaf *leaf, Relation index,
@@ -340,24 +349,31 @@ maybe_copy(FunctionCallInfo fcinfo, ContainsCache *cache, ContainsLeaf *leaf, Re
 {
 	MemoryContext old;
 	bytea *copy;
+	bf_view view;
 	bf_error err;
 
 	if (leaf->calls == COPY_AFTER_CALLS)
 		leaf->pages = RelationGetNumberOfBlocks(index);
 	if (leaf->calls < Max(COPY_AFTER_CALLS, (uint64) leaf->pages) ||
-	    (uint64) leaf->pages * BLCKSZ > (uint64) work_mem * 1024)
+	    (uint64) leaf->pages * BLCKSZ > (uint64) get_hash_memory_limit())
 		return;
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	copy = bloom_index_snapshot(list_make1_oid(leaf->index), &cache->hasher);
+	if (leaf->probe == NULL)
+		leaf->probe = palloc(sizeof(bf_layered_probe));
 	MemoryContextSwitchTo(old);
-	if (!bf_check_header((const uint8 *) VARDATA(copy), VARSIZE(copy) - VARHDRSZ, &leaf->view,
-	                     &err))
+	if (!bf_check_header((const uint8 *) VARDATA(copy), VARSIZE(copy) - VARHDRSZ, &view, &err))
 		elog(ERROR, "bloomfilter index \"%s\": its copy is malformed: %s",
 		     RelationGetRelationName(index), err.message);
+	bf_layered_probe_init(&view, leaf->probe);
+	leaf->copy_seed = view.p.seed;
 	if (leaf->copy != NULL)
 		pfree(leaf->copy);
 	leaf->copy = copy;
 	leaf->copy_key = *now;
+	ereport(DEBUG1, (errmsg_internal("bloomfilter index \"%s\": this call site probes a copy of "
+	                                 "its filter",
+	                                 RelationGetRelationName(index))));
 }
 
 /*
@@ -366,7 +382,8 @@ maybe_copy(FunctionCallInfo fcinfo, ContainsCache *cache, ContainsLeaf *leaf, Re
  * the metapage (its directory kept while its layers are the same) and one
  * page per layer; after many calls while no transaction completes (a
  * statement probing many rows), the call site copies the whole filter,
- * while it fits in work_mem, and probes the copy in memory until one does.
+ * while it fits in a hash join's memory, and probes the copy in memory
+ * until one does.
  * The copy is made after the count of completed transactions was read, so
  * it holds the key of every row a transaction completed before then added
  * (CopyKey); once another completes, or this transaction's next command
@@ -401,9 +418,8 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 
 		if (keyed && leaf->copy != NULL && key_equal(&leaf->copy_key, &now))
 		{
-			found =
-			    bf_contains_hash(&leaf->view, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1),
-			                                                   leaf->view.p.seed));
+			found = bf_layered_probe_contains(
+			    leaf->probe, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), leaf->copy_seed));
 			if (found)
 				PG_RETURN_BOOL(true);
 			continue;
