@@ -16,11 +16,20 @@
 #   size      the index of 1,000,000 keys at 1% against bloom_agg(k, 1000000,
 #             0.01) and the B-tree
 #   absent    300,000 keys none of which the table holds, looked up one by
-#             one: bloom_index_contains (with work_mem at its default, below
-#             the index's size, so each call reads pages; and at 64MB, where
-#             the call site copies the filter) against EXISTS through the
-#             B-tree (a nested loop of index scans: hash and merge joins off,
-#             as a lookup per key is what an application does); medians of 3
+#             one: bloom_index_contains (at the default work_mem, where the
+#             call site copies the filter, as it fits in hash_mem; and at
+#             work_mem 1MB, where each call reads pages) against EXISTS
+#             through the B-tree (a nested loop of index scans: hash and
+#             merge joins off, as a lookup per key is what an application
+#             does); each in a session of its own, run 5 times there: a new
+#             backend's first, its second, and three more (steady, as a
+#             pooled connection runs it); alternating, 3 rounds, medians;
+#             what writing 5 MB of fresh memory costs this machine
+#             (bench/first_touch.c: a new backend's copy does, and its next
+#             query's too, as glibc's heap grows); and the instructions each costs
+#             per key (valgrind's callgrind on a single-user backend, the
+#             query's executor run over the 300,000 keys: counts, not
+#             seconds, the same on a loaded machine)
 #   grown     an index built on 10,000 keys, then 1,000,000 more added (100x):
 #             the false-positive rate measured on 1,000,000 absent keys, and
 #             its keys all found (bloom_index_verify)
@@ -124,33 +133,63 @@ DROP TABLE sized;
 SQL
 	echo
 
-	echo "== absent: 300,000 keys the table does not hold, looked up one by one; ms, alternating, medians of 3"
+	echo "== absent: 300,000 keys the table does not hold, looked up one by one; ms, alternating, medians"
 	sql <<'SQL'
 CREATE TABLE absent AS SELECT -(g::int8) AS k FROM generate_series(1, 300000) g;
 VACUUM ANALYZE absent;
 SQL
 	echo "   the index: $(sql <<<"SELECT pg_size_pretty(pg_relation_size('t_bloom_k')) || ', ' || layers || ' layers' FROM bloom_index_info('t_bloom_k');")"
-	declare -A ms=()
+	# each way in a session of its own, 3 rounds alternating; in each session
+	# the query 5 times: the first is a new backend's, the second that
+	# backend's next, the last three a pooled connection's (steady)
+	probe="SELECT count(*) FROM absent a WHERE bloom_index_contains('t_bloom_k', a.k);"
+	exists="SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);"
+	declare -A setup=(
+		[copy]=""
+		[pages]="SET work_mem = '1MB';"
+		[btree]="SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;")
+	declare -A query=([copy]="$probe" [pages]="$probe" [btree]="$exists")
+	declare -A first=() second=() steady=() f=() s=() w=()
 	for run in 1 2 3; do
-		ms[bloom]="${ms[bloom]:-} $(sql <<<"\\timing on
-SELECT count(*) FROM absent a WHERE bloom_index_contains('t_bloom_k', a.k);" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')"
-		ms[copy]="${ms[copy]:-} $(sql <<<"SET work_mem = '64MB';
+		for way in copy pages btree; do
+			times=$(sql <<<"${setup[$way]}
 \\timing on
-SELECT count(*) FROM absent a WHERE bloom_index_contains('t_bloom_k', a.k);" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')"
-		ms[btree]="${ms[btree]:-} $(sql <<<"SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;
-\\timing on
-SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')"
+${query[$way]}
+${query[$way]}
+${query[$way]}
+${query[$way]}
+${query[$way]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+			first[$way]="${first[$way]:-} $(echo "$times" | sed -n 1p)"
+			second[$way]="${second[$way]:-} $(echo "$times" | sed -n 2p)"
+			steady[$way]="${steady[$way]:-} $(echo "$times" | tail -3 | tr '\n' ' ')"
+		done
 	done
-	b1=$(echo "${ms[bloom]}" | tr ' ' '\n' | grep . | median)
-	b2=$(echo "${ms[btree]}" | tr ' ' '\n' | grep . | median)
-	b3=$(echo "${ms[copy]}" | tr ' ' '\n' | grep . | median)
-	echo "   bloom_index_contains, work_mem 4MB (below the index's size: pages read per call): $b1 ms (runs:${ms[bloom]})"
-	echo "   bloom_index_contains, work_mem 64MB (the call site copies the filter): $b3 ms (runs:${ms[copy]})"
-	echo "   EXISTS through the B-tree (nested loop of index scans): $b2 ms (runs:${ms[btree]})"
-	echo "   speedup: $(echo "scale=2; $b2 / $b1" | bc)x reading pages, $(echo "scale=2; $b2 / $b3" | bc)x with the copy"
+	med() { echo "$1" | tr ' ' '\n' | grep . | median; }
+	for way in copy pages btree; do
+		f[$way]=$(med "${first[$way]}")
+		s[$way]=$(med "${second[$way]}")
+		w[$way]=$(med "${steady[$way]}")
+	done
+	label() {
+		case $1 in
+		copy) echo "bloom_index_contains, the call site copies the filter (work_mem 4MB: the index fits in hash_mem, 8MB)" ;;
+		pages) echo "bloom_index_contains, pages read per call (work_mem 1MB: hash_mem 2MB, below the index's size)" ;;
+		btree) echo "EXISTS through the B-tree (nested loop of index scans)" ;;
+		esac
+	}
+	for way in copy pages btree; do
+		echo "   $(label $way): steady ${w[$way]} ms (runs:${steady[$way]}); a new backend's first ${f[$way]} ms (runs:${first[$way]}), its second ${s[$way]} ms (runs:${second[$way]})"
+	done
+	for at in steady first second; do
+		case $at in steady) b=${w[btree]} c=${w[copy]} p=${w[pages]} ;; first) b=${f[btree]} c=${f[copy]} p=${f[pages]} ;; second) b=${s[btree]} c=${s[copy]} p=${s[pages]} ;; esac
+		echo "   speedup over EXISTS, $at: $(echo "scale=2; $b / $c" | bc)x with the copy, $(echo "scale=2; $b / $p" | bc)x reading pages"
+	done
+	if gcc -O2 -o "$work/first_touch" bench/first_touch.c 2>/dev/null; then
+		echo "   this machine writing 5 MB of fresh memory, ms (first touch, second): $("$work/first_touch" 5) (a fresh backend's copy writes that much anew)"
+	fi
 	echo "   plan of the EXISTS:"
 	sql <<<"SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);" | sed 's/^/     /'
+EXPLAIN (COSTS OFF) $exists" | sed 's/^/     /'
 	echo
 
 	echo "== grown: built on 10,000 keys (declared rate 1%), then 1,000,000 more (100x)"
@@ -190,4 +229,21 @@ SQL
 \pset tuples_only off
 SELECT layers, keys_added, (bloom_index_verify('t_bloom_k')).keys_missing FROM bloom_index_info('t_bloom_k');
 SQL
+	echo
+
+	if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+		echo "== absent, instructions per key (callgrind, single-user backend, ExecutorRun / 300,000; the index has grown since the timings: $(sql <<<"SELECT layers FROM bloom_index_info('t_bloom_k');") layers now)"
+		as_pg "$bin/pg_ctl -D $work/data -w stop >/dev/null"
+		declare -A instr=()
+		for way in copy pages btree; do
+			printf '%s\n%s\n' "${setup[$way]}" "${query[$way]}" >"$work/$way.sql"
+			chmod a+r "$work/$way.sql"
+			as_pg "valgrind --tool=callgrind --callgrind-out-file=$work/cg.$way $bin/postgres --single -D $work/data postgres <$work/$way.sql >/dev/null 2>&1"
+			instr[$way]=$(callgrind_annotate --inclusive=yes "$work/cg.$way" 2>/dev/null |
+				awk '/ExecutorRun \[/ {gsub(",", "", $1); print int($1 / 300000); exit}')
+		done
+		echo "   bloom_index_contains with the copy: ${instr[copy]}; reading pages: ${instr[pages]}; EXISTS through the B-tree: ${instr[btree]}"
+		echo "   EXISTS / copy: $(echo "scale=2; ${instr[btree]} / ${instr[copy]}" | bc)x; EXISTS / pages: $(echo "scale=2; ${instr[btree]} / ${instr[pages]}" | bc)x"
+		as_pg "$bin/pg_ctl -D $work/data -l $work/log -w start >/dev/null"
+	fi
 } 2>&1 | tee bench/results/index.txt

@@ -320,15 +320,28 @@ extern void bloom_index_add(Relation index, Datum value);
 /* ---- probing (probe.c) ---- */
 
 /*
+ * What a caller probing many keys keeps across probes: the buffer each
+ * page of the index was in last time (InvalidBuffer where none; n of them,
+ * in memory of the caller's), so that a page still there is pinned without
+ * a lookup of its tag (ReadRecentBuffer), as the metapage is.
+ */
+typedef struct BloomIndexRecent
+{
+	Buffer *buffers;
+	BlockNumber n;
+} BloomIndexRecent;
+
+/*
  * Whether the index may hold the key with hash h: some layer has all its
  * bits set.  meta is a copy of the metapage; each layer's page is read
- * under a share lock and checked.
+ * under a share lock and checked.  recent: the caller's buffers, or NULL.
  */
-extern bool bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, uint64 h);
+extern bool bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, uint64 h,
+                                    BloomIndexRecent *recent);
 
 /* Whether the key with hash h is in layer (its page read under a share lock). */
 extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer,
-                                       uint64 h);
+                                       uint64 h, BloomIndexRecent *recent);
 
 /* ---- the filter as a bloom value (snapshot.c) ---- */
 

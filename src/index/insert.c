@@ -117,7 +117,7 @@ bloom_index_add(Relation index, Datum value)
 	h = bloom_hash_value(&hasher, value, meta.seed);
 	last = meta.nlayers - 1;
 	for (int i = 0; i < last; i++)
-		if (bloom_index_layer_contains(index, &meta, i, h))
+		if (bloom_index_layer_contains(index, &meta, i, h, NULL))
 			return;
 	if (add_to_layer(index, &meta, last, h) && !(meta.flags & BLOOM_INDEX_CANNOT_GROW))
 		add_layer(index, meta.nlayers);

@@ -7,8 +7,25 @@
 
 #include "storage/bufmgr.h"
 
+/* Pin blkno of index: in its recent buffer if it still holds it, else looked up. */
+static Buffer
+pin_page(Relation index, BlockNumber blkno, BloomIndexRecent *recent)
+{
+	Buffer buf;
+
+	if (recent == NULL || blkno >= recent->n || RelationUsesLocalBuffers(index))
+		return ReadBuffer(index, blkno);
+	if (recent->buffers[blkno] != InvalidBuffer &&
+	    ReadRecentBuffer(BLOOM_REL_FILE(index), MAIN_FORKNUM, blkno, recent->buffers[blkno]))
+		return recent->buffers[blkno];
+	buf = ReadBuffer(index, blkno);
+	recent->buffers[blkno] = buf;
+	return buf;
+}
+
 bool
-bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer, uint64 h)
+bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer, uint64 h,
+                           BloomIndexRecent *recent)
 {
 	const BloomIndexLayer *l = &meta->layers[layer];
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, meta->seed,
@@ -20,7 +37,7 @@ bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer
 
 	Assert(layer >= 0 && (uint32) layer < meta->nlayers);
 	spot = bloom_index_spot(meta, l, bf_blocked_block(&p, h));
-	buf = ReadBuffer(index, spot.blkno);
+	buf = pin_page(index, spot.blkno, recent);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	bloom_index_check_data_page(index, page, spot.blkno, layer);
@@ -30,11 +47,12 @@ bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer
 }
 
 bool
-bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, uint64 h)
+bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, uint64 h,
+                        BloomIndexRecent *recent)
 {
 	/* the newest layers first: recent keys are there */
 	for (int i = (int) meta->nlayers - 1; i >= 0; i--)
-		if (bloom_index_layer_contains(index, meta, i, h))
+		if (bloom_index_layer_contains(index, meta, i, h, recent))
 			return true;
 	return false;
 }

@@ -19,8 +19,10 @@
  * probe's type under the column's collation (so that membership follows the
  * column's equality, as the index's own keys do).  Each call then takes the
  * index's lock (held already: a local lookup), its relcache entry, the
- * metapage and one page per layer; it keeps no relcache reference across
- * calls, which an aborted subtransaction could release under it.
+ * metapage (while no transaction completes and in one command, only once)
+ * and one page per layer, each pinned through the buffer it was in last
+ * time if it still is; it keeps no relcache reference across calls, which
+ * an aborted subtransaction could release under it.
  */
 #include "bloomindex.h"
 
@@ -79,8 +81,10 @@ typedef struct ContainsLeaf
 	/* its metapage's copy, kept while its file and its layers are the same */
 	BloomIndexMeta meta;
 	bool current;
-	Oid file;      /* its relfilenode number */
-	Buffer recent; /* the buffer the metapage was in last time */
+	Oid file;                      /* its relfilenode number */
+	Buffer recent;                 /* the buffer the metapage was in last time */
+	CopyKey meta_key;              /* the key meta was last read under */
+	BloomIndexRecent page_buffers; /* the buffers its data pages were in, in fn_mcxt */
 	/* a copy of the whole filter (a layered bloom value), for many calls under one key */
 	bytea *copy;
 	bf_layered_probe *probe; /* its layers, decoded once, in fn_mcxt */
@@ -288,6 +292,8 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 				pfree(cache->leaves[i].copy);
 			if (cache->leaves[i].probe != NULL)
 				pfree(cache->leaves[i].probe);
+			if (cache->leaves[i].page_buffers.buffers != NULL)
+				pfree(cache->leaves[i].page_buffers.buffers);
 		}
 		if (cache->leaves != NULL)
 			pfree(cache->leaves);
@@ -377,6 +383,35 @@ maybe_copy(FunctionCallInfo fcinfo, ContainsCache *cache, ContainsLeaf *leaf, Re
 }
 
 /*
+ * Room in leaf->page_buffers for a buffer of each page its layers name (new ones
+ * InvalidBuffer), as the directory grows.
+ */
+static void
+keep_page_buffers(FunctionCallInfo fcinfo, ContainsLeaf *leaf)
+{
+	const BloomIndexMeta *meta = &leaf->meta;
+	BlockNumber end;
+
+	if (meta->nlayers == 0)
+		return;
+	end = meta->layers[meta->nlayers - 1].first + meta->layers[meta->nlayers - 1].npages;
+	/* at most 4 MB of them (an index of 8 GB): pages past those are looked up */
+	end = Min(end, (BlockNumber) 1 << 20);
+	if (end <= leaf->page_buffers.n)
+		return;
+	if (leaf->page_buffers.buffers == NULL)
+		leaf->page_buffers.buffers =
+		    MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, end * sizeof(Buffer));
+	else
+	{
+		leaf->page_buffers.buffers = repalloc(leaf->page_buffers.buffers, end * sizeof(Buffer));
+		memset(leaf->page_buffers.buffers + leaf->page_buffers.n, 0,
+		       (end - leaf->page_buffers.n) * sizeof(Buffer));
+	}
+	leaf->page_buffers.n = end;
+}
+
+/*
  * bloom_index_contains(index, value): whether some layer of the index (of
  * each of its partitions' indexes) holds the value's key.  Each call reads
  * the metapage (its directory kept while its layers are the same) and one
@@ -435,10 +470,22 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 			leaf->recent = InvalidBuffer;
 		}
 		leaf->file = BLOOM_REL_FILENUMBER(index);
-		bloom_index_refresh_meta(index, &leaf->meta, &leaf->current, &leaf->recent);
+		/*
+		 * Under the key it was last read under, the directory names every
+		 * layer a key this snapshot may see is in (CopyKey: such a key was
+		 * added before the count was read, so its layer was named then).
+		 */
+		if (!keyed || !leaf->current || !key_equal(&leaf->meta_key, &now))
+		{
+			bloom_index_refresh_meta(index, &leaf->meta, &leaf->current, &leaf->recent);
+			if (keyed)
+				leaf->meta_key = now;
+		}
+		keep_page_buffers(fcinfo, leaf);
 		found = bloom_index_may_contain(
 		    index, &leaf->meta,
-		    bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), leaf->meta.seed));
+		    bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), leaf->meta.seed),
+		    &leaf->page_buffers);
 		if (keyed)
 		{
 			if (!key_equal(&leaf->calls_key, &now))
@@ -589,7 +636,7 @@ verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bo
 	h = bloom_hash_value(&state->hasher, values[0], state->meta.seed);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(state->scratch);
-	if (!bloom_index_may_contain(index, &state->meta, h))
+	if (!bloom_index_may_contain(index, &state->meta, h, NULL))
 	{
 		if (state->missing == 0)
 			ereport(WARNING, (errcode(ERRCODE_INDEX_CORRUPTED),
