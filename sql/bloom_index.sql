@@ -148,6 +148,35 @@ SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) AS found_with
 RESET client_min_messages;
 RESET hash_mem_multiplier;
 RESET work_mem;
+-- reading pages, a call site reads the directory once while no transaction completes and in one
+-- command: layers this transaction adds in a later command are read, and their keys found
+CREATE TABLE small_growth (k int4);
+CREATE INDEX small_growth_k ON small_growth USING bloomfilter (k) WITH (capacity = 100, false_positive_rate = 0.0001);
+INSERT INTO small_growth SELECT g FROM generate_series(1, 100) g;
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+DO $$
+DECLARE
+    layers_before int;
+    missing int := 0;
+BEGIN
+    SELECT layers INTO layers_before FROM bloom_index_info('small_growth_k');
+    FOR round IN 1..2 LOOP
+        FOR i IN 1..(CASE WHEN round = 1 THEN 100 ELSE 20100 END) LOOP
+            IF NOT bloom_index_contains('small_growth_k', i) THEN
+                missing := missing + 1;
+            END IF;
+        END LOOP;
+        IF round = 1 THEN
+            INSERT INTO small_growth SELECT g FROM generate_series(101, 20100) g;
+        END IF;
+    END LOOP;
+    RAISE NOTICE 'layers added: %, keys missing: %',
+        (SELECT layers FROM bloom_index_info('small_growth_k')) > layers_before, missing;
+END $$;
+RESET hash_mem_multiplier;
+RESET work_mem;
+DROP TABLE small_growth;
 -- a delete leaves the key in: the filter stays a superset (no false negatives)
 DELETE FROM events WHERE k = 500;
 SELECT bloom_index_contains('events_k', 500) AS deleted_key_still_in;
