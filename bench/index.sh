@@ -16,7 +16,9 @@
 #   size      the index of 1,000,000 keys at 1% against bloom_agg(k, 1000000,
 #             0.01) and the B-tree
 #   absent    300,000 keys none of which the table holds, looked up one by
-#             one: bloom_index_contains (at the default work_mem, where the
+#             one, of two sets (below every key the table holds, the
+#             B-tree's best case; spread over the keys' range), after a
+#             VACUUM ANALYZE and with autovacuum off: bloom_index_contains (at the default work_mem, where the
 #             call site copies the filter, as it fits in hash_mem; and at
 #             work_mem 1MB, where each call reads pages) against EXISTS
 #             through the B-tree (a nested loop of index scans: hash and
@@ -134,42 +136,35 @@ SQL
 	echo
 
 	echo "== absent: 300,000 keys the table does not hold, looked up one by one; ms, alternating, medians"
+	# two sets of absent keys: 'below', every one smaller than every key the
+	# table holds (each lookup in the B-tree goes down to its first leaf: its
+	# best case, all in the CPU's cache), and 'spread', random over the
+	# keys' range (each lookup goes down to a leaf of its own, as an
+	# application's unknown IDs do)
 	sql <<'SQL'
-CREATE TABLE absent AS SELECT -(g::int8) AS k FROM generate_series(1, 300000) g;
-VACUUM ANALYZE absent;
+CREATE TABLE absent_below AS SELECT -(g::int8) AS k FROM generate_series(1, 300000) g;
+CREATE TABLE absent_spread AS
+  SELECT k FROM (SELECT (random() * 4e18)::int8 AS k FROM generate_series(1, 310000)) r
+   WHERE NOT EXISTS (SELECT 1 FROM keys WHERE keys.k = r.k) LIMIT 300000;
+VACUUM ANALYZE absent_below, absent_spread, t_bloom, t_btree, t_none, t_room, keys;
+ALTER SYSTEM SET autovacuum = off;
+SELECT pg_reload_conf();
 SQL
-	echo "   the index: $(sql <<<"SELECT pg_size_pretty(pg_relation_size('t_bloom_k')) || ', ' || layers || ' layers' FROM bloom_index_info('t_bloom_k');")"
+	# autovacuum's transactions end the copy's key (a transaction completed)
+	# and take a core: none runs during the timings
+	for _ in $(seq 1 120); do
+		[ "$(sql <<<"SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker';")" = 0 ] && break
+		sleep 1
+	done
+	echo "   the index: $(sql <<<"SELECT pg_size_pretty(pg_relation_size('t_bloom_k')) || ', ' || layers || ' layers' FROM bloom_index_info('t_bloom_k');"); autovacuum off, no worker running"
 	# each way in a session of its own, 3 rounds alternating; in each session
 	# the query 5 times: the first is a new backend's, the second that
 	# backend's next, the last three a pooled connection's (steady)
-	probe="SELECT count(*) FROM absent a WHERE bloom_index_contains('t_bloom_k', a.k);"
-	exists="SELECT count(*) FROM absent a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);"
 	declare -A setup=(
 		[copy]=""
 		[pages]="SET work_mem = '1MB';"
 		[btree]="SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;")
-	declare -A query=([copy]="$probe" [pages]="$probe" [btree]="$exists")
-	declare -A first=() second=() steady=() f=() s=() w=()
-	for run in 1 2 3; do
-		for way in copy pages btree; do
-			times=$(sql <<<"${setup[$way]}
-\\timing on
-${query[$way]}
-${query[$way]}
-${query[$way]}
-${query[$way]}
-${query[$way]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
-			first[$way]="${first[$way]:-} $(echo "$times" | sed -n 1p)"
-			second[$way]="${second[$way]:-} $(echo "$times" | sed -n 2p)"
-			steady[$way]="${steady[$way]:-} $(echo "$times" | tail -3 | tr '\n' ' ')"
-		done
-	done
 	med() { echo "$1" | tr ' ' '\n' | grep . | median; }
-	for way in copy pages btree; do
-		f[$way]=$(med "${first[$way]}")
-		s[$way]=$(med "${second[$way]}")
-		w[$way]=$(med "${steady[$way]}")
-	done
 	label() {
 		case $1 in
 		copy) echo "bloom_index_contains, the call site copies the filter (work_mem 4MB: the index fits in hash_mem, 8MB)" ;;
@@ -177,19 +172,46 @@ ${query[$way]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
 		btree) echo "EXISTS through the B-tree (nested loop of index scans)" ;;
 		esac
 	}
-	for way in copy pages btree; do
-		echo "   $(label $way): steady ${w[$way]} ms (runs:${steady[$way]}); a new backend's first ${f[$way]} ms (runs:${first[$way]}), its second ${s[$way]} ms (runs:${second[$way]})"
-	done
-	for at in steady first second; do
-		case $at in steady) b=${w[btree]} c=${w[copy]} p=${w[pages]} ;; first) b=${f[btree]} c=${f[copy]} p=${f[pages]} ;; second) b=${s[btree]} c=${s[copy]} p=${s[pages]} ;; esac
-		echo "   speedup over EXISTS, $at: $(echo "scale=2; $b / $c" | bc)x with the copy, $(echo "scale=2; $b / $p" | bc)x reading pages"
+	for set in below spread; do
+		probe="SELECT count(*) FROM absent_$set a WHERE bloom_index_contains('t_bloom_k', a.k);"
+		exists="SELECT count(*) FROM absent_$set a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);"
+		declare -A query=([copy]="$probe" [pages]="$probe" [btree]="$exists")
+		declare -A first=() second=() steady=() f=() s=() w=()
+		for run in 1 2 3; do
+			for way in copy pages btree; do
+				times=$(sql <<<"${setup[$way]}
+\\timing on
+${query[$way]}
+${query[$way]}
+${query[$way]}
+${query[$way]}
+${query[$way]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+				first[$way]="${first[$way]:-} $(echo "$times" | sed -n 1p)"
+				second[$way]="${second[$way]:-} $(echo "$times" | sed -n 2p)"
+				steady[$way]="${steady[$way]:-} $(echo "$times" | tail -3 | tr '\n' ' ')"
+			done
+		done
+		for way in copy pages btree; do
+			f[$way]=$(med "${first[$way]}")
+			s[$way]=$(med "${second[$way]}")
+			w[$way]=$(med "${steady[$way]}")
+		done
+		echo "   -- absent keys $set:"
+		for way in copy pages btree; do
+			echo "   $(label $way): steady ${w[$way]} ms (runs:${steady[$way]}); a new backend's first ${f[$way]} ms (runs:${first[$way]}), its second ${s[$way]} ms (runs:${second[$way]})"
+		done
+		for at in steady first second; do
+			case $at in steady) b=${w[btree]} c=${w[copy]} p=${w[pages]} ;; first) b=${f[btree]} c=${f[copy]} p=${f[pages]} ;; second) b=${s[btree]} c=${s[copy]} p=${s[pages]} ;; esac
+			echo "   speedup over EXISTS, $at: $(echo "scale=2; $b / $c" | bc)x with the copy, $(echo "scale=2; $b / $p" | bc)x reading pages"
+		done
 	done
 	if gcc -O2 -o "$work/first_touch" bench/first_touch.c 2>/dev/null; then
-		echo "   this machine writing 5 MB of fresh memory, ms (first touch, second): $("$work/first_touch" 5) (a fresh backend's copy writes that much anew)"
+		echo "   this machine writing 5 MB of fresh memory, ms (first touch, second): $("$work/first_touch" 5) (a new backend's copy writes that much anew)"
 	fi
 	echo "   plan of the EXISTS:"
 	sql <<<"SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) $exists" | sed 's/^/     /'
+	sql <<<"ALTER SYSTEM RESET autovacuum; SELECT pg_reload_conf();" >/dev/null
 	echo
 
 	echo "== grown: built on 10,000 keys (declared rate 1%), then 1,000,000 more (100x)"
@@ -234,16 +256,22 @@ SQL
 	if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
 		echo "== absent, instructions per key (callgrind, single-user backend, ExecutorRun / 300,000; the index has grown since the timings: $(sql <<<"SELECT layers FROM bloom_index_info('t_bloom_k');") layers now)"
 		as_pg "$bin/pg_ctl -D $work/data -w stop >/dev/null"
-		declare -A instr=()
-		for way in copy pages btree; do
-			printf '%s\n%s\n' "${setup[$way]}" "${query[$way]}" >"$work/$way.sql"
-			chmod a+r "$work/$way.sql"
-			as_pg "valgrind --tool=callgrind --callgrind-out-file=$work/cg.$way $bin/postgres --single -D $work/data postgres <$work/$way.sql >/dev/null 2>&1"
-			instr[$way]=$(callgrind_annotate --inclusive=yes "$work/cg.$way" 2>/dev/null |
-				awk '/ExecutorRun \[/ {gsub(",", "", $1); print int($1 / 300000); exit}')
+		for set in below spread; do
+			declare -A instr=()
+			for way in copy pages btree; do
+				if [ "$way" = btree ]; then
+					q="SELECT count(*) FROM absent_$set a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);"
+				else
+					q="SELECT count(*) FROM absent_$set a WHERE bloom_index_contains('t_bloom_k', a.k);"
+				fi
+				printf '%s\n%s\n' "${setup[$way]}" "$q" >"$work/$way.sql"
+				chmod a+r "$work/$way.sql"
+				as_pg "valgrind --tool=callgrind --callgrind-out-file=$work/cg.$way $bin/postgres --single -D $work/data postgres <$work/$way.sql >/dev/null 2>&1"
+				instr[$way]=$(callgrind_annotate --inclusive=yes "$work/cg.$way" 2>/dev/null |
+					awk '/ExecutorRun \[/ && !done {gsub(",", "", $1); print int($1 / 300000); done = 1}')
+			done
+			echo "   absent keys $set: bloom_index_contains with the copy ${instr[copy]}, reading pages ${instr[pages]}; EXISTS through the B-tree ${instr[btree]}; EXISTS / copy $(echo "scale=2; ${instr[btree]} / ${instr[copy]}" | bc)x, EXISTS / pages $(echo "scale=2; ${instr[btree]} / ${instr[pages]}" | bc)x"
 		done
-		echo "   bloom_index_contains with the copy: ${instr[copy]}; reading pages: ${instr[pages]}; EXISTS through the B-tree: ${instr[btree]}"
-		echo "   EXISTS / copy: $(echo "scale=2; ${instr[btree]} / ${instr[copy]}" | bc)x; EXISTS / pages: $(echo "scale=2; ${instr[btree]} / ${instr[pages]}" | bc)x"
 		as_pg "$bin/pg_ctl -D $work/data -l $work/log -w start >/dev/null"
 	fi
 } 2>&1 | tee bench/results/index.txt
