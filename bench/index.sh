@@ -148,8 +148,8 @@ CREATE TABLE absent_spread AS
    WHERE NOT EXISTS (SELECT 1 FROM keys WHERE keys.k = r.k) LIMIT 300000;
 VACUUM ANALYZE absent_below, absent_spread, t_bloom, t_btree, t_none, t_room, keys;
 ALTER SYSTEM SET autovacuum = off;
-SELECT pg_reload_conf();
 SQL
+	sql <<<"SELECT pg_reload_conf();" >/dev/null
 	# autovacuum's transactions end the copy's key (a transaction completed)
 	# and take a core: none runs during the timings
 	for _ in $(seq 1 120); do
@@ -163,22 +163,25 @@ SQL
 	declare -A setup=(
 		[copy]=""
 		[pages]="SET work_mem = '1MB';"
-		[btree]="SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;")
+		[btree]="SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;"
+		[scan]="SET max_parallel_workers_per_gather = 0;")
 	med() { echo "$1" | tr ' ' '\n' | grep . | median; }
 	label() {
 		case $1 in
 		copy) echo "bloom_index_contains, the call site copies the filter (work_mem 4MB: the index fits in hash_mem, 8MB)" ;;
 		pages) echo "bloom_index_contains, pages read per call (work_mem 1MB: hash_mem 2MB, below the index's size)" ;;
 		btree) echo "EXISTS through the B-tree (nested loop of index scans)" ;;
+		scan) echo "the scan of the keys alone (WHERE k = 0: a qual per row, no lookup)" ;;
 		esac
 	}
 	for set in below spread; do
 		probe="SELECT count(*) FROM absent_$set a WHERE bloom_index_contains('t_bloom_k', a.k);"
 		exists="SELECT count(*) FROM absent_$set a WHERE EXISTS (SELECT 1 FROM t_btree b WHERE b.k = a.k);"
-		declare -A query=([copy]="$probe" [pages]="$probe" [btree]="$exists")
+		declare -A query=([copy]="$probe" [pages]="$probe" [btree]="$exists"
+			[scan]="SELECT count(*) FROM absent_$set a WHERE a.k = 0;")
 		declare -A first=() second=() steady=() f=() s=() w=()
 		for run in 1 2 3; do
-			for way in copy pages btree; do
+			for way in copy pages btree scan; do
 				times=$(sql <<<"${setup[$way]}
 \\timing on
 ${query[$way]}
@@ -191,13 +194,13 @@ ${query[$way]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
 				steady[$way]="${steady[$way]:-} $(echo "$times" | tail -3 | tr '\n' ' ')"
 			done
 		done
-		for way in copy pages btree; do
+		for way in copy pages btree scan; do
 			f[$way]=$(med "${first[$way]}")
 			s[$way]=$(med "${second[$way]}")
 			w[$way]=$(med "${steady[$way]}")
 		done
 		echo "   -- absent keys $set:"
-		for way in copy pages btree; do
+		for way in copy pages btree scan; do
 			echo "   $(label $way): steady ${w[$way]} ms (runs:${steady[$way]}); a new backend's first ${f[$way]} ms (runs:${first[$way]}), its second ${s[$way]} ms (runs:${second[$way]})"
 		done
 		for at in steady first second; do
