@@ -18,7 +18,9 @@
 #   absent    300,000 keys none of which the table holds, looked up one by
 #             one, of two sets (below every key the table holds, the
 #             B-tree's best case; spread over the keys' range), after a
-#             VACUUM ANALYZE and with autovacuum off: bloom_index_contains (at the default work_mem, where the
+#             VACUUM ANALYZE and with autovacuum off, each by one process
+#             (no parallel workers, whose fresh processes would copy the
+#             filter anew each query): bloom_index_contains (at the default work_mem, where the
 #             call site copies the filter, as it fits in hash_mem; and at
 #             work_mem 1MB, where each call reads pages) against EXISTS
 #             through the B-tree (a nested loop of index scans: hash and
@@ -161,8 +163,8 @@ SQL
 	# the query 5 times: the first is a new backend's, the second that
 	# backend's next, the last three a pooled connection's (steady)
 	declare -A setup=(
-		[copy]=""
-		[pages]="SET work_mem = '1MB';"
+		[copy]="SET max_parallel_workers_per_gather = 0;"
+		[pages]="SET max_parallel_workers_per_gather = 0; SET work_mem = '1MB';"
 		[btree]="SET enable_hashjoin = off; SET enable_mergejoin = off; SET max_parallel_workers_per_gather = 0;"
 		[scan]="SET max_parallel_workers_per_gather = 0;")
 	med() { echo "$1" | tr ' ' '\n' | grep . | median; }
