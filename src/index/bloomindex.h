@@ -44,10 +44,10 @@
  * more than the mean), which happens when the layer holds about its
  * capacity.  (Earlier builds took a page as full at the mean, full_fill,
  * and so a layer of a hundred pages about 3 % short of its capacity.)
- * Counting bits set rather than
- * inserts makes adding a key again change nothing: an UPDATE that keeps a
- * row's key, or the second pass of CREATE INDEX CONCURRENTLY (which adds
- * every row again, since this index keeps no row pointers), fills nothing.
+ * Counting bits set rather than inserts makes adding a key again change
+ * nothing: an UPDATE that keeps a row's key, or the second pass of CREATE
+ * INDEX CONCURRENTLY (which adds every row again, since this index keeps no
+ * row pointers), fills nothing.
  *
  * Every change is logged through generic WAL (access/generic_xlog.h): an
  * insert logs the bytes of the one block it changed and the page's counts,

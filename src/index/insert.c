@@ -15,10 +15,10 @@
  * page's counts.  Concurrent adds take only their pages' locks.
  *
  * If that page's fraction of bits set has reached what the fullest of the
- * layer's pages has at its capacity, the layer is full (bloomindex.h): the adder takes the
- * growers' lock (add_layer) and, if no one has meanwhile, appends a new
- * layer: its pages at the end of the index, each logged whole, then the
- * metapage naming it.  A key is never lost to a race: it is in whichever
+ * layer's pages has at its capacity, the layer is full (bloomindex.h): the
+ * adder takes the growers' lock (add_layer) and, if no one has meanwhile,
+ * appends a new layer: its pages at the end of the index, each logged
+ * whole, then the metapage naming it.  A key is never lost to a race: it is in whichever
  * layer it was added to, and every probe reads every layer.
  */
 #include "bloomindex.h"
