@@ -178,8 +178,10 @@ RESET hash_mem_multiplier;
 RESET work_mem;
 DROP TABLE small_growth;
 -- a delete leaves the key in: the filter stays a superset (no false negatives)
-DELETE FROM events WHERE k = 500;
-SELECT bloom_index_contains('events_k', 500) AS deleted_key_still_in;
+DELETE FROM events WHERE k = 500 OR k BETWEEN 40001 AND 41000;
+SELECT bloom_index_contains('events_k', 500) AS deleted_key_still_in,
+       bool_and(bloom_index_contains('events_k', g)) AS deleted_keys_still_in
+  FROM generate_series(40001, 41000) g;
 -- NULL keys are not added
 INSERT INTO events VALUES (NULL, 'no key');
 SELECT * FROM bloom_index_verify('events_k');
@@ -187,8 +189,11 @@ SELECT * FROM bloom_index_verify('events_k');
 -- ---- rebuilding ----
 REINDEX INDEX events_k;
 SELECT layers, keys_added <= 60000 AS keys_from_live_rows FROM bloom_index_info('events_k');
-SELECT bloom_index_contains('events_k', 500) AS deleted_key_gone_after_reindex,
-       bloom_index_contains('events_k', 5000001) AS kept;
+-- the deleted keys are gone but for false positives (about 1 %; one key alone, as a test of
+-- this, fails about once in a hundred row orders, which autovacuum may change)
+SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) < 50 AS deleted_keys_gone_after_reindex,
+       bloom_index_contains('events_k', 5000001) AS kept
+  FROM generate_series(40001, 41000) g;
 REINDEX INDEX CONCURRENTLY events_k;
 SELECT * FROM bloom_index_verify('events_k');
 DROP INDEX events_k;
