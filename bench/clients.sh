@@ -3,7 +3,11 @@
 # the issue's figures (issue 30), one run, on a throwaway cluster of the
 # host's PostgreSQL (15):
 #   int8    a blocked512 filter of 10,000,000 int8 keys at 1% (12 MB), probed
-#           with 1,000,000 keys, half of them added: probes per second
+#           with 1,000,000 keys, half of them added: probes per second, one
+#           at a time (contains) and in one call (containsMany /
+#           contains_many)
+#   int8-1M the same keys against a filter of the first 1,000,000 of them
+#           (1.2 MB, the size of the text case's filter)
 #   text    a blocked512 filter of 1,000,000 text keys of 19 to 20 bytes,
 #           probed with 1,000,000 of them, half added
 #   (and, JavaScript only, the int8 filter probed with 1,000,000 random
@@ -11,8 +15,13 @@
 #   load    loading the 12 MB filter from its bytes (bloom_send), as a driver
 #           returns a bytea: milliseconds, median of 5
 # Each library checks its answers against the server's count of keys the
-# filter holds (bloom_contains over the same keys).  Run as root; writes
-# bench/results/clients.txt.
+# filter holds (bloom_contains over the same keys).  Then, since this VM's
+# timings vary from run to run by half, what does not: the instructions
+# JavaScript runs per probe (callgrind; the difference between 2 and 12
+# passes over 100,000 keys, so that loading and compiling cancel out), for
+# contains and containsMany, int8 keys on the 1.2 MB filter and text keys.
+# BLOOM_CLIENTS_COUNT=0 skips the counts (a few minutes).  Run as root;
+# writes bench/results/clients.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-/usr/bin/python3}
@@ -26,59 +35,83 @@ CREATE EXTENSION IF NOT EXISTS bloomfilter;
 CREATE TABLE k8 AS SELECT g::int8 * 7919 AS k FROM generate_series(1, 10000000) g;
 CREATE TABLE kt AS SELECT left(md5(g::text), 16) || '-' || (g % 97) AS k FROM generate_series(1, 1000000) g;
 CREATE TABLE f AS SELECT (SELECT bloom_agg(k, 10000000, 0.01, 'blocked512') FROM k8) AS f8,
+                         (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM k8 WHERE k <= 7919 * 1000000) AS f1,
                          (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM kt) AS ft;
 -- the probes: half added keys, half keys never added, interleaved
 CREATE TABLE p8 AS SELECT CASE WHEN g % 2 = 0 THEN g::int8 * 7919 * 10 ELSE g::int8 * 7919 * 10 + 1 END AS k FROM generate_series(1, 1000000) g;
 CREATE TABLE pt AS SELECT CASE WHEN g % 2 = 0 THEN left(md5(g::text), 16) || '-' || (g % 97) ELSE left(md5((-g)::text), 16) || '+' || (g % 97) END AS k FROM generate_series(1, 1000000) g;
 \copy (SELECT encode(bloom_send(f8), 'hex') FROM f) TO 'WORK/f8.hex'
+\copy (SELECT encode(bloom_send(f1), 'hex') FROM f) TO 'WORK/f1.hex'
 \copy (SELECT encode(bloom_send(ft), 'hex') FROM f) TO 'WORK/ft.hex'
 \copy (SELECT k FROM p8) TO 'WORK/p8.txt'
 \copy (SELECT k FROM pt) TO 'WORK/pt.txt'
-\copy (SELECT (SELECT count(*) FROM p8 WHERE bloom_contains(f8, k)), (SELECT count(*) FROM pt WHERE bloom_contains(ft, k)), length(bloom_send(f8)) FROM f) TO 'WORK/server.txt'
+\copy (SELECT (SELECT count(*) FROM p8 WHERE bloom_contains(f8, k)), (SELECT count(*) FROM pt WHERE bloom_contains(ft, k)), length(bloom_send(f8)), (SELECT count(*) FROM p8 WHERE bloom_contains(f1, k)), length(bloom_send(f1)) FROM f) TO 'WORK/server.txt'
 SQL
 sed -i "s|WORK|$work|g" "$work/make.sql"
 chmod a+r "$work/make.sql"
 pg_virtualenv -t psql -X -q -f "$work/make.sql" >/dev/null
-read -r want8 wantt bytes8 <"$work/server.txt"
+read -r want8 wantt bytes8 want1 bytes1 <"$work/server.txt"
 cat >"$work/bench.py" <<PY
 import statistics, sys, time
 sys.path.insert(0, "clients/python/src")
 from pg_bloomfilter import BloomFilter
 w = "$work"
 f8b = bytes.fromhex(open(w + "/f8.hex").read().strip())
-ftb = bytes.fromhex(open(w + "/ft.hex").read().strip())
 p8 = [int(x) for x in open(w + "/p8.txt").read().split()]
 pt = open(w + "/pt.txt").read().split()
 loads = []
 for _ in range(5):
     t = time.perf_counter(); f8 = BloomFilter.from_bytes(f8b); loads.append((time.perf_counter() - t) * 1000)
-ft = BloomFilter.from_bytes(ftb)
-for name, f, keys, want in (("int8", f8, p8, $want8), ("text", ft, pt, $wantt)):
+f1 = BloomFilter.from_bytes(bytes.fromhex(open(w + "/f1.hex").read().strip()))
+ft = BloomFilter.from_bytes(bytes.fromhex(open(w + "/ft.hex").read().strip()))
+for name, f, keys, want in (("int8", f8, p8, $want8), ("int8-1M", f1, p8, $want1), ("text", ft, pt, $wantt)):
     t = time.perf_counter(); held = sum(1 for k in keys if f.contains(k)); dt = time.perf_counter() - t
     assert held == want, (name, held, want)
-    print(f"python {name}: {len(keys) / dt:,.0f} probes/s ({held} held, as the server says)")
+    t = time.perf_counter(); many = sum(f.contains_many(keys)); dm = time.perf_counter() - t
+    assert many == want, (name, many, want)
+    print(f"python {name}: {len(keys) / dt:,.0f} probes/s one at a time, {len(keys) / dm:,.0f} with contains_many ({held} held, as the server says)")
 print(f"python load: {statistics.median(loads):.1f} ms for {len(f8b):,} bytes (median of 5)")
 PY
 cat >"$work/bench.mjs" <<JS
 import { readFileSync } from "node:fs";
 import { BloomFilter } from "$PWD/clients/js/src/index.js";
 const w = "$work";
-const f8b = Uint8Array.from(Buffer.from(readFileSync(w + "/f8.hex", "utf8").trim(), "hex"));
-const ftb = Uint8Array.from(Buffer.from(readFileSync(w + "/ft.hex", "utf8").trim(), "hex"));
+const bytes = (name) => Uint8Array.from(Buffer.from(readFileSync(w + "/" + name + ".hex", "utf8").trim(), "hex"));
+const f8b = bytes("f8");
 const p8 = readFileSync(w + "/p8.txt", "utf8").trim().split("\\n").map(Number);
 const pt = readFileSync(w + "/pt.txt", "utf8").trim().split("\\n");
+// node bench.mjs count CASE MODE PASSES: PASSES passes over CASE's first
+// 100,000 keys, by MODE (one: contains; many: containsMany), for callgrind
+if (process.argv[2] === "count") {
+  const [, , , which, mode, passes] = process.argv;
+  const f = BloomFilter.from(bytes(which === "int8" ? "f1" : "ft"));
+  const keys = (which === "int8" ? p8 : pt).slice(0, 100000);
+  let held = 0;
+  for (let r = 0; r < Number(passes); r++) {
+    if (mode === "one") { for (const k of keys) if (f.contains(k)) held++; }
+    else for (const x of f.containsMany(keys)) if (x) held++;
+  }
+  process.exit(held > 0 ? 0 : 1);
+}
 const loads = [];
 let f8;
 for (let i = 0; i < 5; i++) { const t = performance.now(); f8 = BloomFilter.from(f8b); loads.push(performance.now() - t); }
-const ft = BloomFilter.from(ftb);
-for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["text", ft, pt, $wantt]]) {
+const f1 = BloomFilter.from(bytes("f1")), ft = BloomFilter.from(bytes("ft"));
+const rate = (n, ms) => Math.round(n / (ms / 1000)).toLocaleString("en");
+for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["int8-1M", f1, p8, $want1], ["text", ft, pt, $wantt]]) {
   for (let i = 0; i < 100000; i++) f.contains(keys[i]); // warm the JIT
-  const t = performance.now();
+  f.containsMany(keys.slice(0, 100000));
+  let t = performance.now();
   let held = 0;
   for (const k of keys) if (f.contains(k)) held++;
-  const dt = (performance.now() - t) / 1000;
+  const one = performance.now() - t;
   if (held !== want) throw new Error(name + ": " + held + " held, the server says " + want);
-  console.log("js " + name + ": " + Math.round(keys.length / dt).toLocaleString("en") + " probes/s (" + held + " held, as the server says)");
+  t = performance.now();
+  let many = 0;
+  for (const x of f.containsMany(keys)) if (x) many++;
+  const batch = performance.now() - t;
+  if (many !== want) throw new Error(name + ": containsMany held " + many + ", the server says " + want);
+  console.log("js " + name + ": " + rate(keys.length, one) + " probes/s one at a time, " + rate(keys.length, batch) + " with containsMany (" + held + " held, as the server says)");
 }
 // the int8 filter probed with 1,000,000 random hashes and no hashing: the
 // cost of a probe's memory read alone (the filter is far beyond the caches)
@@ -90,14 +123,26 @@ for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["text", ft, pt, 
   const t = performance.now();
   let held = 0;
   for (let i = 0; i < n; i++) if (f8.containsHash(his[i], los[i])) held++;
-  console.log("js int8, hashes only: " + Math.round(n / ((performance.now() - t) / 1000)).toLocaleString("en") + " probes/s (" + held + " held)");
+  console.log("js int8, hashes only: " + rate(n, performance.now() - t) + " probes/s (" + held + " held)");
 }
 loads.sort((a, b) => a - b);
 console.log("js load: " + loads[2].toFixed(1) + " ms for " + f8b.length.toLocaleString("en") + " bytes (median of 5)");
 JS
+# instructions per probe: callgrind's total for 12 passes less that for 2, over 1,000,000 probes
+instructions() {
+	local a b
+	a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 2 2>&1 | sed -n 's/.*Collected : //p')
+	b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 12 2>&1 | sed -n 's/.*Collected : //p')
+	echo $(((b - a) / 1000000))
+}
 {
 	echo "== bench/clients.sh: the client libraries, PostgreSQL $(pg_config --version | awk '{print $2}'), node $(node --version), $("$python" --version), commit $(git rev-parse --short HEAD)"
-	echo "   filters: int8, 10,000,000 keys blocked512 at 1% ($bytes8 bytes); text, 1,000,000 keys; 1,000,000 probes each, half added"
+	echo "   filters: int8, 10,000,000 keys blocked512 at 1% ($bytes8 bytes); int8-1M, 1,000,000 of them ($bytes1 bytes); text, 1,000,000 keys; 1,000,000 probes each, half added"
 	node "$work/bench.mjs"
 	"$python" "$work/bench.py"
+	if [ "${BLOOM_CLIENTS_COUNT:-1}" != 0 ]; then
+		for which in int8 text; do
+			echo "js $which, instructions per probe (callgrind): contains $(instructions "$which" one), containsMany $(instructions "$which" many)"
+		done
+	fi
 } | tee bench/results/clients.txt

@@ -220,6 +220,14 @@ extern void bloom_index_read_meta(Relation index, BloomIndexMeta *meta);
 extern bool bloom_index_try_read_meta(Relation index, BloomIndexMeta *meta);
 
 /*
+ * Pin block blkno of index: in *recent, the buffer it was found in last
+ * time (InvalidBuffer at first), if that still holds it, which spares a
+ * lookup of its tag in the buffer table; else looked up, and *recent set.
+ * Local buffers (a temporary index) are always looked up.
+ */
+extern Buffer bloom_index_pin_recent(Relation index, BlockNumber blkno, Buffer *recent);
+
+/*
  * Bring *meta, a copy of the metapage (if *valid), up to date: reread and
  * checked only when the metapage names other layers or flags than the copy
  * (a layer's entry never changes once written; a new file, by REINDEX or

@@ -140,22 +140,26 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 	bloom_index_check_meta(index, meta);
 }
 
+Buffer
+bloom_index_pin_recent(Relation index, BlockNumber blkno, Buffer *recent)
+{
+	Assert(recent != NULL);
+	if (*recent != InvalidBuffer && !RelationUsesLocalBuffers(index) &&
+	    ReadRecentBuffer(BLOOM_REL_FILE(index), MAIN_FORKNUM, blkno, *recent))
+		return *recent;
+	*recent = ReadBuffer(index, blkno);
+	return *recent;
+}
+
 void
 bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buffer *recent)
 {
 	if (*valid)
 	{
-		Buffer buf;
+		Buffer buf = bloom_index_pin_recent(index, BLOOM_INDEX_METAPAGE, recent);
 		Page page;
 		bool same;
 
-		/* the buffer the metapage was in last time, if it still is: no lookup of its tag */
-		if (*recent != InvalidBuffer && !RelationUsesLocalBuffers(index) &&
-		    ReadRecentBuffer(BLOOM_REL_FILE(index), MAIN_FORKNUM, BLOOM_INDEX_METAPAGE, *recent))
-			buf = *recent;
-		else
-			buf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
-		*recent = buf;
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		same = is_meta_page(page) &&

@@ -11,16 +11,9 @@
 static Buffer
 pin_page(Relation index, BlockNumber blkno, BloomIndexRecent *recent)
 {
-	Buffer buf;
-
-	if (recent == NULL || blkno >= recent->n || RelationUsesLocalBuffers(index))
+	if (recent == NULL || blkno >= recent->n)
 		return ReadBuffer(index, blkno);
-	if (recent->buffers[blkno] != InvalidBuffer &&
-	    ReadRecentBuffer(BLOOM_REL_FILE(index), MAIN_FORKNUM, blkno, recent->buffers[blkno]))
-		return recent->buffers[blkno];
-	buf = ReadBuffer(index, blkno);
-	recent->buffers[blkno] = buf;
-	return buf;
+	return bloom_index_pin_recent(index, blkno, &recent->buffers[blkno]);
 }
 
 bool

@@ -115,6 +115,7 @@ BEGIN
         UNION ALL SELECT ''explicit_target'', (SELECT fold_add(''v1 explicit m=0 k=0 scheme=1 seed=0 n=0 target=0.001 elem= hashes=''::bloom, v) FROM %1$I WHERE added)
         UNION ALL SELECT ''seed_all_ones'', (SELECT fold_add(bloom_empty_mk(%2$s * 10, 7, -1, ''classic''), v) FROM %1$I WHERE added)
         UNION ALL SELECT ''seed_blocked'', (SELECT fold_add(bloom_empty_mk(%2$s * 10 / 512 * 512 + 512, 6, 81985529216486895, ''blocked512''), v) FROM %1$I WHERE added)
+        UNION ALL SELECT ''blocked_k12'', (SELECT fold_add(bloom_empty_mk(%2$s * 20 / 512 * 512 + 512, 12, 0, ''blocked512''), v) FROM %1$I WHERE added)
         UNION ALL SELECT ''layered'', bloom_index_filter(%4$L::regclass)
         UNION ALL SELECT ''empty'', bloom_empty(100, 0.01)',
         tbl, nadded, NULL, (SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = (tbl || '_ix')::regclass));

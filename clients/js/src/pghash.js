@@ -3,63 +3,70 @@
 // 64-bit value is a pair [hi, lo] of unsigned 32-bit numbers.  Only
 // little-endian servers are matched (the README's "Portability").
 
-const INIT = (0x9e3779b9 + 3923095) >>> 0;
+// Every 32-bit word here is held as an int32 (the same bits as the uint32
+// the C code holds): V8 keeps int32 values unboxed across calls it does not
+// inline, where a uint32 of 2^31 or more becomes an allocated number.
+// Arithmetic mod 2^32 is (a + b) | 0; rotations and xors need no fixing.
+
+const INIT = (0x9e3779b9 + 3923095) | 0;
 
 // the result of hashBytes and hashUint32: one array, overwritten by the next
 // call (no allocation per probe); read it at once
-const result = new Uint32Array(2);
+const result = new Int32Array(2);
 
-/** lookup3's mix and final on a state array [a, b, c] (uint32). */
+/** lookup3's mix on a state array [a, b, c] (int32). */
 function mix(s) {
   let a = s[0], b = s[1], c = s[2];
-  a = (a - c) >>> 0; a = (a ^ ((c << 4) | (c >>> 28))) >>> 0; c = (c + b) >>> 0;
-  b = (b - a) >>> 0; b = (b ^ ((a << 6) | (a >>> 26))) >>> 0; a = (a + c) >>> 0;
-  c = (c - b) >>> 0; c = (c ^ ((b << 8) | (b >>> 24))) >>> 0; b = (b + a) >>> 0;
-  a = (a - c) >>> 0; a = (a ^ ((c << 16) | (c >>> 16))) >>> 0; c = (c + b) >>> 0;
-  b = (b - a) >>> 0; b = (b ^ ((a << 19) | (a >>> 13))) >>> 0; a = (a + c) >>> 0;
-  c = (c - b) >>> 0; c = (c ^ ((b << 4) | (b >>> 28))) >>> 0; b = (b + a) >>> 0;
+  a = (a - c) | 0; a ^= (c << 4) | (c >>> 28); c = (c + b) | 0;
+  b = (b - a) | 0; b ^= (a << 6) | (a >>> 26); a = (a + c) | 0;
+  c = (c - b) | 0; c ^= (b << 8) | (b >>> 24); b = (b + a) | 0;
+  a = (a - c) | 0; a ^= (c << 16) | (c >>> 16); c = (c + b) | 0;
+  b = (b - a) | 0; b ^= (a << 19) | (a >>> 13); a = (a + c) | 0;
+  c = (c - b) | 0; c ^= (b << 4) | (b >>> 28); b = (b + a) | 0;
   s[0] = a; s[1] = b; s[2] = c;
 }
 
-/** lookup3's final of a, b, c (uint32) into the result: [hi, lo] = [b, c]. */
+/** lookup3's final of a, b, c (int32) into the result: [hi, lo] = [b, c]. */
 function finalInto(a, b, c) {
-  c = (c ^ b) >>> 0; c = (c - ((b << 14) | (b >>> 18))) >>> 0;
-  a = (a ^ c) >>> 0; a = (a - ((c << 11) | (c >>> 21))) >>> 0;
-  b = (b ^ a) >>> 0; b = (b - ((a << 25) | (a >>> 7))) >>> 0;
-  c = (c ^ b) >>> 0; c = (c - ((b << 16) | (b >>> 16))) >>> 0;
-  a = (a ^ c) >>> 0; a = (a - ((c << 4) | (c >>> 28))) >>> 0;
-  b = (b ^ a) >>> 0; b = (b - ((a << 14) | (a >>> 18))) >>> 0;
-  c = (c ^ b) >>> 0; c = (c - ((b << 24) | (b >>> 8))) >>> 0;
+  c ^= b; c = (c - ((b << 14) | (b >>> 18))) | 0;
+  a ^= c; a = (a - ((c << 11) | (c >>> 21))) | 0;
+  b ^= a; b = (b - ((a << 25) | (a >>> 7))) | 0;
+  c ^= b; c = (c - ((b << 16) | (b >>> 16))) | 0;
+  a ^= c; a = (a - ((c << 4) | (c >>> 28))) | 0;
+  b ^= a; b = (b - ((a << 14) | (a >>> 18))) | 0;
+  c ^= b; c = (c - ((b << 24) | (b >>> 8))) | 0;
   result[0] = b;
   result[1] = c;
 }
 
-const state = new Uint32Array(3);
+const state = new Int32Array(3);
 
 function seedState(len, seedHi, seedLo) {
-  state[0] = state[1] = state[2] = (INIT + len) >>> 0;
-  if (seedHi !== 0 || seedLo !== 0) {
-    state[0] = (state[0] + seedHi) >>> 0;
-    state[1] = (state[1] + seedLo) >>> 0;
+  state[0] = state[1] = state[2] = (INIT + len) | 0;
+  if ((seedHi | seedLo) !== 0) {
+    state[0] = (state[0] + seedHi) | 0;
+    state[1] = (state[1] + seedLo) | 0;
     mix(state);
   }
 }
 
+// the little-endian word at k[i]
 function word(k, i) {
-  return (k[i] | (k[i + 1] << 8) | (k[i + 2] << 16) | (k[i + 3] << 24)) >>> 0;
+  return k[i] | (k[i + 1] << 8) | (k[i + 2] << 16) | (k[i + 3] << 24);
 }
 
 /**
  * hash_bytes_extended(k, len, seed) of k's first len bytes (all of them by
- * default): [hi, lo] (b, then c), in the shared result array.
+ * default), seed as [seedHi, seedLo] (uint32 or int32 halves): [hi, lo] (b,
+ * then c) as int32, in the shared result array.
  */
 export function hashBytes(k, seedHi, seedLo, len = k.length) {
-  seedState(len, seedHi, seedLo);
+  seedState(len, seedHi | 0, seedLo | 0);
   let i = 0;
   for (; len - i >= 12; i += 12) {
-    state[0] = (state[0] + word(k, i)) >>> 0;
-    state[1] = (state[1] + word(k, i + 4)) >>> 0;
-    state[2] = (state[2] + word(k, i + 8)) >>> 0;
+    state[0] = (state[0] + word(k, i)) | 0;
+    state[1] = (state[1] + word(k, i + 4)) | 0;
+    state[2] = (state[2] + word(k, i + 8)) | 0;
     mix(state);
   }
   const rest = len - i;
@@ -67,36 +74,36 @@ export function hashBytes(k, seedHi, seedLo, len = k.length) {
     let a = 0, b = 0, c = 0;
     // the last 11 bytes; the lowest byte of c is reserved for the length
     switch (rest) {
-      case 11: c += k[i + 10] << 24; // falls through
-      case 10: c += k[i + 9] << 16; // falls through
-      case 9: c += k[i + 8] << 8; // falls through
-      case 8: b += k[i + 7] << 24; // falls through
-      case 7: b += k[i + 6] << 16; // falls through
-      case 6: b += k[i + 5] << 8; // falls through
-      case 5: b += k[i + 4]; // falls through
-      case 4: a += k[i + 3] << 24; // falls through
-      case 3: a += k[i + 2] << 16; // falls through
-      case 2: a += k[i + 1] << 8; // falls through
-      case 1: a += k[i];
+      case 11: c |= k[i + 10] << 24; // falls through
+      case 10: c |= k[i + 9] << 16; // falls through
+      case 9: c |= k[i + 8] << 8; // falls through
+      case 8: b |= k[i + 7] << 24; // falls through
+      case 7: b |= k[i + 6] << 16; // falls through
+      case 6: b |= k[i + 5] << 8; // falls through
+      case 5: b |= k[i + 4]; // falls through
+      case 4: a |= k[i + 3] << 24; // falls through
+      case 3: a |= k[i + 2] << 16; // falls through
+      case 2: a |= k[i + 1] << 8; // falls through
+      case 1: a |= k[i];
     }
-    state[0] = (state[0] + (a >>> 0)) >>> 0;
-    state[1] = (state[1] + (b >>> 0)) >>> 0;
-    state[2] = (state[2] + (c >>> 0)) >>> 0;
+    state[0] = (state[0] + a) | 0;
+    state[1] = (state[1] + b) | 0;
+    state[2] = (state[2] + c) | 0;
   }
   finalInto(state[0], state[1], state[2]);
   return result;
 }
 
-/** hash_bytes_uint32_extended(k, seed): [hi, lo] (the shared result array). */
+/** hash_bytes_uint32_extended(k, seed): [hi, lo] as int32 (the shared result array). */
 export function hashUint32(k, seedHi, seedLo) {
-  if (seedHi === 0 && seedLo === 0) {
+  if ((seedHi | seedLo) === 0) {
     // seed 0, the server's unless told otherwise: no state array
-    const init = (INIT + 4) >>> 0;
-    finalInto((init + (k >>> 0)) >>> 0, init, init);
+    const init = (INIT + 4) | 0;
+    finalInto((init + k) | 0, init, init);
     return result;
   }
-  seedState(4, seedHi, seedLo);
-  finalInto((state[0] + (k >>> 0)) >>> 0, state[1], state[2]);
+  seedState(4, seedHi | 0, seedLo | 0);
+  finalInto((state[0] + k) | 0, state[1], state[2]);
   return result;
 }
 
@@ -105,13 +112,12 @@ export function hashUint32(k, seedHi, seedLo) {
  * int4 and int8 hash alike (integer_ops).
  */
 export function hashInt8(hi, lo, seedHi, seedLo) {
-  const negative = (hi & 0x80000000) !== 0;
-  return hashUint32((lo ^ (negative ? ~hi : hi)) >>> 0, seedHi, seedLo);
+  return hashUint32(lo ^ (hi < 0 || hi > 0x7fffffff ? ~hi : hi), seedHi, seedLo);
 }
 
 /** hashint4extended of an int32 (date_ops; bool_ops hashes its char so). */
 export function hashInt4(v, seedHi, seedLo) {
-  return hashUint32(v >>> 0, seedHi, seedLo);
+  return hashUint32(v | 0, seedHi, seedLo);
 }
 
 const f64 = new Float64Array(1);

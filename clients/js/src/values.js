@@ -33,9 +33,9 @@ function hashInteger(v, sh, sl) {
     if (!Number.isInteger(v)) throw fail(`${v} is not an integer: an integer filter holds int2, int4 or int8 values`);
     if (Number.isSafeInteger(v)) {
       // int4 range: the int8 hash of a value in it is its int4 hash
-      if (v >= -2147483648 && v <= 2147483647) return H.hashInt8(v < 0 ? 0xffffffff : 0, v >>> 0, sh, sl);
+      if (v >= -2147483648 && v <= 2147483647) return H.hashInt4(v, sh, sl);
       const hi = Math.floor(v / 4294967296);
-      return H.hashInt8(hi >>> 0, (v - hi * 4294967296) >>> 0, sh, sl);
+      return H.hashInt8(hi | 0, (v - hi * 4294967296) | 0, sh, sl);
     }
     v = BigInt(v);
   }

@@ -121,4 +121,23 @@ test("an empty filter holds nothing", () => {
   assert.equal(empty.info.elementFamily, null);
 });
 
+test("containsMany answers as contains does, for any iterable", () => {
+  const f = BloomFilter.from(ONE);
+  assert.deepEqual(f.containsMany([1, 2, 1n, null, undefined, -1]), [true, false, true, false, false, false]);
+  assert.deepEqual(f.containsMany([]), []);
+  assert.deepEqual(f.containsMany(Int32Array.of(1, 2)), [true, false]);
+  assert.deepEqual(f.containsMany(BigInt64Array.of(2n, 1n)), [false, true]);
+  assert.deepEqual(f.containsMany(new Set([2, 1])), [false, true]);
+  assert.deepEqual(f.containsMany((function* () { yield 1; yield null; yield 3; })()), [true, false, false]);
+  // more than one batch, with a value that is never held here and there
+  const many = Array.from({ length: 1000 }, (_, i) => (i % 7 === 3 ? null : i % 2 === 0 ? 1 : 2));
+  assert.deepEqual(f.containsMany(many), many.map((v) => f.contains(v)));
+  for (const bad of [null, undefined, 42, {}, "12"])
+    assert.throws(() => f.containsMany(bad), (e) => e instanceof BloomFilterError && e.message.includes("containsMany takes"));
+  assert.throws(() => f.containsMany([1, "1"]), (e) => e instanceof BloomFilterError && e.message.includes("integer_ops"));
+  const empty = BloomFilter.from(cat(header({ elem: new Uint8Array(0), n: 0n }), new Uint8Array(13)));
+  assert.deepEqual(empty.containsMany([1, "a", null]), [false, false, false]);
+  assert.throws(() => empty.containsMany([{}]), BloomFilterError);
+});
+
 console.log(`format: ${passed} passed, 0 failed`);

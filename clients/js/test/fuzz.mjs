@@ -1,7 +1,7 @@
 // Fuzz the parsers: mutated and random inputs, for a time, must load or
 // throw BloomFilterError, and a filter that loads must answer probes with no
-// other error.  Seeds: the small filters of BLOOM_VECTORS's first file, if
-// given.  node test/fuzz.mjs SECONDS -> "fuzz_js: ok (N inputs)".
+// other error, containsMany as contains does.  Seeds: the small filters of
+// BLOOM_VECTORS's first file, if given.  node test/fuzz.mjs SECONDS -> "fuzz_js: ok (N inputs)".
 import { readFileSync } from "node:fs";
 import { BloomFilter, BloomFilterError } from "../src/index.js";
 import { ONE, ONE_TEXT } from "./format-seeds.mjs";
@@ -56,7 +56,13 @@ while (Date.now() < end) {
   try {
     f.info;
     for (const v of [BigInt(rand(1 << 30)) * 8589934593n, "x", new Uint8Array(1), 1.5]) {
-      try { f.contains(v); } catch (e) { if (!(e instanceof BloomFilterError)) throw e; }
+      let one;
+      try { one = f.contains(v); } catch (e) { if (!(e instanceof BloomFilterError)) throw e; }
+      // the batch path reads the same blocks: the same answer, or the same error
+      let many;
+      try { many = f.containsMany([v, v]); } catch (e) { if (!(e instanceof BloomFilterError)) throw e; }
+      if (one !== undefined && (many === undefined || many[0] !== one || many[1] !== one))
+        throw new Error(`contains said ${one}, containsMany ${many}`);
     }
   } catch (e) {
     console.log(`fuzz_js: FAILED: ${e} probing ${String(input).slice(0, 300)}`);

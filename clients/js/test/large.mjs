@@ -1,11 +1,14 @@
 // Filters of more than 2^32 bits, probed by the library's 32-bit arithmetic
-// and by a BigInt reference of hash scheme 1 (core/bf_hash.h, written again
-// from its comment): both must answer alike for every hash.  The vectors'
+// (one hash at a time, and in batches as containsMany does) and by a BigInt
+// reference of hash scheme 1 (core/bf_hash.h, written again from its
+// comment): both must answer alike for every hash.  The vectors'
 // filters are small, so only this test reaches bit positions past 2^32,
 // where a 32-bit operator on a position gives a false negative.  It
 // allocates about 600 MB at a time.  Prints "large: N passed, 0 failed".
 import assert from "node:assert/strict";
 import { BloomFilter } from "../src/index.js";
+import { parseBinary } from "../src/format.js";
+import { BATCH, batchSpace, probeBatch, probePlan } from "../src/probe.js";
 
 const M64 = (1n << 64n) - 1n;
 const SALT = 0x9e3779b97f4a7c15n, REFILL = 0xc2b2ae3d27d4eb4fn;
@@ -81,9 +84,21 @@ for (const [layout, code, m, k] of [
   // the last 4 kB all ones, so that absent hashes whose bits fall there are held
   data.fill(0xff, data.length - 4096);
   const g = BloomFilter.from(buf);
+  const hashes = [];
   for (let i = 0; i < 200000; i++) {
     const h = next64();
+    hashes.push(h);
     assert.equal(g.containsHash(...split(h)), held(h), `${layout}: hash ${h} (ones at the end)`);
+  }
+  // containsMany's path (probeBatch), over the same hashes and the added ones
+  const plan = probePlan(parseBinary(buf)), space = batchSpace(plan);
+  hashes.push(...added);
+  for (let at = 0; at < hashes.length; at += BATCH) {
+    const count = Math.min(BATCH, hashes.length - at);
+    for (let i = 0; i < count; i++) [space.hi[i], space.lo[i]] = split(hashes[at + i]);
+    probeBatch(plan, space, count);
+    for (let i = 0; i < count; i++)
+      assert.equal(space.held[i] === 1, held(hashes[at + i]), `${layout}: hash ${hashes[at + i]} (in a batch)`);
   }
   passed++;
 }

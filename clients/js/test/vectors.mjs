@@ -1,7 +1,7 @@
 // The server's answers, given back bit for bit: BLOOM_VECTORS names files
 // made by tests/clients/vectors.sql (colon-separated).  Every answer of every
-// filter must be bloom_contains's, every added value held, and info as
-// bloom_info reports it.  Prints "vectors: N answers checked" and exits
+// filter must be bloom_contains's (by contains and by containsMany), every
+// added value held, and info as bloom_info reports it.  Prints "vectors: N answers checked" and exits
 // non-zero at the first difference.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
@@ -45,10 +45,19 @@ for (const name of (process.env.BLOOM_VECTORS || "").split(":").filter(Boolean))
           JSON.stringify(txt.info, (k, v) => (typeof v === "bigint" ? v.toString() : v)))
         throw new Error(`${where}: the text form reads otherwise than the binary form`);
       if (f.info) checkInfo(bin.info, f.info, where);
+      // containsMany over all of them, and over the first 3,000 with null
+      // between every two (batches of other contents): the same answers
+      const many = bin.containsMany(values);
+      const spaced = txt.containsMany(values.slice(0, 3000).flatMap((v) => [v, null]));
+      if (many.length !== values.length || spaced.length !== 2 * Math.min(values.length, 3000))
+        throw new Error(`${where}: containsMany gave ${many.length} and ${spaced.length} answers`);
       for (let i = 0; i < values.length; i++) {
         const want = f.answers[i] === "1";
         const got = bin.contains(values[i]);
         if (got !== want) throw new Error(`${where}: ${c.values[i]}: server ${want}, here ${got}`);
+        if (many[i] !== want) throw new Error(`${where}: ${c.values[i]}: server ${want}, containsMany ${many[i]}`);
+        if (i < 3000 && (spaced[2 * i] !== want || spaced[2 * i + 1] !== false))
+          throw new Error(`${where}: ${c.values[i]}: server ${want}, containsMany with nulls ${spaced[2 * i]}, ${spaced[2 * i + 1]}`);
         if (i < c.added && f.name !== "empty" && !got) throw new Error(`${where}: added ${c.values[i]} not held`);
         checked++;
       }

@@ -128,6 +128,22 @@ class Probing(unittest.TestCase):
                 self.f.contains(value)
             self.assertIn("pg_catalog.integer_ops", str(cm.exception))
 
+    def test_contains_many_answers_as_contains(self):
+        f = self.f
+        self.assertEqual(f.contains_many([1, 2, None, -1]), [True, False, False, False])
+        self.assertEqual(f.contains_many([]), [])
+        self.assertEqual(f.contains_many(v for v in (2, 1)), [False, True])
+        self.assertEqual(f.contains_many(range(3)), [f.contains(v) for v in range(3)])
+        for bad in (None, 1, "12", b"12"):
+            with self.assertRaises(BloomFilterError, msg=repr(bad)) as cm:
+                f.contains_many(bad)
+            self.assertIn("contains_many takes", str(cm.exception))
+        with self.assertRaises(BloomFilterError) as cm:
+            f.contains_many([1, "1"])
+        self.assertIn("pg_catalog.integer_ops", str(cm.exception))
+        empty = BloomFilter.from_bytes(header(elem=b"", n=0) + bytes(13))
+        self.assertEqual(empty.contains_many([1, "a", None]), [False, False, False])
+
     def test_nondeterministic_collation(self):
         elem = b"pg_catalog.text_ops@public.ci"
         f = BloomFilter.from_bytes(header(elem=elem) + elem + bytes(13))

@@ -16,7 +16,7 @@ import bisect
 import math
 import struct
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Iterable, List, Optional, Union
 
 from . import _format as fmt
 from ._values import hasher
@@ -95,13 +95,33 @@ class BloomFilter:
         NULL: bloom_contains is strict)."""
         if value is None:
             return False
-        fn = self._fn_cache.get(type(value))
+        fn = self._fn_cache.get(type(value)) or self._hasher_of(value)
         if fn is None:
-            fn = hasher(self._p.elem, value)
-            if fn is None:
-                return False  # an empty filter
-            self._fn_cache[type(value)] = fn
+            return False  # an empty filter
         return self._probe(fn(value, self._seed))
+
+    def contains_many(self, values: Iterable) -> List[bool]:
+        """contains(v) for each v of values (a list or any other iterable, but not one str or
+        bytes value alone), in order: the same answers, with no method call per value."""
+        if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):
+            raise BloomFilterError(
+                f"contains_many takes a list or another iterable of values, not {type(values).__name__}"
+            )
+        probe, seed, cache = self._probe, self._seed, self._fn_cache
+        out = []
+        for v in values:
+            fn = None if v is None else cache.get(type(v)) or self._hasher_of(v)
+            out.append(fn is not None and probe(fn(v, seed)))
+        return out
+
+    def _hasher_of(self, value):
+        """The function hashing value's type, cached by type; None for an empty filter
+        (whose answer is always False).  Raises BloomFilterError for a type the filter's
+        family does not hash."""
+        fn = hasher(self._p.elem, value)
+        if fn is not None:
+            self._fn_cache[type(value)] = fn
+        return fn
 
     __contains__ = contains
 
