@@ -35,7 +35,7 @@ CREATE EXTENSION IF NOT EXISTS bloomfilter;
 CREATE TABLE k8 AS SELECT g::int8 * 7919 AS k FROM generate_series(1, 10000000) g;
 CREATE TABLE kt AS SELECT left(md5(g::text), 16) || '-' || (g % 97) AS k FROM generate_series(1, 1000000) g;
 CREATE TABLE f AS SELECT (SELECT bloom_agg(k, 10000000, 0.01, 'blocked512') FROM k8) AS f8,
-                         (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM k8 WHERE k <= 7919 * 1000000) AS f1,
+                         (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM k8 WHERE k <= 7919::int8 * 1000000) AS f1,
                          (SELECT bloom_agg(k, 1000000, 0.01, 'blocked512') FROM kt) AS ft;
 -- the probes: half added keys, half keys never added, interleaved
 CREATE TABLE p8 AS SELECT CASE WHEN g % 2 = 0 THEN g::int8 * 7919 * 10 ELSE g::int8 * 7919 * 10 + 1 END AS k FROM generate_series(1, 1000000) g;
