@@ -20,8 +20,11 @@
 # JavaScript runs per probe (callgrind; the difference between 2 and 12
 # passes over 100,000 keys, so that loading and compiling cancel out), for
 # contains and containsMany, int8 keys on the 1.2 MB filter and text keys.
-# BLOOM_CLIENTS_COUNT=0 skips the counts (a few minutes).  Run as root;
-# writes bench/results/clients.txt.
+# BLOOM_CLIENTS_COUNT=0 skips the counts (a few minutes).
+# BLOOM_CLIENTS_BASE=COMMIT also runs that commit's JavaScript library beside
+# this tree's, alternating in one process (ratios of probes per second),
+# and counts its instructions.  Run as root; writes
+# bench/results/clients.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-/usr/bin/python3}
@@ -74,7 +77,8 @@ print(f"python load: {statistics.median(loads):.1f} ms for {len(f8b):,} bytes (m
 PY
 cat >"$work/bench.mjs" <<JS
 import { readFileSync } from "node:fs";
-import { BloomFilter } from "$PWD/clients/js/src/index.js";
+// the library: this tree's, or (LIB) another's, such as BLOOM_CLIENTS_BASE's
+const { BloomFilter } = await import(process.env.LIB || "$PWD/clients/js/src/index.js");
 const w = "$work";
 const bytes = (name) => Uint8Array.from(Buffer.from(readFileSync(w + "/" + name + ".hex", "utf8").trim(), "hex"));
 const f8b = bytes("f8");
@@ -128,21 +132,63 @@ for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["int8-1M", f1, p
 loads.sort((a, b) => a - b);
 console.log("js load: " + loads[2].toFixed(1) + " ms for " + f8b.length.toLocaleString("en") + " bytes (median of 5)");
 JS
-# instructions per probe: callgrind's total for 12 passes less that for 2, over 1,000,000 probes
+# node compare.mjs BASE: this tree's contains and containsMany against
+# BASE's contains, alternating in one process, 5 rounds; each case's median
+# ratio of probes per second (the machine's speed cancels out)
+cat >"$work/compare.mjs" <<JS
+import { readFileSync } from "node:fs";
+const w = "$work";
+const mine = (await import("$PWD/clients/js/src/index.js")).BloomFilter;
+const base = (await import(process.argv[2])).BloomFilter;
+const bytes = (name) => Uint8Array.from(Buffer.from(readFileSync(w + "/" + name + ".hex", "utf8").trim(), "hex"));
+const p8 = readFileSync(w + "/p8.txt", "utf8").trim().split("\\n").map(Number);
+const pt = readFileSync(w + "/pt.txt", "utf8").trim().split("\\n");
+const cases = [["int8", "f8", p8], ["int8-1M", "f1", p8], ["text", "ft", pt]];
+const time = (fn) => { const t = performance.now(); const held = fn(); return [performance.now() - t, held]; };
+const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+for (const [name, file, keys] of cases) {
+  const b = base.from(bytes(file)), m = mine.from(bytes(file));
+  const one = (f) => () => { let h = 0; for (const k of keys) if (f.contains(k)) h++; return h; };
+  const many = () => { let h = 0; for (const x of m.containsMany(keys)) if (x) h++; return h; };
+  const ratios = { contains: [], containsMany: [] };
+  for (let round = 0; round < 6; round++) {
+    const [tb, hb] = time(one(b)), [tm, hm] = time(one(m)), [tn, hn] = time(many);
+    if (hb !== hm || hm !== hn) throw new Error(name + ": held " + hb + ", " + hm + ", " + hn);
+    if (round === 0) continue; // (the first round warms the JIT)
+    ratios.contains.push(tb / tm);
+    ratios.containsMany.push(tb / tn);
+  }
+  console.log("js " + name + ", against " + process.env.BASE_NAME + "'s contains (median of 5 rounds): contains " +
+    median(ratios.contains).toFixed(2) + "x, containsMany " + median(ratios.containsMany).toFixed(2) + "x");
+}
+JS
+# instructions per probe, of LIB (default: this tree's): callgrind's total
+# for 12 passes less that for 2, over 1,000,000 probes
 instructions() {
 	local a b
 	a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 2 2>&1 | sed -n 's/.*Collected : //p')
 	b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 12 2>&1 | sed -n 's/.*Collected : //p')
 	echo $(((b - a) / 1000000))
 }
+# BLOOM_CLIENTS_BASE=COMMIT: that commit's JavaScript library, to compare with
+base=${BLOOM_CLIENTS_BASE:-}
+if [ -n "$base" ]; then
+	mkdir -p "$work/base"
+	git archive "$base" clients/js/src | tar -x -C "$work/base"
+fi
 {
 	echo "== bench/clients.sh: the client libraries, PostgreSQL $(pg_config --version | awk '{print $2}'), node $(node --version), $("$python" --version), commit $(git rev-parse --short HEAD)"
 	echo "   filters: int8, 10,000,000 keys blocked512 at 1% ($bytes8 bytes); int8-1M, 1,000,000 of them ($bytes1 bytes); text, 1,000,000 keys; 1,000,000 probes each, half added"
 	node "$work/bench.mjs"
 	"$python" "$work/bench.py"
+	if [ -n "$base" ]; then
+		BASE_NAME=$(git rev-parse --short "$base") node "$work/compare.mjs" "$work/base/clients/js/src/index.js"
+	fi
 	if [ "${BLOOM_CLIENTS_COUNT:-1}" != 0 ]; then
 		for which in int8 text; do
-			echo "js $which, instructions per probe (callgrind): contains $(instructions "$which" one), containsMany $(instructions "$which" many)"
+			line="js $which, instructions per probe (callgrind): contains $(instructions "$which" one), containsMany $(instructions "$which" many)"
+			[ -z "$base" ] || line="$line; $(git rev-parse --short "$base")'s contains $(LIB="$work/base/clients/js/src/index.js" instructions "$which" one)"
+			echo "$line"
 		done
 	fi
 } | tee bench/results/clients.txt
