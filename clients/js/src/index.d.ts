@@ -46,7 +46,8 @@ export declare class BloomFilter {
   contains(value: Probe): boolean;
   /**
    * contains(v) for each v of values (an array, a typed array or another
-   * iterable; not a string), in order.  The same answers; faster on a
+   * iterable; not one string or Uint8Array value alone, which throws), in
+   * order.  The same answers; faster on a
    * filter larger than the processor's caches, whose blocks a batch fetches
    * from memory together.
    */

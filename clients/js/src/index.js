@@ -73,38 +73,47 @@ export class BloomFilter {
    * does.
    */
   containsMany(values) {
-    // (a string is iterable, by characters: refused, as it is most likely one value passed alone)
-    if (values === null || values === undefined || typeof values === "string" || typeof values[Symbol.iterator] !== "function")
+    // (a string and a Uint8Array are iterable, by characters and bytes, but
+    // each is one value to probe, most likely passed alone: refused)
+    if (values === null || values === undefined || typeof values === "string" || values instanceof Uint8Array ||
+        typeof values[Symbol.iterator] !== "function")
       throw new F.BloomFilterError(
-        `containsMany takes an array or another iterable of values, not ${values === null ? "null" : typeof values}`);
+        `containsMany takes an array or another iterable of values, not ${describeList(values)}`);
     const list = Array.isArray(values) || ArrayBuffer.isView(values) ? values : Array.from(values);
     const n = list.length, out = [];
-    if (this.#space === null) this.#space = batchSpace(this.#plan);
-    const { hi, lo, held } = this.#space, seedHi = this.#seedHi, seedLo = this.#seedLo;
-    for (let at = 0; at < n; at += BATCH) {
-      const count = n - at < BATCH ? n - at : BATCH;
-      // a value never held (null, undefined, any value of an empty filter)
-      // is probed as hash 0, and its answer then made false
-      let never = 0;
-      for (let i = 0; i < count; i++) {
-        const value = list[at + i];
-        const fn = value === null || value === undefined ? null : this.#hasher(value);
-        if (fn === null) {
-          hi[i] = lo[i] = 0;
-          never++;
-          continue;
-        }
-        const h = fn(value, seedHi, seedLo);
-        hi[i] = h[0];
-        lo[i] = h[1];
-      }
-      probeBatch(this.#plan, this.#space, count);
-      if (never === 0) for (let i = 0; i < count; i++) out.push(held[i] === 1);
-      else
+    // the scratch space, taken for this call: a call made meanwhile (from a
+    // getter of the list, say) makes its own
+    const space = this.#space ?? batchSpace(this.#plan);
+    this.#space = null;
+    const { hi, lo, held } = space, seedHi = this.#seedHi, seedLo = this.#seedLo;
+    try {
+      for (let at = 0; at < n; at += BATCH) {
+        const count = n - at < BATCH ? n - at : BATCH;
+        // a value never held (null, undefined, any value of an empty filter)
+        // is probed as hash 0, and its answer then made false
+        let never = 0;
         for (let i = 0; i < count; i++) {
           const value = list[at + i];
-          out.push(held[i] === 1 && value !== null && value !== undefined && this.#hasher(value) !== null);
+          const fn = value === null || value === undefined ? null : this.#hasher(value);
+          if (fn === null) {
+            hi[i] = lo[i] = 0;
+            never++;
+            continue;
+          }
+          const h = fn(value, seedHi, seedLo);
+          hi[i] = h[0];
+          lo[i] = h[1];
         }
+        probeBatch(this.#plan, space, count);
+        if (never === 0) for (let i = 0; i < count; i++) out.push(held[i] === 1);
+        else
+          for (let i = 0; i < count; i++) {
+            const value = list[at + i];
+            out.push(held[i] === 1 && value !== null && value !== undefined && this.#hasher(value) !== null);
+          }
+      }
+    } finally {
+      this.#space = space;
     }
     return out;
   }
@@ -199,6 +208,13 @@ function blockedFpp(n, m, k) {
     weight += pmf;
   }
   return weight > 0 ? sum / weight : 1;
+}
+
+function describeList(values) {
+  if (values === null) return "null";
+  if (values instanceof Uint8Array) return "a Uint8Array (one bytea value; pass an array of them)";
+  if (typeof values === "string") return "a string (one value; pass an array of them)";
+  return typeof values;
 }
 
 function kindOf(value) {

@@ -1,7 +1,9 @@
 // PostgreSQL's extended (64-bit, seeded) hash functions, as the server runs
 // them (src/common/hashfn.c's lookup3, little-endian), in 32-bit halves: a
-// 64-bit value is a pair [hi, lo] of unsigned 32-bit numbers.  Only
-// little-endian servers are matched (the README's "Portability").
+// 64-bit value is a pair [hi, lo] of 32-bit words (int32 from hashBytes and
+// hashUint32, below; the others may give them as unsigned numbers: a
+// caller takes either with | 0).  Only little-endian servers are matched
+// (the README's "Portability").
 
 // Every 32-bit word here is held as an int32 (the same bits as the uint32
 // the C code holds): V8 keeps int32 values unboxed across calls it does not

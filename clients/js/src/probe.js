@@ -4,14 +4,13 @@
 // blocked512 its block from x and 9-bit offsets from y's top bits, 7 per
 // word, refilled with w = fmix64(w + 0xC2B2AE3D27D4EB4F); a layered filter
 // holds a value one of its (blocked512) layers holds.  64-bit values are
-// [hi, lo] pairs of uint32.
+// [hi, lo] pairs of 32-bit words, held as int32 (below).
 //
 // A probe of a large filter waits on memory: its block is far beyond the
-// caches.  One probe at a time (probeOne) loads the block before hashing y,
-// so that the hash runs while the load is under way; a batch (probeBatch)
-// hashes many values, then loads all their blocks in a loop with no
-// branches, so that the processor has many loads under way at once, then
-// tests the bits from the caches.
+// caches.  One probe at a time (probeOne) waits for each block in turn; a
+// batch (probeBatch) hashes many values, then loads all their blocks in a
+// loop with no branches, so that the processor has many loads under way at
+// once, then tests the bits from the caches.
 
 import * as F from "./format.js";
 
@@ -235,10 +234,10 @@ export function probeBatch(plan, space, count) {
   const { offsets, blocks, ks } = plan, layers = ks.length;
   if (layers === 1) {
     // (blocked512: the same, with no loop over layers)
-    const k = ks[0], nblocks = blocks[0];
+    const k = ks[0], nblocks = blocks[0], offset = offsets[0];
     for (let i = 0; i < count; i++) {
       hashXY(hi[i], lo[i]);
-      base[i] = blockBase(XY[0], XY[1], 0, nblocks);
+      base[i] = blockBase(XY[0], XY[1], offset, nblocks);
       yHi[i] = XY[2];
       yLo[i] = XY[3];
     }

@@ -61,7 +61,7 @@ while (Date.now() < end) {
       // the batch path reads the same blocks: the same answer, or the same error
       let many;
       try { many = f.containsMany([v, v]); } catch (e) { if (!(e instanceof BloomFilterError)) throw e; }
-      if (one !== undefined && (many === undefined || many[0] !== one || many[1] !== one))
+      if ((one === undefined) !== (many === undefined) || (one !== undefined && (many[0] !== one || many[1] !== one)))
         throw new Error(`contains said ${one}, containsMany ${many}`);
     }
   } catch (e) {

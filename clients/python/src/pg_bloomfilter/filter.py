@@ -101,12 +101,18 @@ class BloomFilter:
         return self._probe(fn(value, self._seed))
 
     def contains_many(self, values: Iterable) -> List[bool]:
-        """contains(v) for each v of values (a list or any other iterable, but not one str or
-        bytes value alone), in order: the same answers, with no method call per value."""
-        if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):
-            raise BloomFilterError(
-                f"contains_many takes a list or another iterable of values, not {type(values).__name__}"
-            )
+        """contains(v) for each v of values (a list or any other iterable, but not one str,
+        bytes, bytearray or memoryview value alone), in order: the same answers, with no
+        method call per value."""
+        refused = BloomFilterError(
+            f"contains_many takes a list or another iterable of values, not {type(values).__name__}"
+        )
+        if isinstance(values, (str, bytes, bytearray, memoryview)):
+            raise refused  # one value, most likely passed alone
+        try:
+            values = iter(values)
+        except TypeError:
+            raise refused from None
         probe, seed, cache = self._probe, self._seed, self._fn_cache
         out = []
         for v in values:
