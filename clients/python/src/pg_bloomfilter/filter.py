@@ -15,16 +15,19 @@ from __future__ import annotations
 import bisect
 import math
 import struct
+from itertools import islice
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Union
 
 from . import _format as fmt
+from . import _lanes
 from ._values import hasher
 from .errors import BloomFilterError
 
 M64 = 0xFFFFFFFFFFFFFFFF
 _SECOND_SALT = 0x9E3779B97F4A7C15
 _REFILL_SALT = 0xC2B2AE3D27D4EB4F
+_BATCH = 4096  # contains_many's values at a time: lanes ints of 64 KB and less
 _OFFSET_SHIFTS = (55, 46, 37, 28, 19, 10, 1)  # a word's 7 offsets of 9 bits, from the top
 
 
@@ -102,8 +105,9 @@ class BloomFilter:
 
     def contains_many(self, values: Iterable) -> List[bool]:
         """contains(v) for each v of values (a list or any other iterable, but not one str,
-        bytes, bytearray or memoryview value alone), in order: the same answers, with no
-        method call per value."""
+        bytes, bytearray or memoryview value alone), in order: the same answers, computed
+        _BATCH values at a time in lanes of Python ints (_lanes.py), several times faster
+        than a call per value."""
         refused = BloomFilterError(
             f"contains_many takes a list or another iterable of values, not {type(values).__name__}"
         )
@@ -113,12 +117,50 @@ class BloomFilter:
             values = iter(values)
         except TypeError:
             raise refused from None
-        probe, seed, cache = self._probe, self._seed, self._fn_cache
-        out = []
-        for v in values:
-            fn = None if v is None else cache.get(type(v)) or self._hasher_of(v)
-            out.append(fn is not None and probe(fn(v, seed)))
-        return out
+        out: List[bool] = []
+        while True:
+            batch = list(islice(values, _BATCH))
+            if not batch:
+                return out
+            out += self._answer_batch(batch)
+
+    def _answer_batch(self, batch: list) -> List[bool]:
+        p = self._p
+        if not p.elem or p.layout == fmt.EXPLICIT:
+            # an empty filter answers False to any value it can hold (and refuses the
+            # others); an explicit one, a sorted list of hashes, is searched
+            return [self.contains(v) for v in batch]
+        n = len(batch)
+        types = set(map(type, batch))
+        never = type(None) in types
+        if never:
+            types.discard(type(None))
+        held = _lanes.probe_lanes(p, self._data, self._hashes(batch, types, never), n)
+        if never:
+            # None is never held (SQL's NULL): it was hashed as a stand-in
+            return [v is not None and bool(b) for v, b in zip(batch, held)]
+        return list(map(bool, held))
+
+    def _hashes(self, batch: list, types: set, never: bool) -> bytes:
+        """Each value's 64-bit hash, as contains computes it, in 64-bit lanes (little-endian
+        bytes); None's is any.  A batch of one type its filter's family hashes in lanes
+        (_lanes.LANE_HASHERS: ints, strs, bytes, floats, dates, UUIDs) is hashed so; any
+        other, or one the lanes cannot take (an int out of int8's range, a str with a lone
+        surrogate or NUL), value by value, where a value the filter does not take raises
+        contains's error."""
+        seed = self._seed
+        if len(types) == 1:
+            lanes = _lanes.LANE_HASHERS.get((self._p.elem, next(iter(types))))
+            if lanes is not None:
+                stand_in, hash_lanes = lanes
+                hashes = hash_lanes([stand_in if v is None else v for v in batch] if never else batch, seed)
+                if hashes is not None:
+                    return hashes
+        cache = self._fn_cache
+        hashes = [
+            0 if v is None else (cache.get(type(v)) or self._hasher_of(v))(v, seed) for v in batch
+        ]
+        return struct.pack(f"<{len(batch)}Q", *hashes)
 
     def _hasher_of(self, value):
         """The function hashing value's type, cached by type; None for an empty filter
