@@ -1,6 +1,6 @@
 """Fuzz the parsers: mutated and random inputs, for a time, must load or raise
 BloomFilterError, and a value that loads must answer probes without any
-other error.  Seeds: the filters of a vectors file (BLOOM_VECTORS) if given,
+other error, contains_many as contains.  Seeds: the filters of a vectors file (BLOOM_VECTORS) if given,
 else the values of tests/test_format.py.
 
     python3 tests/fuzz_parse.py SECONDS
@@ -59,12 +59,26 @@ def mutate(rng, data: bytes) -> bytes:
 
 
 def exercise(f: BloomFilter, rng) -> None:
+    """info, and probes of values of several kinds: contains_many (in lanes) must give
+    contains's answers, or raise where contains raises."""
     f.info
-    for value in (rng.randrange(-(1 << 63), 1 << 63), "x", b"x", 1.5):
+    for kind in (
+        lambda: rng.randrange(-(1 << 63), 1 << 63),
+        lambda: rng.randbytes(rng.randrange(30)).hex(),
+        lambda: rng.randbytes(rng.randrange(30)),
+        lambda: rng.uniform(-10, 10),
+    ):
+        values = [kind() for _ in range(rng.randint(1, 6))] + [None]
         try:
-            f.contains(value)
+            one = [f.contains(v) for v in values]
         except BloomFilterError:
-            pass
+            one = None
+        try:
+            many = f.contains_many(values)
+        except BloomFilterError:
+            many = None
+        if one != many:
+            raise AssertionError(f"contains answered {one}, contains_many {many}, for {values!r}")
 
 
 def main() -> int:
