@@ -94,6 +94,8 @@ packages=(make gcc libc6-dev postgresql-$host_version postgresql-server-dev-$hos
 	postgresql-contrib)
 # (the package tests use chroots for every version, and zip and unzip)
 [ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev debootstrap zip unzip git)
+# (lld: wasm-ld, which links the JavaScript library's WebAssembly, clients/js/wasm)
+[ "$mode" = test ] && packages+=(lld)
 # the client libraries' tests (tests/clients): Debian's Python, its venv and build
 [ "$mode" = test ] && packages+=(python3 python3-venv python3-build python3-setuptools python3-wheel python3-pip)
 # ... Node (npm: Debian's, unless the node installed brings its own) and Chromium
@@ -223,11 +225,11 @@ else
 fi
 
 echo "== formatting (clang-format, .clang-format)"
-if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h src/index/*.c src/index/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c; then
+if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h src/index/*.c src/index/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h; then
 	echo "format: ok"
 	passed=$((passed + 1))
 else
-	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] src/index/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c)"
+	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] src/index/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h)"
 	failed=$((failed + 1))
 fi
 core_line="core: $passed passed, $failed failed"

@@ -4,7 +4,9 @@
 # served over HTTP from DIR (module scripts do not load from file://) with
 # the library's src/ and the first 5,000 values of every type of VECTORS
 # (a vectors-N.jsonl), checks every answer against the server's and prints
-# "browser: ok (...)" into the page, which chromium --dump-dom shows.
+# "browser: ok (...)" into the page, which chromium --dump-dom shows; probed
+# in WebAssembly and in JavaScript, and again on csp.html, the page under a
+# Content-Security-Policy that forbids WebAssembly (JavaScript only).
 set -euo pipefail
 vectors=$1
 dir=$2
@@ -13,6 +15,10 @@ rm -rf "$dir"
 mkdir -p "$dir"
 cp -a clients/js/src "$dir/src"
 cp clients/js/test/browser.html "$dir/index.html"
+# the same page under a Content-Security-Policy that forbids WebAssembly
+# (no 'wasm-unsafe-eval'): the library must fall back to JavaScript
+sed 's|<head>|<head><meta http-equiv="Content-Security-Policy" content="default-src '"'self'"'; script-src '"'self' 'unsafe-inline'"'">|' \
+	"$dir/index.html" >"$dir/csp.html"
 "$python" - "$vectors" "$dir/vectors.json" <<'PY'
 import json, sys
 cases = []
@@ -37,12 +43,16 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 browser=$(command -v chromium || command -v chromium-browser)
-# --virtual-time-budget: the page's work (fetch, then the checks) finishes before the DOM is dumped
-timeout 300 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
-	--user-data-dir="$dir/profile" --virtual-time-budget=300000 \
-	--dump-dom "http://127.0.0.1:$port/index.html" 2>"$dir/chromium.log" >"$dir/dom.html" || true
-# the page's verdict: the text of its <pre id="result"> ("running" if the checks never ended)
-result=$(sed -n 's/.*<pre id="result">\([^<]*\)<\/pre>.*/\1/p' "$dir/dom.html")
-[ -n "$result" ] || result="browser: FAILED: no page (see $dir/chromium.log)"
-echo "$result"
-[[ $result == "browser: ok"* ]]
+status=0
+for page in index csp; do
+	# --virtual-time-budget: the page's work (fetch, then the checks) finishes before the DOM is dumped
+	timeout 300 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+		--user-data-dir="$dir/profile-$page" --virtual-time-budget=300000 \
+		--dump-dom "http://127.0.0.1:$port/$page.html" 2>"$dir/chromium-$page.log" >"$dir/dom-$page.html" || true
+	# the page's verdict: the text of its <pre id="result"> ("running" if the checks never ended)
+	result=$(sed -n 's/.*<pre id="result">\([^<]*\)<\/pre>.*/\1/p' "$dir/dom-$page.html")
+	[ -n "$result" ] || result="browser: FAILED: no page $page.html (see $dir/chromium-$page.log)"
+	echo "$result"
+	[[ $result == "browser: ok"* ]] || status=1
+done
+exit $status

@@ -16,6 +16,8 @@ import { BloomFilter, BloomFilterError } from "pg-bloomfilter";
 import { createRequire } from "node:module";
 const f = BloomFilter.from("v1 classic m=97 k=7 scheme=1 seed=0 n=1 elem=pg_catalog.integer_ops bits=CACAAAAEAEAAAAIAAA==");
 if (!f.contains(1n) || f.contains(2)) throw new Error("wrong answers");
+// the WebAssembly probe ships in the package (src/probe_wasm.js) and answers
+if (f.probeEngine !== "webassembly") throw new Error("probed by " + f.probeEngine + ", not webassembly");
 if (typeof BloomFilterError !== "function") throw new Error("no error class");
 const where = import.meta.resolve ? import.meta.resolve("pg-bloomfilter") : "node_modules/pg-bloomfilter";
 console.log("imported from", where);
@@ -24,4 +26,7 @@ node probe.mjs
 # the package holds the library, its types and its README, and nothing else
 tar -tzf "$dir"/pg-bloomfilter-*.tgz | sort
 tar -tzf "$dir"/pg-bloomfilter-*.tgz | grep -q "package/src/index.d.ts"
+tar -tzf "$dir"/pg-bloomfilter-*.tgz | grep -q "package/src/probe_wasm.js"
+# (the C source stays in the repository: the package is what runs)
+! tar -tzf "$dir"/pg-bloomfilter-*.tgz | grep -q "package/wasm/"
 ! tar -tzf "$dir"/pg-bloomfilter-*.tgz | grep -q "package/test/"

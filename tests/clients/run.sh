@@ -10,7 +10,9 @@
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
 #   - packaging: the Python sdist and wheel built offline, each installed
 #     into a fresh venv and imported from there;
-#   - the same for JavaScript (Node): vectors, format, filters of more than
+#   - the same for JavaScript (Node; each filter probed in WebAssembly and in
+#     JavaScript), and the WebAssembly module shipped rebuilt from its C
+#     source and compared: vectors, format, filters of more than
 #     2^32 bits against a BigInt reference (large), fuzz_js, npm pack
 #     installed into a fresh project; and the vectors of the host's version
 #     answered in headless Chromium, through a test page.
@@ -73,6 +75,12 @@ check "python: fuzz" env BLOOM_VECTORS="${files[0]:-}" PYTHONPATH="$py/src" \
 	"$python" "$py/tests/fuzz_parse.py" "${FUZZ_SECONDS:-60}"
 check "python: packaging" bash tests/clients/python_package.sh "$work/package"
 js=clients/js
+# the WebAssembly shipped (src/probe_wasm.js) is the one wasm/probe.c makes
+wasm_is_built() {
+	bash "$js/wasm/build.sh" "$work/probe_wasm.js" && cmp "$work/probe_wasm.js" "$js/src/probe_wasm.js" ||
+		{ echo "src/probe_wasm.js differs from what wasm/probe.c builds: run bash clients/js/wasm/build.sh"; return 1; }
+}
+check "js: src/probe_wasm.js built from wasm/probe.c" wasm_is_built
 for f in "${files[@]}"; do
 	check "js: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" node "$js/test/vectors.mjs"
 done

@@ -40,8 +40,19 @@ export interface FilterInfo {
 export type Probe = number | bigint | string | boolean | Date | Uint8Array | null | undefined;
 
 export declare class BloomFilter {
-  /** From the binary form (bloom_send's bytes: a Uint8Array, Buffer or ArrayBuffer) or the text form (a string). */
-  static from(input: Uint8Array | ArrayBuffer | string): BloomFilter;
+  /**
+   * From the binary form (bloom_send's bytes: a Uint8Array, Buffer or
+   * ArrayBuffer) or the text form (a string).  options.wasm = false probes
+   * in JavaScript even where WebAssembly is available.
+   */
+  static from(input: Uint8Array | ArrayBuffer | string, options?: { wasm?: boolean }): BloomFilter;
+  /**
+   * What answers the probes: "webassembly" (the extension's own C, compiled
+   * in; the default where WebAssembly is available) or "javascript" (an
+   * explicit filter; no WebAssembly here; or from(input, { wasm: false })).
+   * The same answers either way.
+   */
+  readonly probeEngine: "webassembly" | "javascript";
   /** Whether the filter may hold value: false is certain, true means maybe (as bloom_contains answers). */
   contains(value: Probe): boolean;
   /**

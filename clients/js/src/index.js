@@ -20,9 +20,11 @@ export class BloomFilter {
   #lastKind = ""; // the kind last probed, and its hasher: most probes are of one kind
   #lastFn = null;
 
-  constructor(parsed) {
+  constructor(parsed, options) {
     this.#p = parsed;
-    this.#plan = probePlan(parsed);
+    this.#plan = probePlan(parsed, options?.wasm !== false);
+    // (where WebAssembly probes, the data is its copy: the input's may go)
+    parsed.data = this.#plan.data;
     this.#seedHi = parsed.seedHi | 0;
     this.#seedLo = parsed.seedLo | 0;
   }
@@ -30,12 +32,15 @@ export class BloomFilter {
   /**
    * A filter from its binary form (a Uint8Array, or a Buffer as
    * node-postgres returns a bytea) or its text form (a string, what
-   * SELECT f returns).
+   * SELECT f returns).  options.wasm = false probes in JavaScript even
+   * where WebAssembly is available (probeEngine).
    */
-  static from(input) {
-    if (typeof input === "string") return new BloomFilter(F.parseBinary(F.textToBinary(input)));
-    if (input instanceof Uint8Array) return new BloomFilter(F.parseBinary(input));
-    if (input instanceof ArrayBuffer) return new BloomFilter(F.parseBinary(new Uint8Array(input)));
+  static from(input, options = undefined) {
+    if (options !== undefined && (options === null || typeof options !== "object"))
+      throw new F.BloomFilterError(`BloomFilter.from's options are an object, as { wasm: false }, not ${options === null ? "null" : typeof options}`);
+    if (typeof input === "string") return new BloomFilter(F.parseBinary(F.textToBinary(input)), options);
+    if (input instanceof Uint8Array) return new BloomFilter(F.parseBinary(input), options);
+    if (input instanceof ArrayBuffer) return new BloomFilter(F.parseBinary(new Uint8Array(input)), options);
     throw new F.BloomFilterError(
       `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
   }
@@ -124,6 +129,15 @@ export class BloomFilter {
   }
 
   /** What bloom_info reports (the same names). */
+  /**
+   * What answers the probes: "webassembly" (wasm/probe.c, the core's C) or
+   * "javascript" (probe.js: an explicit filter's search; where WebAssembly
+   * is unavailable, or from(input, { wasm: false })).  The same answers.
+   */
+  get probeEngine() {
+    return this.#plan.wasm !== null ? "webassembly" : "javascript";
+  }
+
   get info() {
     const p = this.#p;
     const occupied = this.#occupied(0, p.data.length);

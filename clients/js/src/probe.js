@@ -13,6 +13,7 @@
 // once, then tests the bits from the caches.
 
 import * as F from "./format.js";
+import { wasmProbe } from "./wasm.js";
 
 // Every 32-bit word is held as an int32 (the bits of the uint32 the C code
 // holds; see pghash.js): V8 keeps int32 values unboxed across calls it does
@@ -153,10 +154,12 @@ let loaded = 0;
  * What a probe needs of a parsed filter (format.js's parseBinary), laid out
  * once: the layout, its data, and per layer (one for blocked512) the byte
  * offset and block count and k.  explicit: the sorted hashes as two
- * Uint32Arrays.
+ * Uint32Arrays.  With useWasm (and WebAssembly here), wasm: the
+ * WebAssembly probe (wasm.js), which then answers every probe, and data its
+ * copy of the filter's data; else null.
  */
-export function probePlan(p) {
-  const plan = { layout: p.layout, data: p.data, m: p.m, k: p.k, offsets: null, blocks: null, ks: null, his: null, los: null };
+export function probePlan(p, useWasm = true) {
+  const plan = { layout: p.layout, data: p.data, m: p.m, k: p.k, offsets: null, blocks: null, ks: null, his: null, los: null, wasm: null };
   if (p.layout === F.BLOCKED512 || p.layout === F.LAYERED) {
     const layers = p.layout === F.LAYERED ? p.layers : [{ m: p.m, k: p.k, offset: 0 }];
     plan.offsets = Int32Array.from(layers, (l) => l.offset);
@@ -168,11 +171,16 @@ export function probePlan(p) {
     plan.los = new Uint32Array(p.m);
     for (let i = 0; i < p.m; i++) { plan.los[i] = v.getUint32(i * 8, true); plan.his[i] = v.getUint32(i * 8 + 4, true); }
   }
+  if (useWasm) {
+    plan.wasm = wasmProbe(p, BATCH);
+    if (plan.wasm !== null) plan.data = plan.wasm.data;
+  }
   return plan;
 }
 
 /** Whether the filter of plan holds the value whose 64-bit hash is [hi, lo] (int32 halves). */
 export function probeOne(plan, hi, lo) {
+  if (plan.wasm !== null) return plan.wasm.probeOne(lo, hi) === 1;
   if (plan.layout === F.EXPLICIT) return explicitHolds(plan.his, plan.los, hi, lo);
   hashXY(hi, lo);
   const data = plan.data;
@@ -210,6 +218,16 @@ export function batchSpace(plan) {
  */
 export function probeBatch(plan, space, count) {
   const { hi, lo, held, xHi, xLo, yHi, yLo, base } = space;
+  if (plan.wasm !== null) {
+    const w = plan.wasm, hashes = w.hashes;
+    for (let i = 0; i < count; i++) {
+      hashes[2 * i] = lo[i];
+      hashes[2 * i + 1] = hi[i];
+    }
+    w.probeBatch(count);
+    held.set(count === BATCH ? w.held : w.held.subarray(0, count));
+    return;
+  }
   const data = plan.data, layout = plan.layout;
   if (layout === F.EXPLICIT) {
     for (let i = 0; i < count; i++) held[i] = explicitHolds(plan.his, plan.los, hi[i], lo[i]) ? 1 : 0;

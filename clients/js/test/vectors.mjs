@@ -1,6 +1,7 @@
 // The server's answers, given back bit for bit: BLOOM_VECTORS names files
 // made by tests/clients/vectors.sql (colon-separated).  Every answer of every
-// filter must be bloom_contains's (by contains and by containsMany), every
+// filter must be bloom_contains's (by contains and by containsMany, probed
+// in WebAssembly and again in JavaScript), every
 // added value held, and info as bloom_info reports it.  Prints "vectors: N answers checked" and exits
 // non-zero at the first difference.
 import { createReadStream } from "node:fs";
@@ -37,10 +38,16 @@ for (const name of (process.env.BLOOM_VECTORS || "").split(":").filter(Boolean))
   for await (const line of lines) {
     const c = JSON.parse(line);
     const values = c.values.map(convert[c.type]);
-    for (const f of c.filters) {
-      const where = `${name}: ${c.type} ${f.name}`;
-      const bin = BloomFilter.from(Uint8Array.from(Buffer.from(f.hex, "hex")));
-      const txt = BloomFilter.from(f.text);
+    for (const f of c.filters) for (const engine of ["webassembly", "javascript"]) {
+      const where = `${name}: ${c.type} ${f.name} (${engine})`;
+      const options = { wasm: engine === "webassembly" };
+      const bin = BloomFilter.from(Uint8Array.from(Buffer.from(f.hex, "hex")), options);
+      const txt = BloomFilter.from(f.text, options);
+      // (an explicit filter is searched in JavaScript; every other layout
+      // probed in WebAssembly unless told not to)
+      const expected = bin.info.layout === "explicit" ? "javascript" : engine;
+      if (bin.probeEngine !== expected || txt.probeEngine !== expected)
+        throw new Error(`${where}: probed by ${bin.probeEngine}`);
       if (JSON.stringify(bin.info, (k, v) => (typeof v === "bigint" ? v.toString() : v)) !==
           JSON.stringify(txt.info, (k, v) => (typeof v === "bigint" ? v.toString() : v)))
         throw new Error(`${where}: the text form reads otherwise than the binary form`);

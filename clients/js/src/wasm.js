@@ -1,0 +1,70 @@
+// The WebAssembly probe (../wasm/probe.c: the core's own hash scheme 1, in
+// C, compiled to 1.9 kB of WebAssembly and shipped in probe_wasm.js): the
+// same answers as probe.js's JavaScript, computed with native 64-bit
+// arithmetic where JavaScript emulates it with 32-bit halves.  One module,
+// compiled once on first use; one instance per filter, whose memory holds a
+// copy of the filter's data.  Where WebAssembly is not available (a page
+// whose Content-Security-Policy forbids it, an engine without it) or its
+// memory cannot grow to the filter's size, probe.js probes in JavaScript.
+
+import * as F from "./format.js";
+import { PROBE_WASM } from "./probe_wasm.js";
+
+let compiled; // the WebAssembly.Module; null where it cannot be made; undefined until tried
+
+function probeModule() {
+  if (compiled === undefined) {
+    compiled = null;
+    try {
+      if (typeof WebAssembly === "object" && typeof atob === "function") {
+        const text = atob(PROBE_WASM), bytes = new Uint8Array(text.length);
+        for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+        // (synchronous: 1.9 kB is below the size browsers compile so on a page's main thread)
+        compiled = new WebAssembly.Module(bytes);
+      }
+    } catch {
+      compiled = null; // a CompileError or EvalError (CSP): JavaScript probes
+    }
+  }
+  return compiled;
+}
+
+const TWO32 = 4294967296;
+
+/**
+ * The WebAssembly probe of a parsed filter (format.js's parseBinary) whose
+ * layout it probes (classic, counting4, blocked512, layered; not explicit),
+ * for a batch of `batch` hashes: the instance's functions, views of its
+ * batch's hashes ([lo, hi] int32 pairs) and answers, and its copy of the
+ * filter's data.  null where WebAssembly is unavailable or its memory
+ * cannot hold the filter.
+ */
+export function wasmProbe(p, batch) {
+  if (p.layout === F.EXPLICIT) return null;
+  const module = probeModule();
+  if (module === null) return null;
+  let ex, at;
+  try {
+    ex = new WebAssembly.Instance(module, {}).exports;
+    if (ex.bf_batch() !== batch) return null;
+    at = (ex.__heap_base.value + 63) & ~63; // the data, above the module's own
+    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
+    if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
+  } catch {
+    return null; // a RangeError: no memory of that size here
+  }
+  const buffer = ex.memory.buffer; // (views made after the last grow, which detaches the one before)
+  const data = new Uint8Array(buffer, at, p.data.length);
+  data.set(p.data);
+  const layers = p.layout === F.LAYERED ? p.layers : p.layout === F.BLOCKED512 ? [{ m: p.m, k: p.k, offset: 0 }] : [];
+  const mHi = Math.floor(p.m / TWO32);
+  ex.bf_set_filter(p.layout, at, p.m - mHi * TWO32, mHi, p.k, layers.length);
+  layers.forEach((l, i) => ex.bf_set_layer(i, l.offset, l.m / 512, l.k));
+  return {
+    probeOne: ex.bf_probe_one, // (lo, hi) => 1 or 0
+    probeBatch: ex.bf_probe_batch, // (n): hashes' first n pairs => held's first n bytes
+    hashes: new Int32Array(buffer, ex.bf_hashes(), 2 * batch),
+    held: new Uint8Array(buffer, ex.bf_held(), batch),
+    data,
+  };
+}
