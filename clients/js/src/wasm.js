@@ -47,7 +47,8 @@ export function wasmProbe(p, batch) {
   try {
     ex = new WebAssembly.Instance(module, {}).exports;
     if (ex.bf_batch() !== batch) return null;
-    at = (ex.__heap_base.value + 63) & ~63; // the data, above the module's own
+    // the data, above the module's own, 64-byte aligned: a blocked512 block is one cache line
+    at = (ex.__heap_base.value + 63) & ~63;
     const need = at + p.data.length, have = ex.memory.buffer.byteLength;
     if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
   } catch {

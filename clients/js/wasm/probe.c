@@ -40,11 +40,12 @@ static struct
 } filter;
 
 /* The batch: its hashes in, its answers out, and between them each value's
- * y and its block's byte index in each layer. */
+ * x and y and its block's byte index in the layer being probed. */
 static uint64_t batch_hashes[BATCH];
 static uint8_t batch_held[BATCH];
+static uint64_t batch_x[BATCH];
 static uint64_t batch_y[BATCH];
-static uint32_t batch_block[MAX_LAYERS * BATCH];
+static uint32_t batch_block[BATCH];
 
 /* A load's result, kept where the compiler cannot prove it unused: a load
  * made only to start a block's trip into the caches must stay. */
@@ -174,27 +175,23 @@ bf_probe_batch(uint32_t n)
 	{
 		bf_hash_state s = bf_hash_start(batch_hashes[i]);
 
-		for (uint32_t l = 0; l < filter.nlayers; l++)
-			batch_block[l * BATCH + i] =
-			    filter.offset[l] + (uint32_t) bf_reduce(s.x, filter.blocks[l]) * 64;
+		batch_x[i] = s.x;
 		batch_y[i] = s.y;
+		batch_held[i] = 0;
 	}
+	/* layer by layer (one for blocked512): a value is held if one holds it */
 	for (uint32_t l = 0; l < filter.nlayers; l++)
-		for (uint32_t i = 0; i < n; i++)
-		{
-			/* (a block may straddle two cache lines) */
-			const uint8_t *block = data + batch_block[l * BATCH + i];
-
-			sum += block[0] + block[63];
-		}
-	loaded = sum;
-	for (uint32_t i = 0; i < n; i++)
 	{
-		uint8_t yes = 0;
-
-		for (uint32_t l = 0; l < filter.nlayers && !yes; l++)
-			yes =
-			    (uint8_t) block_holds(data + batch_block[l * BATCH + i], batch_y[i], filter.ks[l]);
-		batch_held[i] = yes;
+		for (uint32_t i = 0; i < n; i++)
+			batch_block[i] =
+			    filter.offset[l] + (uint32_t) bf_reduce(batch_x[i], filter.blocks[l]) * 64;
+		/* (one cache line each: the data starts 64-byte aligned, wasm.js) */
+		for (uint32_t i = 0; i < n; i++)
+			sum += data[batch_block[i]];
+		loaded = sum;
+		for (uint32_t i = 0; i < n; i++)
+			if (!batch_held[i])
+				batch_held[i] =
+				    (uint8_t) block_holds(data + batch_block[i], batch_y[i], filter.ks[l]);
 	}
 }
