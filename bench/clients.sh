@@ -12,6 +12,8 @@
 #           probed with 1,000,000 of them, half added
 #   (and, JavaScript only, the int8 filter probed with 1,000,000 random
 #   hashes, no value hashed: what a probe's memory read costs alone)
+# JavaScript runs each case in each engine it has: WebAssembly (its default
+# since wasm/probe.c) and JavaScript (from(input, { wasm: false })).
 #   load    loading the 12 MB filter from its bytes (bloom_send), as a driver
 #           returns a bytea: milliseconds, median of 5
 # Each library checks its answers against the server's count of keys the
@@ -84,11 +86,13 @@ const bytes = (name) => Uint8Array.from(Buffer.from(readFileSync(w + "/" + name 
 const f8b = bytes("f8");
 const p8 = readFileSync(w + "/p8.txt", "utf8").trim().split("\\n").map(Number);
 const pt = readFileSync(w + "/pt.txt", "utf8").trim().split("\\n");
-// node bench.mjs count CASE MODE PASSES: PASSES passes over CASE's first
-// 100,000 keys, by MODE (one: contains; many: containsMany), for callgrind
+// node bench.mjs count CASE MODE PASSES [ENGINE]: PASSES passes over CASE's
+// first 100,000 keys, by MODE (one: contains; many: containsMany), probed
+// in ENGINE (webassembly, the default where the library has it, or
+// javascript), for callgrind
 if (process.argv[2] === "count") {
-  const [, , , which, mode, passes] = process.argv;
-  const f = BloomFilter.from(bytes(which === "int8" ? "f1" : "ft"));
+  const [, , , which, mode, passes, engine] = process.argv;
+  const f = BloomFilter.from(bytes(which === "int8" ? "f1" : "ft"), engine === "javascript" ? { wasm: false } : undefined);
   const keys = (which === "int8" ? p8 : pt).slice(0, 100000);
   let held = 0;
   for (let r = 0; r < Number(passes); r++) {
@@ -100,9 +104,16 @@ if (process.argv[2] === "count") {
 const loads = [];
 let f8;
 for (let i = 0; i < 5; i++) { const t = performance.now(); f8 = BloomFilter.from(f8b); loads.push(performance.now() - t); }
-const f1 = BloomFilter.from(bytes("f1")), ft = BloomFilter.from(bytes("ft"));
 const rate = (n, ms) => Math.round(n / (ms / 1000)).toLocaleString("en");
-for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["int8-1M", f1, p8, $want1], ["text", ft, pt, $wantt]]) {
+// each filter in each engine the library has: WebAssembly (its default) and JavaScript
+const engines = f8.probeEngine === "webassembly" ? [undefined, { wasm: false }] : [undefined];
+const runs = [];
+for (const options of engines) {
+  const f = (name) => (name === "f8" && options === undefined ? f8 : BloomFilter.from(bytes(name), options));
+  runs.push(["int8", f("f8"), p8, $want8], ["int8-1M", f("f1"), p8, $want1], ["text", f("ft"), pt, $wantt]);
+}
+for (const [caseName, f, keys, want] of runs) {
+  const name = caseName + (f.probeEngine === "javascript" ? " (javascript)" : f.probeEngine === "webassembly" ? " (webassembly)" : "");
   for (let i = 0; i < 100000; i++) f.contains(keys[i]); // warm the JIT
   f.containsMany(keys.slice(0, 100000));
   let t = performance.now();
@@ -123,11 +134,13 @@ for (const [name, f, keys, want] of [["int8", f8, p8, $want8], ["int8-1M", f1, p
   const n = 1000000, his = new Uint32Array(n), los = new Uint32Array(n);
   let x = 0x2545f491;
   for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; his[i] = x >>> 0; x ^= x << 13; x ^= x >>> 17; x ^= x << 5; los[i] = x >>> 0; }
-  for (let i = 0; i < 100000; i++) f8.containsHash(his[i], los[i]);
-  const t = performance.now();
-  let held = 0;
-  for (let i = 0; i < n; i++) if (f8.containsHash(his[i], los[i])) held++;
-  console.log("js int8, hashes only: " + rate(n, performance.now() - t) + " probes/s (" + held + " held)");
+  for (const f of engines.map((options) => (options === undefined ? f8 : BloomFilter.from(f8b, options)))) {
+    for (let i = 0; i < 100000; i++) f.containsHash(his[i], los[i]);
+    const t = performance.now();
+    let held = 0;
+    for (let i = 0; i < n; i++) if (f.containsHash(his[i], los[i])) held++;
+    console.log("js int8, hashes only" + (f.probeEngine ? " (" + f.probeEngine + ")" : "") + ": " + rate(n, performance.now() - t) + " probes/s (" + held + " held)");
+  }
 }
 loads.sort((a, b) => a - b);
 console.log("js load: " + loads[2].toFixed(1) + " ms for " + f8b.length.toLocaleString("en") + " bytes (median of 5)");
@@ -166,8 +179,8 @@ JS
 # for 12 passes less that for 2, over 1,000,000 probes
 instructions() {
 	local a b
-	a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 2 2>&1 | sed -n 's/.*Collected : //p')
-	b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 12 2>&1 | sed -n 's/.*Collected : //p')
+	a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 2 "${3:-}" 2>&1 | sed -n 's/.*Collected : //p')
+	b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null node --single-threaded "$work/bench.mjs" count "$1" "$2" 12 "${3:-}" 2>&1 | sed -n 's/.*Collected : //p')
 	echo $(((b - a) / 1000000))
 }
 # BLOOM_CLIENTS_BASE=COMMIT: that commit's JavaScript library, to compare with
@@ -186,7 +199,7 @@ fi
 	fi
 	if [ "${BLOOM_CLIENTS_COUNT:-1}" != 0 ]; then
 		for which in int8 text; do
-			line="js $which, instructions per probe (callgrind): contains $(instructions "$which" one), containsMany $(instructions "$which" many)"
+			line="js $which, instructions per probe (callgrind): contains $(instructions "$which" one), containsMany $(instructions "$which" many); in javascript: contains $(instructions "$which" one javascript), containsMany $(instructions "$which" many javascript)"
 			[ -z "$base" ] || line="$line; $(git rev-parse --short "$base")'s contains $(LIB="$work/base/clients/js/src/index.js" instructions "$which" one)"
 			echo "$line"
 		done

@@ -3,6 +3,7 @@
 // (core/bf_format.h), so that a check the parser lost fails.
 import assert from "node:assert/strict";
 import { BloomFilter, BloomFilterError } from "../src/index.js";
+import { popcount } from "../src/format.js";
 
 const ELEM = new TextEncoder().encode("pg_catalog.integer_ops");
 const hex = (h) => Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16));
@@ -142,6 +143,31 @@ test("containsMany answers as contains does, for any iterable", () => {
   const empty = BloomFilter.from(cat(header({ elem: new Uint8Array(0), n: 0n }), new Uint8Array(13)));
   assert.deepEqual(empty.containsMany([1, "a", null]), [false, false, false]);
   assert.throws(() => empty.containsMany([{}]), BloomFilterError);
+});
+
+test("popcount counts every bit, at every alignment (32-bit words in the middle)", () => {
+  const bits = (b) => { let n = 0; for (let x = b; x; x &= x - 1) n++; return n; };
+  let state = 7;
+  const rand = (n) => { state = (Math.imul(state, 1103515245) + 12345) >>> 0; return state % n; };
+  for (let t = 0; t < 3000; t++) {
+    const len = rand(80), buf = Uint8Array.from({ length: len + 8 }, () => rand(256));
+    const view = buf.subarray(rand(4), rand(4) + len);
+    const from = rand(view.length + 1), to = from + rand(view.length - from + 1);
+    let want = 0;
+    for (let i = from; i < to; i++) want += bits(view[i]);
+    assert.equal(popcount(view, from, to), want, `bytes ${from} to ${to} of ${view.length} at offset ${view.byteOffset}`);
+  }
+  assert.equal(popcount(new Uint8Array(1000).fill(0xff)), 8000);
+});
+
+test("options: { wasm: false } probes in JavaScript, with the same answers; options are an object", () => {
+  const w = BloomFilter.from(ONE), j = BloomFilter.from(ONE, { wasm: false });
+  assert.equal(j.probeEngine, "javascript");
+  assert.ok(["webassembly", "javascript"].includes(w.probeEngine));
+  for (let v = -50; v < 50; v++) assert.equal(w.contains(v), j.contains(v));
+  assert.deepEqual(w.containsMany([1, 2, 3]), j.containsMany([1, 2, 3]));
+  for (const bad of [null, 1, "wasm"])
+    assert.throws(() => BloomFilter.from(ONE, bad), (e) => e instanceof BloomFilterError && e.message.includes("options"));
 });
 
 console.log(`format: ${passed} passed, 0 failed`);
