@@ -145,9 +145,10 @@ for (const [caseName, f, keys, want] of runs) {
 loads.sort((a, b) => a - b);
 console.log("js load: " + loads[2].toFixed(1) + " ms for " + f8b.length.toLocaleString("en") + " bytes (median of 5)");
 JS
-# node compare.mjs BASE: this tree's contains and containsMany against
-# BASE's contains, alternating in one process, 5 rounds; each case's median
-# ratio of probes per second (the machine's speed cancels out)
+# node compare.mjs BASE: this tree's contains and containsMany, in each
+# engine, against BASE's contains, alternating in one process, 5 rounds;
+# each case's median ratio of probes per second (the machine's speed
+# cancels out)
 cat >"$work/compare.mjs" <<JS
 import { readFileSync } from "node:fs";
 const w = "$work";
@@ -160,19 +161,25 @@ const cases = [["int8", "f8", p8], ["int8-1M", "f1", p8], ["text", "ft", pt]];
 const time = (fn) => { const t = performance.now(); const held = fn(); return [performance.now() - t, held]; };
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 for (const [name, file, keys] of cases) {
-  const b = base.from(bytes(file)), m = mine.from(bytes(file));
+  // BASE's filter, and this tree's in each engine it has (WebAssembly, its default, and JavaScript)
+  const b = base.from(bytes(file)), mw = mine.from(bytes(file)), mj = mine.from(bytes(file), { wasm: false });
+  const engines = mw.probeEngine === "webassembly" ? [["webassembly", mw], ["javascript", mj]] : [["javascript", mj]];
   const one = (f) => () => { let h = 0; for (const k of keys) if (f.contains(k)) h++; return h; };
-  const many = () => { let h = 0; for (const x of m.containsMany(keys)) if (x) h++; return h; };
-  const ratios = { contains: [], containsMany: [] };
+  const many = (f) => () => { let h = 0; for (const x of f.containsMany(keys)) if (x) h++; return h; };
+  const ratios = engines.map(() => ({ contains: [], containsMany: [] }));
   for (let round = 0; round < 6; round++) {
-    const [tb, hb] = time(one(b)), [tm, hm] = time(one(m)), [tn, hn] = time(many);
-    if (hb !== hm || hm !== hn) throw new Error(name + ": held " + hb + ", " + hm + ", " + hn);
-    if (round === 0) continue; // (the first round warms the JIT)
-    ratios.contains.push(tb / tm);
-    ratios.containsMany.push(tb / tn);
+    const [tb, hb] = time(one(b));
+    engines.forEach(([engine, f], e) => {
+      const [tm, hm] = time(one(f)), [tn, hn] = time(many(f));
+      if (hb !== hm || hm !== hn) throw new Error(name + " " + engine + ": held " + hb + ", " + hm + ", " + hn);
+      if (round === 0) return; // (the first round warms the JIT)
+      ratios[e].contains.push(tb / tm);
+      ratios[e].containsMany.push(tb / tn);
+    });
   }
-  console.log("js " + name + ", against " + process.env.BASE_NAME + "'s contains (median of 5 rounds): contains " +
-    median(ratios.contains).toFixed(2) + "x, containsMany " + median(ratios.containsMany).toFixed(2) + "x");
+  console.log("js " + name + ", against " + process.env.BASE_NAME + "'s contains (median of 5 rounds, alternating): " +
+    engines.map(([engine], e) => engine + ": contains " + median(ratios[e].contains).toFixed(2) + "x, containsMany " +
+      median(ratios[e].containsMany).toFixed(2) + "x").join("; "));
 }
 JS
 # instructions per probe, of LIB (default: this tree's): callgrind's total
