@@ -23,7 +23,8 @@ export class BloomFilter {
   constructor(parsed, options) {
     this.#p = parsed;
     this.#plan = probePlan(parsed, options?.wasm !== false);
-    // (where WebAssembly probes, the data is its copy: the input's may go)
+    // the data is the plan's own copy (WebAssembly's, or JavaScript's): the
+    // input may change or go, and the answers do not
     parsed.data = this.#plan.data;
     this.#seedHi = parsed.seedHi | 0;
     this.#seedLo = parsed.seedLo | 0;
@@ -128,7 +129,6 @@ export class BloomFilter {
     return probeOne(this.#plan, hi | 0, lo | 0);
   }
 
-  /** What bloom_info reports (the same names). */
   /**
    * What answers the probes: "webassembly" (wasm/probe.c, the core's C) or
    * "javascript" (probe.js: an explicit filter's search; where WebAssembly
@@ -137,6 +137,8 @@ export class BloomFilter {
   get probeEngine() {
     return this.#plan.wasm !== null ? "webassembly" : "javascript";
   }
+
+  /** What bloom_info reports (the same names). */
 
   get info() {
     const p = this.#p;

@@ -156,7 +156,7 @@ let loaded = 0;
  * offset and block count and k.  explicit: the sorted hashes as two
  * Uint32Arrays.  With useWasm (and WebAssembly here), wasm: the
  * WebAssembly probe (wasm.js), which then answers every probe, and data its
- * copy of the filter's data; else null.
+ * copy of the filter's data; else null, and data a copy of p's.
  */
 export function probePlan(p, useWasm = true) {
   const plan = { layout: p.layout, data: p.data, m: p.m, k: p.k, offsets: null, blocks: null, ks: null, his: null, los: null, wasm: null };
@@ -171,10 +171,11 @@ export function probePlan(p, useWasm = true) {
     plan.los = new Uint32Array(p.m);
     for (let i = 0; i < p.m; i++) { plan.los[i] = v.getUint32(i * 8, true); plan.his[i] = v.getUint32(i * 8 + 4, true); }
   }
-  if (useWasm) {
-    plan.wasm = wasmProbe(p, BATCH);
-    if (plan.wasm !== null) plan.data = plan.wasm.data;
-  }
+  if (useWasm) plan.wasm = wasmProbe(p, BATCH);
+  // a copy of the data, never a view of the caller's input, which the
+  // caller may change or transfer (a detached buffer reads as empty)
+  if (plan.wasm !== null) plan.data = plan.wasm.data;
+  else if (p.layout !== F.EXPLICIT) plan.data = p.data.slice();
   return plan;
 }
 

@@ -1,5 +1,5 @@
 // The WebAssembly probe (../wasm/probe.c: the core's own hash scheme 1, in
-// C, compiled to 1.9 kB of WebAssembly and shipped in probe_wasm.js): the
+// C, compiled to 2.7 kB of WebAssembly and shipped in probe_wasm.js): the
 // same answers as probe.js's JavaScript, computed with native 64-bit
 // arithmetic where JavaScript emulates it with 32-bit halves.  One module,
 // compiled once on first use; one instance per filter, whose memory holds a
@@ -19,7 +19,7 @@ function probeModule() {
       if (typeof WebAssembly === "object" && typeof atob === "function") {
         const text = atob(PROBE_WASM), bytes = new Uint8Array(text.length);
         for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-        // (synchronous: 1.9 kB is below the size browsers compile so on a page's main thread)
+        // (synchronous: 2.7 kB is below the 4 kB Chrome compiles so on a page's main thread)
         compiled = new WebAssembly.Module(bytes);
       }
     } catch {
@@ -36,11 +36,15 @@ const TWO32 = 4294967296;
  * layout it probes (classic, counting4, blocked512, layered; not explicit),
  * for a batch of `batch` hashes: the instance's functions, views of its
  * batch's hashes ([lo, hi] int32 pairs) and answers, and its copy of the
- * filter's data.  null where WebAssembly is unavailable or its memory
- * cannot hold the filter.
+ * filter's data.  null where WebAssembly is unavailable, its memory cannot
+ * hold the filter, or the host is big-endian.
  */
+// WebAssembly reads memory little-endian; the batch's hashes are written
+// through an Int32Array, in the host's order
+const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 export function wasmProbe(p, batch) {
-  if (p.layout === F.EXPLICIT) return null;
+  if (p.layout === F.EXPLICIT || !littleEndian) return null;
   const module = probeModule();
   if (module === null) return null;
   let ex, at;

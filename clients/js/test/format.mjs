@@ -170,4 +170,18 @@ test("options: { wasm: false } probes in JavaScript, with the same answers; opti
     assert.throws(() => BloomFilter.from(ONE, bad), (e) => e instanceof BloomFilterError && e.message.includes("options"));
 });
 
+test("the caller's bytes may change or be transferred after from: neither engine's answers move", () => {
+  for (const wasm of [true, false]) {
+    const buf = ONE.slice(), f = BloomFilter.from(buf, { wasm });
+    const before = [f.contains(1), f.contains(2), f.info.bitsSet];
+    buf.fill(0); // (what a reused or transferred buffer would read as)
+    assert.deepEqual([f.contains(1), f.contains(2), f.info.bitsSet], before, f.probeEngine);
+    assert.deepEqual(before, [true, false, 5]);
+    const moved = ONE.slice(), g = BloomFilter.from(moved.buffer, { wasm });
+    structuredClone(moved.buffer, { transfer: [moved.buffer] }); // detaches it
+    assert.equal(moved.byteLength, 0);
+    assert.ok(g.contains(1), g.probeEngine);
+  }
+});
+
 console.log(`format: ${passed} passed, 0 failed`);

@@ -7,7 +7,7 @@
  * reduction, the blocked512 offsets and their refills), the code the
  * server runs, so that JavaScript computes with native 64-bit arithmetic
  * what probe.js computes from 32-bit halves, and a batch's loads of 256
- * blocks overlap: containsMany runs 1.4 to 1.7 times as fast as in
+ * blocks overlap: containsMany ran 1.36 to 1.75 times as fast as in
  * JavaScript (bench/clients.sh, side by side).
  *
  * Memory (exported, grown by JavaScript to hold the filter): this module's own data (the batch's

@@ -32,7 +32,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _format as fmt
 from . import _values as values_
-from ._pghash import _INIT, _NAN8
+from ._pghash import _INIT, _NAN8, hash_bytes_extended
 
 M32 = 0xFFFFFFFF
 M64 = 0xFFFFFFFFFFFFFFFF
@@ -237,6 +237,9 @@ def hash_uuid_lanes(values: List[_uuid.UUID], seed: int) -> bytes:
     return hash_bytes_lanes(list(map(int.to_bytes, map(attrgetter("int"), values), repeat(16, n), repeat("big", n))), seed)
 
 
+_FEWEST = 16  # values of one number of rounds worth hashing in lanes
+
+
 def hash_bytes_lanes(datas: List[bytes], seed: int) -> bytes:
     """hash_bytes_extended of each bytes value, as 64-bit lanes (little-endian
     bytes): values of the same number of full 12-byte rounds are hashed
@@ -244,13 +247,18 @@ def hash_bytes_lanes(datas: List[bytes], seed: int) -> bytes:
     n = len(datas)
     lengths = list(map(len, datas))
     shortest, longest = min(lengths), max(lengths)
-    if shortest // 12 == longest // 12:
+    if shortest // 12 == longest // 12 and n >= _FEWEST:
         return _hash_same_rounds(datas, lengths, shortest // 12, seed).to_bytes(8 * n, "little")
     groups = {}
     for i, length in enumerate(lengths):
         groups.setdefault(length // 12, []).append(i)
     out = [0] * n
     for rounds, where in groups.items():
+        if len(where) < _FEWEST:
+            # a few values of their length: each round would cost as much as for thousands
+            for i in where:
+                out[i] = hash_bytes_extended(datas[i], seed)
+            continue
         hashes = _hash_same_rounds([datas[i] for i in where], [lengths[i] for i in where], rounds, seed)
         for i, h in zip(where, struct.unpack(f"<{len(where)}Q", hashes.to_bytes(8 * len(where), "little"))):
             out[i] = h
