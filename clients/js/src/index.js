@@ -139,7 +139,6 @@ export class BloomFilter {
   }
 
   /** What bloom_info reports (the same names). */
-
   get info() {
     const p = this.#p;
     const occupied = this.#occupied(0, p.data.length);

@@ -30,6 +30,9 @@ function probeModule() {
 }
 
 const TWO32 = 4294967296;
+// WebAssembly reads memory little-endian; the batch's hashes are written
+// through an Int32Array, in the host's order
+const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * The WebAssembly probe of a parsed filter (format.js's parseBinary) whose
@@ -39,10 +42,6 @@ const TWO32 = 4294967296;
  * filter's data.  null where WebAssembly is unavailable, its memory cannot
  * hold the filter, or the host is big-endian.
  */
-// WebAssembly reads memory little-endian; the batch's hashes are written
-// through an Int32Array, in the host's order
-const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-
 export function wasmProbe(p, batch) {
   if (p.layout === F.EXPLICIT || !littleEndian) return null;
   const module = probeModule();
