@@ -15,8 +15,8 @@ from __future__ import annotations
 import bisect
 import math
 import struct
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 from typing import Iterable, List, Optional, Union
 
 from . import _format as fmt
@@ -144,9 +144,9 @@ class BloomFilter:
     def _hashes(self, batch: list, types: set, never: bool) -> bytes:
         """Each value's 64-bit hash, as contains computes it, in 64-bit lanes (little-endian
         bytes); None's is any.  A batch of one type its filter's family hashes in lanes
-        (_lanes.LANE_HASHERS: ints, strs, bytes, floats, dates, UUIDs, datetimes) is hashed so; any
-        other, or one the lanes cannot take (an int out of int8's range, a str with a lone
-        surrogate or NUL), value by value, where a value the filter does not take raises
+        (_lanes.LANE_HASHERS: ints, strs, bytes, floats, dates, UUIDs, datetimes) is hashed
+        so; any other, or one the lanes cannot take (an int out of int8's range, a str with a
+        lone surrogate or NUL), value by value, where a value the filter does not take raises
         contains's error."""
         seed = self._seed
         if len(types) == 1:
