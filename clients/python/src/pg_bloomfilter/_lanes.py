@@ -32,10 +32,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _format as fmt
 from . import _values as values_
-from ._pghash import _INIT, _NAN8, hash_bytes_extended
+from ._pghash import _INIT, _NAN8, M32, M64, hash_bytes_extended
 
-M32 = 0xFFFFFFFF
-M64 = 0xFFFFFFFFFFFFFFFF
+# hash scheme 1's constants (core/bf_hash.h), for filter.py's scalar probe too
 SECOND_SALT = 0x9E3779B97F4A7C15
 REFILL_SALT = 0xC2B2AE3D27D4EB4F
 FMIX_1 = 0xFF51AFD7ED558CCD

@@ -21,14 +21,12 @@ from typing import Iterable, List, Optional, Union
 
 from . import _format as fmt
 from . import _lanes
+from ._lanes import OFFSET_SHIFTS, REFILL_SALT, SECOND_SALT
+from ._pghash import M64
 from ._values import hasher
 from .errors import BloomFilterError
 
-M64 = 0xFFFFFFFFFFFFFFFF
-_SECOND_SALT = 0x9E3779B97F4A7C15
-_REFILL_SALT = 0xC2B2AE3D27D4EB4F
 _BATCH = 4096  # contains_many's values at a time: lanes ints of 64 KB and less
-_OFFSET_SHIFTS = (55, 46, 37, 28, 19, 10, 1)  # a word's 7 offsets of 9 bits, from the top
 
 
 def fmix64(k: int) -> int:
@@ -280,7 +278,7 @@ def _prober(p: fmt.Parsed, data: bytes):
         # groups of up to 7, each group read from one 64-bit word (the first
         # y, then refilled) 9 bits at a time from the top: the right shifts
         layers = tuple(
-            (offset, ncells >> 9, tuple((g > 0, _OFFSET_SHIFTS[: min(7, k - 7 * g)]) for g in range((k + 6) // 7)))
+            (offset, ncells >> 9, tuple((g > 0, OFFSET_SHIFTS[: min(7, k - 7 * g)]) for g in range((k + 6) // 7)))
             for offset, ncells, k in shapes
         )
 
@@ -290,7 +288,7 @@ def _prober(p: fmt.Parsed, data: bytes):
                 word = y
                 for refill, shifts in groups:
                     if refill:
-                        word = fmix64((word + _REFILL_SALT) & M64)
+                        word = fmix64((word + REFILL_SALT) & M64)
                     for shift in shifts:
                         pos = (word >> shift) & 511
                         if not (data[base + (pos >> 3)] >> (pos & 7)) & 1:
@@ -322,7 +320,7 @@ def _prober(p: fmt.Parsed, data: bytes):
         x ^= x >> 33
         x = (x * 0xC4CEB9FE1A85EC53) & M64
         x ^= x >> 33
-        y = h ^ _SECOND_SALT
+        y = h ^ SECOND_SALT
         y ^= y >> 33
         y = (y * 0xFF51AFD7ED558CCD) & M64
         y ^= y >> 33
