@@ -25,13 +25,18 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src
 	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o \
 	src/runtime/keyscan.o
 INDEX_OBJS = src/index/handler.o src/index/pages.o src/index/build.o src/index/insert.o \
-	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/keys.o src/index/snapshot.o \
+	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/contains.o \
+	src/index/access.o src/index/keys.o src/index/snapshot.o \
 	src/index/source.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right runtime_filter_edges runtime_skip bloom_index runtime_index bloom_upgrade
+	runtime_filter_right runtime_filter_edges runtime_skip bloom_index bloom_index_visibility runtime_index \
+	bloom_upgrade
+# two sessions or more (specs/, run by pg_isolation_regress after REGRESS):
+# SERIALIZABLE readers, partitions attached beside a reader, who may lock
+ISOLATION = index_ssi index_attach index_privileges
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

@@ -271,7 +271,7 @@ SET ROLE regress_bloom_reader;
 SELECT bloom_try($$SELECT bloom_index_contains('bloom_index.users_id_seen', 1::int8)$$) AS no_select;
 SELECT bloom_try($$SELECT bloom_index_verify('bloom_index.users_id_seen')$$) AS verify_no_select;
 SELECT bloom_try($$SELECT bloom_index_filter('bloom_index.users_id_seen')$$) AS filter_no_select;
-SELECT layers FROM bloom_index_info('bloom_index.users_id_seen'); -- counts only: allowed
+SELECT layers FROM bloom_index_info('bloom_index.users_id_seen'); -- its keys' counts: refused too (pg_stats's rule)
 RESET ROLE;
 GRANT SELECT (id) ON users TO regress_bloom_reader;
 SET ROLE regress_bloom_reader;

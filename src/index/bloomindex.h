@@ -53,8 +53,8 @@
  * insert logs the bytes of the one block it changed and the page's counts,
  * a new layer logs its new pages whole.  Recovery and standbys need nothing
  * of ours.  A new layer's pages are added at the end of the index before
- * the metapage names them; a crash between the two leaves unused pages at
- * the end, which the next layer follows.  Adding a layer is serialized by a
+ * the metapage names them; a crash, an error or a cancel between the two
+ * leaves pages that no layer names, which the next layer reuses.  Adding a layer is serialized by a
  * heavyweight lock on the metapage's block (LockPage), not by its buffer
  * lock, which is taken only to publish the new directory: adds and probes
  * go on while a large layer's pages are written.
@@ -81,8 +81,11 @@
  *	 vacuum.c    VACUUM (nothing to remove)
  *	 probe.c     whether the index may hold a key, for the SQL functions
  *	 snapshot.c  the filter as a layered bloom value
- *	 sql.c       bloom_index_contains, bloom_index_info, bloom_index_verify,
- *	             bloom_index_filter
+ *	 access.c    who may read an index, its partitions' indexes, predicate
+ *	             locks, and when a reader's knowledge holds (reader.h: the
+ *	             readers' own header, and their visibility contract)
+ *	 contains.c  bloom_index_contains, with what its call site keeps
+ *	 sql.c       bloom_index_info, bloom_index_verify, bloom_index_filter
  *
  * Every function the room exports is named bloom_index_*, its types
  * BloomIndex*.  From the rest of the PostgreSQL layer it uses bloom_error.h
@@ -206,8 +209,9 @@ extern void bloom_index_module_init(void);
 
 /*
  * The metapage's contents, copied (so that no lock need be held while they
- * are used); the index's first page checked (magic, version, counts) first:
- * a page that is not ours or is damaged is an error (XX002) naming the index.
+ * are used); the index's first page checked (magic, version, counts, and
+ * the layers' pages within the file) first: a page that is not ours or is
+ * damaged is an error (XX002) naming the index.
  */
 extern void bloom_index_read_meta(Relation index, BloomIndexMeta *meta);
 
@@ -229,9 +233,9 @@ extern Buffer bloom_index_pin_recent(Relation index, BlockNumber blkno, Buffer *
 
 /*
  * Bring *meta, a copy of the metapage (if *valid), up to date: reread and
- * checked only when the metapage names other layers or flags than the copy
- * (a layer's entry never changes once written; a new file, by REINDEX or
- * TRUNCATE, is the caller's to notice).  *recent: the buffer the metapage
+ * checked only when the metapage's directory differs from the copy's in any
+ * byte (a new file, by REINDEX or TRUNCATE, is the caller's to notice; the
+ * same file rewritten in place is noticed here).  *recent: the buffer the metapage
  * was found in last time (InvalidBuffer at first), tried first.
  */
 extern void bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid,
@@ -324,6 +328,9 @@ extern bool bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher 
 
 /* Add a key (not NULL); a new layer if the last is full. */
 extern void bloom_index_add(Relation index, Datum value);
+
+/* This backend's adds that set a bit, and its new layers (insert.c says why). */
+extern uint64 bloom_index_local_changes;
 
 /* ---- probing (probe.c) ---- */
 

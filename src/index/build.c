@@ -30,6 +30,7 @@
 #include "miscadmin.h"
 #include "optimizer/plancat.h"
 #include "storage/bufmgr.h"
+#include "storage/smgr.h"
 #include "utils/memutils.h"
 
 #include <math.h>
@@ -346,17 +347,29 @@ write_pages(BuildState *state)
 /*
  * The init fork of an unlogged table's index: a metapage with no layer (the
  * table is empty after a crash; the first insert adds the first layer),
- * logged, since init forks must survive one.
+ * logged, since init forks must survive one.  The first layer it will add
+ * is the one the build sized (the capacity option, or the table's keys at
+ * CREATE INDEX or REINDEX, which PostgreSQL builds just before this), not
+ * one for a single key: a table refilled after a crash would otherwise grow
+ * a layer per doubling, each read by every probe.
  */
 void
 bloom_index_build_empty(Relation index)
 {
 	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
-	BloomIndexMeta meta;
-	Buffer buf = bloom_index_new_buffer(index, INIT_FORKNUM);
+	BloomIndexMeta meta, built;
+	uint64 capacity = 1;
+	Buffer buf;
 
+	if (options && options->capacity > 0)
+		capacity = (uint64) options->capacity;
+	else if (smgrexists(RelationGetSmgr(index), MAIN_FORKNUM) &&
+	         RelationGetNumberOfBlocks(index) > BLOOM_INDEX_METAPAGE &&
+	         bloom_index_try_read_meta(index, &built) && built.capacity > 0)
+		capacity = built.capacity;
+	buf = bloom_index_new_buffer(index, INIT_FORKNUM);
 	bloom_index_new_meta(&meta, options ? options->false_positive_rate : BLOOM_INDEX_DEFAULT_RATE,
-	                     options && options->capacity > 0 ? (uint64) options->capacity : 1);
+	                     capacity);
 	START_CRIT_SECTION();
 	bloom_index_init_meta_page(BufferGetPage(buf), &meta);
 	MarkBufferDirty(buf);

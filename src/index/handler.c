@@ -25,6 +25,7 @@
 #include "commands/vacuum.h"
 #include "optimizer/cost.h"
 #include "fmgr.h"
+#include "utils/builtins.h"
 #include "utils/catcache.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -139,8 +140,9 @@ is_default_hash(Oid proc, Oid type)
 
 /*
  * An operator class is valid when it has no operator, and its support
- * function 1 takes its type and an int8 and returns an int8 (an extended
- * hash function), or is its type's default hash function.  Problems are reported at INFO, as PostgreSQL's own
+ * function 1 is its type's default extended hash function (or an earlier
+ * release's name for it): the one rule CREATE INDEX applies, so that an
+ * operator class this accepts is one an index can be built with.  Problems are reported at INFO, as PostgreSQL's own
  * validators do.
  */
 static bool
@@ -176,14 +178,16 @@ index_validate(Oid opclassoid)
 			valid = false;
 			continue;
 		}
-		if (!check_amproc_signature(proc->amproc, INT8OID, true, 2, 2, proc->amproclefttype,
-		                            INT8OID) &&
-		    !is_default_hash(proc->amproc, proc->amproclefttype))
+		/* what CREATE INDEX demands (bloom_index_hasher): bloom_agg's hash, no other */
+		if (!is_default_hash(proc->amproc, proc->amproclefttype))
 		{
-			ereport(INFO, (errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-			               errmsg("bloomfilter operator family contains function %s with wrong "
-			                      "signature for support number %d",
-			                      format_procedure(proc->amproc), proc->amprocnum)));
+			ereport(INFO,
+			        (errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+			         errmsg("bloomfilter operator family contains function %s for support number "
+			                "%d, which is not the extended hash function of type %s's default hash "
+			                "operator class",
+			                format_procedure(proc->amproc), proc->amprocnum,
+			                format_type_be(proc->amproclefttype))));
 			valid = false;
 		}
 		if (proc->amproclefttype == opcintype && proc->amprocrighttype == opcintype)

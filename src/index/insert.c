@@ -17,8 +17,9 @@
  * If that page's fraction of bits set has reached what the fullest of the
  * layer's pages has at its capacity, the layer is full (bloomindex.h): the
  * adder takes the growers' lock (add_layer) and, if no one has meanwhile,
- * appends a new layer: its pages at the end of the index, each logged
- * whole, then the metapage naming it.  A key is never lost to a race: it is in whichever
+ * appends a new layer: its pages right after the last layer's (reusing
+ * any that an interrupted growth left there, else at the end of the
+ * index), each logged whole, then the metapage naming it.  A key is never lost to a race: it is in whichever
  * layer it was added to, and every probe reads every layer.
  */
 #include "bloomindex.h"
@@ -30,6 +31,15 @@
 #include "utils/memutils.h"
 
 static void add_layer(Relation index, uint32 expected_layers);
+
+/*
+ * This backend's changes to bloomfilter indexes: bumped before every add
+ * that sets a bit and every new layer, so that a reader in this backend
+ * (reader.h's BloomIndexReadKey) knows its own adds, which its command id
+ * alone does not tell (a volatile function or a trigger of an INSERT sees
+ * the INSERT's later rows under one command id).
+ */
+uint64 bloom_index_local_changes = 0;
 
 bool
 bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
@@ -77,10 +87,14 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 	bloom_index_check_data_page(index, page, spot.blkno, last);
 	if (!bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h))
 	{
-		GenericXLogState *xlog = GenericXLogStart(index);
-		Page copy = GenericXLogRegisterBuffer(xlog, buf, 0);
-		BloomIndexOpaque *opaque = BloomIndexPageGetOpaque(copy);
+		GenericXLogState *xlog;
+		Page copy;
+		BloomIndexOpaque *opaque;
 
+		bloom_index_local_changes++;
+		xlog = GenericXLogStart(index);
+		copy = GenericXLogRegisterBuffer(xlog, buf, 0);
+		opaque = BloomIndexPageGetOpaque(copy);
 		opaque->nset += bf_blocked_block_add(&p, (uint8 *) copy + spot.offset, h);
 		opaque->nadded++;
 		GenericXLogFinish(xlog);
@@ -142,7 +156,7 @@ add_layer(Relation index, uint32 expected_layers)
 	Buffer buffers[MAX_GENERIC_XLOG_PAGES];
 	Buffer metabuf;
 	int pending = 0;
-	BlockNumber first;
+	BlockNumber first, end;
 	bool grown;
 
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
@@ -152,11 +166,22 @@ add_layer(Relation index, uint32 expected_layers)
 		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 		return;
 	}
-	first = RelationGetNumberOfBlocks(index);
+	/*
+	 * Right after the last layer's pages: pages an interrupted growth (an
+	 * error, a cancel, a crash) left past them are named by no layer, read
+	 * by no one, and written only under the growers' lock; they are reused.
+	 */
+	first = meta.nlayers > 0
+	            ? meta.layers[meta.nlayers - 1].first + meta.layers[meta.nlayers - 1].npages
+	            : BLOOM_INDEX_METAPAGE + 1;
+	end = RelationGetNumberOfBlocks(index);
 	grown = bloom_index_next_layer(&meta, meta.capacity, first, &layer);
+	bloom_index_local_changes++;
 	for (uint32 p = 0; grown && p < layer.npages; p++)
 	{
-		Buffer buf = bloom_index_new_buffer(index, MAIN_FORKNUM);
+		Buffer buf = first + p < end ? ReadBufferExtended(index, MAIN_FORKNUM, first + p,
+		                                                  RBM_ZERO_AND_LOCK, NULL)
+		                             : bloom_index_new_buffer(index, MAIN_FORKNUM);
 
 		if (BufferGetBlockNumber(buf) != first + p)
 			elog(ERROR, "bloomfilter index \"%s\": new page %u, expected %u",

@@ -122,6 +122,38 @@ bloom_index_try_read_meta(Relation index, BloomIndexMeta *meta)
 	return ours && meta_problem(meta, &version_only) == NULL;
 }
 
+/*
+ * The bytes of meta that say what the index holds: everything up to its
+ * layers, and the layers it names (the rest is zero and never read).
+ */
+static Size
+meta_extent(const BloomIndexMeta *meta)
+{
+	return offsetof(BloomIndexMeta, layers) +
+	       Min(meta->nlayers, BLOOM_INDEX_MAX_LAYERS) * sizeof(BloomIndexLayer);
+}
+
+/*
+ * Check that every page meta's layers name exists (a checked meta names
+ * them in order), or raise XX002: a metapage that names pages past the end
+ * of the file is damaged, and reading them would fail with a file error.
+ * The pages of a new layer are added before the metapage names them.
+ */
+static void
+check_extent(Relation index, const BloomIndexMeta *meta)
+{
+	BlockNumber end, nblocks;
+
+	if (meta->nlayers == 0)
+		return;
+	end = meta->layers[meta->nlayers - 1].first + meta->layers[meta->nlayers - 1].npages;
+	nblocks = RelationGetNumberOfBlocks(index);
+	if (end > nblocks)
+		report_corrupt(index, BLOOM_INDEX_METAPAGE,
+		               psprintf("Layer %u ends at block %u, past the end of the index (%u blocks).",
+		                        meta->nlayers - 1, end, nblocks));
+}
+
 void
 bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 {
@@ -138,6 +170,7 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 	memcpy(meta, PageGetContents(page), sizeof(BloomIndexMeta));
 	UnlockReleaseBuffer(buf);
 	bloom_index_check_meta(index, meta);
+	check_extent(index, meta);
 }
 
 Buffer
@@ -162,10 +195,14 @@ bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buff
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
+		/*
+		 * The whole directory, not a summary of it: TRUNCATE of a table
+		 * created in the same transaction rewrites the index in place, and
+		 * its new layers may be as many as the old, elsewhere.
+		 */
 		same = is_meta_page(page) &&
-		       ((BloomIndexMeta *) PageGetContents(page))->magic == meta->magic &&
 		       ((BloomIndexMeta *) PageGetContents(page))->nlayers == meta->nlayers &&
-		       ((BloomIndexMeta *) PageGetContents(page))->flags == meta->flags;
+		       memcmp(PageGetContents(page), meta, meta_extent(meta)) == 0;
 		UnlockReleaseBuffer(buf);
 		if (same)
 			return;
