@@ -11,11 +11,13 @@
 #     the index, and answers every key as the primary does, its filter
 #     (bloom_index_filter) the same bytes;
 #   - an unlogged table's index after the crash is empty, and takes keys
-#     again;
+#     again, into a first layer of the size it was built with;
 #   - pg_dump / pg_restore: the index is rebuilt in the restored database,
 #     with its options, and holds the keys;
-#   - a damaged page is reported as index corruption (XX002), and the server
-#     stays up.
+#   - pages an interrupted growth left past the last layer are reused by
+#     the next layer;
+#   - a damaged page, or a metapage naming pages past the end of the file,
+#     is reported as index corruption (XX002), and the server stays up.
 # Run as root with the extension installed into PostgreSQL N:
 #   bash tests/index/life_cycle.sh N
 # Ends with "life_cycle: P passed, F failed".
@@ -83,9 +85,10 @@ CREATE EXTENSION bloomfilter;
 CREATE TABLE seen (k int8, who int);
 CREATE INDEX seen_k ON seen USING bloomfilter (k) WITH (capacity = 2000, false_positive_rate = 0.01);
 CREATE UNLOGGED TABLE scratch (k text);
+INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 50000) g;
 CREATE INDEX scratch_k ON scratch USING bloomfilter (k);
-INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 5000) g;
 SQL
+scratch_capacity=$(sql 0 <<<"SELECT capacity FROM bloom_index_info('scratch_k');")
 
 # ---- crash during concurrent inserts ----
 for c in 1 2 3 4; do
@@ -126,6 +129,8 @@ check "an unlogged table's index is empty after the crash" "0|0|f" \
 sql 0 <<<"INSERT INTO scratch SELECT 'k' || g FROM generate_series(1, 100) g;"
 check "... and takes keys again" "0|1|t" \
 	"$(sql 0 <<<"SELECT (bloom_index_verify('scratch_k')).keys_missing, layers, bloom_index_contains('scratch_k', 'k1'::text) FROM bloom_index_info('scratch_k');")"
+check "... into a first layer of the size it was built with ($scratch_capacity keys), not one key's" \
+	"$scratch_capacity" "$(sql 0 <<<"SELECT capacity FROM bloom_index_info('scratch_k');")"
 
 # ---- a call site's copy of the filter, and another session's commit ----
 # one statement probes many keys (its call site copies the filter), then,
@@ -185,6 +190,31 @@ check "the restored index has its options" "{capacity=2000,false_positive_rate=0
 check "the restored index holds every key" 0 \
 	"$(sql 0 restored <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
 
+# ---- pages an interrupted growth left: reused by the next layer ----
+# Pages past the last layer's, as a cancel or an error during a new layer
+# leaves them (appended here by hand, the server stopped): the next layer
+# is written over them, so the index ends where a twin that never had them
+# ends, with the same layers.
+sql 0 <<'SQL'
+CREATE TABLE grow (k int8);
+CREATE INDEX grow_k ON grow USING bloomfilter (k) WITH (capacity = 1000);
+CREATE TABLE grow_twin (k int8);
+CREATE INDEX grow_twin_k ON grow_twin USING bloomfilter (k) WITH (capacity = 1000);
+CHECKPOINT;
+SQL
+grow_file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('grow_k');")
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+head -c $((8192 * 3)) /dev/zero >>"$grow_file"
+start primary
+check "three pages no layer names" 3 \
+	"$(sql 0 <<<"SELECT pg_relation_size('grow_k') / 8192 - pg_relation_size('grow_twin_k') / 8192;")"
+sql 0 <<<"INSERT INTO grow SELECT generate_series(1, 30000); INSERT INTO grow_twin SELECT generate_series(1, 30000);"
+check "the index grew by layers over them" t "$(sql 0 <<<"SELECT layers > 2 FROM bloom_index_info('grow_k');")"
+check "... and ends where its twin does, with the same layers" "0|t" \
+	"$(sql 0 <<<"SELECT pg_relation_size('grow_k') - pg_relation_size('grow_twin_k'), (SELECT layers FROM bloom_index_info('grow_k')) = (SELECT layers FROM bloom_index_info('grow_twin_k'));")"
+check "... and holds every key" "0|30000" \
+	"$(sql 0 <<<"SELECT keys_missing, rows_checked FROM bloom_index_verify('grow_k');")"
+
 # ---- damaged pages ----
 # a data page whose special space is not the index's (its header still valid,
 # so that the buffer manager reads it): the index's own check reports it
@@ -212,6 +242,21 @@ check "a page of noise is an error (XX001 or XX002)" t "$([[ "$err" == *XX001* |
 check "the server is still up" 1 "$(sql 0 <<<"SELECT 1;")"
 sql 0 <<<"REINDEX INDEX seen_k;"
 check "REINDEX repairs it" 0 "$(sql 0 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
+# a metapage that names pages past the end of the file (the file cut short)
+file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('seen_k');")
+sql 0 <<<"CHECKPOINT;"
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+truncate -s -8192 "$file"
+start primary
+err=$(sql 0 2>&1 <<<"\\set VERBOSITY verbose
+SELECT bloom_index_contains('seen_k', 1::int8);" | tr -d '\n')
+check "a layer past the end of the file is index corruption (XX002), not a file error" t \
+	"$([[ "$err" == *XX002* && "$err" == *'past the end of the index'* ]] && echo t || echo f)"
+err=$(sql 0 2>&1 <<<"\\set VERBOSITY verbose
+INSERT INTO seen VALUES (1, 1);" | tr -d '\n')
+check "... for an insert too" t "$([[ "$err" == *XX002* ]] && echo t || echo f)"
+sql 0 <<<"REINDEX INDEX seen_k;"
+check "REINDEX repairs that too" 0 "$(sql 0 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
 
 echo "life_cycle: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
