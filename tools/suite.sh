@@ -10,7 +10,8 @@
 #         pg_regress suite (make installcheck), a pg_dump/pg_restore round
 #         trip with the earlier releases' dumps, cancellation of work on a
 #         500 MB filter, postgres_fdw pushdown (probes written by hand, and
-#         runtime filters shipped into remote scans) and a pgbench load test, each
+#         runtime filters shipped into remote scans), the index's randomized
+#         check-then-insert harness and a pgbench load test, each
 #         on a throwaway cluster (pg_virtualenv; servers run as postgres).
 # The test ends with a line "pgN: N passed, N failed".  tools/run.sh calls
 # this; it installs nothing itself.
@@ -138,6 +139,8 @@ cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
 cluster_test "postgres_fdw: runtime filters shipped into remote scans" fdw_push \
 	tests/fdw/runtime_push.sh
+cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
+	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
 	"${LOAD_SECONDS:-60}"
 
