@@ -229,7 +229,10 @@ CREATE FUNCTION my_int4_hash(int4, int8) RETURNS int8 LANGUAGE sql IMMUTABLE
 CREATE OPERATOR CLASS int4_other_hash FOR TYPE int4 USING bloomfilter AS
   FUNCTION 1 my_int4_hash(int4, int8);
 SELECT amvalidate(oid) AS valid_other_hash FROM pg_opclass WHERE opcname = 'int4_other_hash';
+-- (the SQLSTATE only: 17 names the function with its schema in a maintenance command)
+\set VERBOSITY sqlstate
 CREATE INDEX other_hash ON t1 USING bloomfilter (k int4_other_hash);
+\set VERBOSITY default
 CREATE OPERATOR CLASS int4_own_hash FOR TYPE int4 USING bloomfilter AS
   FUNCTION 1 hashint4extended(int4, int8);
 SELECT amvalidate(oid) AS valid_own_hash FROM pg_opclass WHERE opcname = 'int4_own_hash';

@@ -72,8 +72,8 @@
  * live rows.
  *
  * The files:
- *	 handler.c   the access method's handler, its options, amvalidate, the
- *	             functions a scan would need (which refuse)
+ *	 handler.c   the handler (its callbacks: am.h), options, amvalidate,
+ *	             the functions a scan would need (which refuse)
  *	 pages.c     the metapage and data pages: reading, checking, writing
  *	 build.c     CREATE INDEX and the empty index of an unlogged table
  *	 insert.c    adding a key; a new layer when the last is full
@@ -206,6 +206,17 @@ typedef struct BloomIndexOptions
 extern void bloom_index_module_init(void);
 
 /* ---- pages (pages.c) ---- */
+
+/* What an index's relcache entry keeps (rd_amcache, in rd_indexcxt). */
+typedef struct BloomIndexCache
+{
+	bool hashed;              /* hasher is set up (keys.c) */
+	BloomHasher hasher;       /* the column's, as bloom_agg hashes it */
+	BlockNumber known_blocks; /* the file was seen to hold at least these */
+} BloomIndexCache;
+
+/* The index's BloomIndexCache, made (zeroed) at the first call after a relcache reset. */
+extern BloomIndexCache *bloom_index_relcache(Relation index);
 
 /*
  * The metapage's contents, copied (so that no lock need be held while they
@@ -383,23 +394,6 @@ typedef enum BloomIndexUsability
  */
 extern BloomIndexUsability bloom_index_usability(Relation index);
 
-/* ---- the access method's entry points ---- */
-
-/* build.c */
-extern IndexBuildResult *bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo);
-extern void bloom_index_build_empty(Relation index);
-
-/* insert.c */
-extern bool bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
-                               Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
-                               IndexInfo *indexInfo);
-
-/* vacuum.c */
-extern IndexBulkDeleteResult *bloom_index_bulk_delete(IndexVacuumInfo *info,
-                                                      IndexBulkDeleteResult *stats,
-                                                      IndexBulkDeleteCallback callback,
-                                                      void *callback_state);
-extern IndexBulkDeleteResult *bloom_index_vacuum_cleanup(IndexVacuumInfo *info,
-                                                         IndexBulkDeleteResult *stats);
+/* (the access method's callbacks: am.h) */
 
 #endif /* BLOOM_INDEX_H */

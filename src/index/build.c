@@ -22,7 +22,7 @@
  * buffers and logged whole (generic WAL, as contrib/bloom does), four to a
  * record.
  */
-#include "bloomindex.h"
+#include "am.h"
 
 #include "access/generic_xlog.h"
 #include "access/tableam.h"

@@ -10,7 +10,7 @@
  *	 FUNCTION 1  the type's extended hash function (type, int8) -> int8,
  *	             the one of its default hash operator family (bloom_agg's).
  */
-#include "bloomindex.h"
+#include "am.h"
 
 #include <limits.h>
 

@@ -22,7 +22,7 @@
  * index), each logged whole, then the metapage naming it.  A key is never lost to a race: it is in whichever
  * layer it was added to, and every probe reads every layer.
  */
-#include "bloomindex.h"
+#include "am.h"
 
 #include "access/generic_xlog.h"
 #include "miscadmin.h"

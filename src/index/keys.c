@@ -73,29 +73,28 @@ bloom_index_hasher(Relation index, BloomHasher *hasher)
 		                   "extended hash function of the type's default hash operator class.")));
 }
 
-/* What an index keeps in its relcache entry: its hasher. */
-typedef struct BloomIndexCache
-{
-	BloomHasher hasher;
-} BloomIndexCache;
-
 /*
- * The index's hasher, set up once per relcache entry (rd_amcache, one chunk
- * in rd_indexcxt), copied into *hasher: a relcache invalidation taken in
- * while the hash function runs (a catalog read takes a lock, and a lock
- * takes in invalidations) frees rd_amcache, never the caller's copy.
+ * The index's hasher, set up once per relcache entry (bloom_index_relcache),
+ * copied into *hasher: a relcache invalidation taken in while the hash
+ * function is looked up (a catalog read takes a lock, and a lock takes in
+ * invalidations) frees rd_amcache, never the caller's copy; what the
+ * hasher allocates lives in rd_indexcxt, which outlives rd_amcache.
  */
 void
 bloom_index_cached_hasher(Relation index, BloomHasher *hasher)
 {
-	if (index->rd_amcache == NULL)
+	BloomIndexCache *cache = bloom_index_relcache(index);
+
+	if (!cache->hashed)
 	{
 		MemoryContext old = MemoryContextSwitchTo(index->rd_indexcxt);
-		BloomIndexCache *cache = palloc0(sizeof(BloomIndexCache));
+		BloomHasher made;
 
-		bloom_index_hasher(index, &cache->hasher);
+		bloom_index_hasher(index, &made);
 		MemoryContextSwitchTo(old);
-		index->rd_amcache = cache;
+		cache = bloom_index_relcache(index); /* made anew if an invalidation freed it */
+		cache->hasher = made;
+		cache->hashed = true;
 	}
-	*hasher = ((BloomIndexCache *) index->rd_amcache)->hasher;
+	*hasher = cache->hasher;
 }

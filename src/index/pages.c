@@ -17,6 +17,7 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 static pg_noreturn void report_corrupt(Relation index, BlockNumber blkno, const char *detail);
@@ -137,7 +138,11 @@ meta_extent(const BloomIndexMeta *meta)
  * Check that every page meta's layers name exists (a checked meta names
  * them in order), or raise XX002: a metapage that names pages past the end
  * of the file is damaged, and reading them would fail with a file error.
- * The pages of a new layer are added before the metapage names them.
+ * The pages of a new layer are added before the metapage names them.  The
+ * file only grows while a relcache entry lives (TRUNCATE and REINDEX give
+ * a new entry, or rewrite the metapage in place with layers the new file
+ * holds), so a size seen once is kept in it and the file asked again only
+ * past it.
  */
 static void
 check_extent(Relation index, const BloomIndexMeta *meta)
@@ -147,11 +152,23 @@ check_extent(Relation index, const BloomIndexMeta *meta)
 	if (meta->nlayers == 0)
 		return;
 	end = meta->layers[meta->nlayers - 1].first + meta->layers[meta->nlayers - 1].npages;
+	/* the file's size asked only past what it was seen to hold: no system call per insert */
+	if (end <= bloom_index_relcache(index)->known_blocks)
+		return;
 	nblocks = RelationGetNumberOfBlocks(index);
 	if (end > nblocks)
 		report_corrupt(index, BLOOM_INDEX_METAPAGE,
 		               psprintf("Layer %u ends at block %u, past the end of the index (%u blocks).",
 		                        meta->nlayers - 1, end, nblocks));
+	bloom_index_relcache(index)->known_blocks = nblocks;
+}
+
+BloomIndexCache *
+bloom_index_relcache(Relation index)
+{
+	if (index->rd_amcache == NULL)
+		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(BloomIndexCache));
+	return (BloomIndexCache *) index->rd_amcache;
 }
 
 void

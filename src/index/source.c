@@ -4,7 +4,7 @@
  *	  side reads its whole table (source.h: the door, and why that is
  *	  correct).
  */
-#include "bloomindex.h"
+#include "am.h"
 #include "source.h"
 
 #include "access/htup_details.h"

@@ -10,7 +10,7 @@
  * sets no bit twice: insert.c.)  The statistics reported are the index's
  * pages and, as its tuples, the table's, estimated.
  */
-#include "bloomindex.h"
+#include "am.h"
 
 #include "storage/bufmgr.h"
 
