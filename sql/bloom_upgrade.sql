@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9 to 1.10, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9 to 1.10 to 1.11, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -241,12 +241,35 @@ INSERT INTO keys_110 SELECT g FROM generate_series(1001, 1100) g;
 SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_110_k');
 DROP TABLE keys_110;
 
+-- 1.10 -> 1.11: readers that keep the promise (issue 39), all in the library:
+-- no SQL object added or removed; an index made under 1.10 takes keys and
+-- answers its own statement's inserts
+CREATE TABLE keys_111 AS SELECT g AS k FROM generate_series(1, 1000) g;
+CREATE INDEX keys_111_k ON keys_111 USING bloomfilter (k);
+ALTER EXTENSION bloomfilter UPDATE TO '1.11';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.11', o FROM ext_objects_now() o;
+SELECT count(*) AS changed FROM (
+  (SELECT object FROM ext_objects WHERE version = '1.11' EXCEPT SELECT object FROM ext_objects WHERE version = '1.10')
+  UNION ALL
+  (SELECT object FROM ext_objects WHERE version = '1.10' EXCEPT SELECT object FROM ext_objects WHERE version = '1.11')) d;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_111
+  FROM kept;
+CREATE FUNCTION seen_111(int, idx text DEFAULT 'keys_111_k') RETURNS bool LANGUAGE plpgsql AS
+  $$BEGIN RETURN bloom_index_contains(idx::regclass, $1); END$$;
+INSERT INTO keys_111 SELECT 2000 + g % 50 FROM generate_series(1, 200) g WHERE NOT seen_111(2000 + g % 50);
+SELECT count(*) - count(DISTINCT k) AS duplicates FROM keys_111;
+SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_111_k');
+DROP TABLE keys_111;
+DROP FUNCTION seen_111(int, text);
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.10' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.11' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.10')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.11')) d;

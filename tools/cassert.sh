@@ -79,10 +79,12 @@ as_pg "$prefix/bin/pg_ctl -D $work/data -l $work/server.log -w \
 	-o \"-p $port -k $work -c listen_addresses='' -c jit=off\" start >/dev/null"
 
 log=$(mktemp)
-rm -rf results regression.diffs regression.out
+rm -rf results regression.diffs regression.out output_iso
 PGHOST=$work PGPORT=$port PGUSER=postgres make -s PG_CONFIG="$pg_config" installcheck >"$log" 2>&1 || true
 cat "$log"
-[ -f regression.diffs ] && cat regression.diffs
+for diffs in regression.diffs output_iso/regression.diffs; do
+	if [ -f "$diffs" ]; then cat "$diffs"; fi
+done
 if grep -q "TRAP:" "$work/server.log"; then
 	echo "== assertion failures in the server log"
 	grep -A3 "TRAP:" "$work/server.log"

@@ -89,9 +89,9 @@ if ! grep -q '^unit: ' "$unit_log"; then
 fi
 rm -f "$unit_log"
 
-echo "== pg_regress (make installcheck) on a throwaway cluster"
+echo "== pg_regress and pg_isolation_regress (make installcheck: sql/, specs/) on a throwaway cluster"
 regress_log=$(mktemp)
-rm -rf results regression.diffs regression.out
+rm -rf results regression.diffs regression.out output_iso
 pg_virtualenv -v "$version" -t make -s PG_CONFIG="$PG_CONFIG" installcheck >"$regress_log" 2>&1 || true
 cat "$regress_log"
 read -r ok bad <<<"$(regress_counts "$regress_log")"
@@ -101,10 +101,12 @@ if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
 	echo "pg_regress ran no test"
 	failed=$((failed + 1))
 fi
-if [ -f regression.diffs ]; then
-	echo "== regression.diffs"
-	cat regression.diffs
-fi
+for diffs in regression.diffs output_iso/regression.diffs; do
+	if [ -f "$diffs" ]; then
+		echo "== $diffs"
+		cat "$diffs"
+	fi
+done
 rm -f "$regress_log"
 
 # cluster_test TITLE NAME SCRIPT [ARGS]: run SCRIPT on a throwaway cluster.
