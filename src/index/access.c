@@ -40,7 +40,6 @@ bloom_index_read_key(BloomIndexReadKey *key)
 {
 	if (RecoveryInProgress())
 		return false;
-	memset(key, 0, sizeof(*key)); /* padding too: keys are compared field by field, but cleanly */
 	/* after this backend's latest snapshot was taken: it sees no later completion */
 	pg_memory_barrier();
 	key->completions = BLOOM_XACT_COMPLETIONS();
