@@ -36,7 +36,8 @@ REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom
 	bloom_upgrade
 # two sessions or more (specs/, run by pg_isolation_regress after REGRESS):
 # SERIALIZABLE readers, partitions attached beside a reader, who may lock
-ISOLATION = index_ssi index_attach index_privileges
+ISOLATION = index_ssi index_ssi_window index_own_adds index_attach index_privileges \
+	index_too_new
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

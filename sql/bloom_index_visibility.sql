@@ -169,6 +169,25 @@ SELECT bloom_index_filter('locked_k');
 SELECT bloom_index_verify('locked_k');
 RESET ROLE;
 
+-- bloom_index_verify evaluates the index's expressions as the table's owner,
+-- in a security-restricted operation, never as its caller (a superuser here)
+GRANT CREATE ON SCHEMA bloom_vis TO regress_bloom_vis_owner;
+SET ROLE regress_bloom_vis_owner;
+CREATE TABLE owned (k int);
+CREATE FUNCTION runs_as(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF current_user <> 'regress_bloom_vis_owner' THEN
+    RAISE EXCEPTION 'run as %', current_user;
+  END IF;
+  RETURN $1;
+END$$;
+INSERT INTO owned SELECT generate_series(1, 10);
+CREATE INDEX owned_k ON owned USING bloomfilter (runs_as(k));
+RESET ROLE;
+SELECT keys_missing, rows_checked FROM bloom_index_verify('owned_k');
+DROP TABLE owned;
+DROP FUNCTION runs_as(int);
+
 -- ---- 6. memory ----
 -- a call site that turns from one index to another frees what it held
 CREATE TABLE ma (k int);
@@ -222,6 +241,21 @@ BEGIN;
 SELECT probe_parts(40000) AS found;
 SELECT call_site_bytes() > 300000 AS all_copied;
 COMMIT;
+
+-- ---- a hash that does not follow a nondeterministic collation ----
+-- name's hash function hashes bytes while name's equality follows the
+-- collation: a name probed against a text column under a case-insensitive
+-- collation would hash 'ALICE' apart from the stored 'alice'.  Refused.
+CREATE COLLATION vis_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE users_ci (name text COLLATE vis_ci);
+CREATE INDEX users_ci_name ON users_ci USING bloomfilter (name);
+INSERT INTO users_ci VALUES ('alice');
+SELECT bloom_index_contains('users_ci_name', 'ALICE'::text) AS text_probe,
+       EXISTS (SELECT FROM users_ci WHERE name = 'ALICE'::name COLLATE vis_ci) AS exists_name;
+SELECT bloom_index_contains('users_ci_name', 'ALICE'::name) AS name_probe;
+-- (where a function takes text, a name is cast to it, and hashes as text)
+SELECT bloom_agg(n COLLATE vis_ci) @> ('ALICE'::text COLLATE vis_ci) AS name_cast_to_text
+  FROM (VALUES ('alice'::name)) v(n);
 
 -- ---- 8. an operator class amvalidate accepts is one CREATE INDEX takes ----
 CREATE FUNCTION my_int4_hash(int4, int8) RETURNS int8 LANGUAGE sql IMMUTABLE

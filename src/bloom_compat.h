@@ -146,6 +146,18 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #endif
 
 /*
+ * Code run as a table's owner (bloom_index_verify evaluates the index's
+ * expressions): 17 also restricts the search_path of such code, as its
+ * maintenance commands do.
+ */
+#if PG_VERSION_NUM >= 170000
+#include "catalog/namespace.h"
+#define BLOOM_RESTRICT_SEARCH_PATH() RestrictSearchPath()
+#else
+#define BLOOM_RESTRICT_SEARCH_PATH() ((void) 0)
+#endif
+
+/*
  * The count of completed transactions that GetSnapshotData reuses a
  * snapshot by, and this backend's local transaction id: 17 renamed the
  * shared variables (ShmemVariableCache to TransamVariables) and put the

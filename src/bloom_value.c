@@ -26,6 +26,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -78,9 +79,31 @@ bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
 		h->hashcoll = OidIsValid(collid) ? collid : DEFAULT_COLLATION_OID;
 		if (!get_collation_isdeterministic(h->hashcoll))
 		{
-			HeapTuple ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
+			HeapTuple ctup;
 			Form_pg_collation coll;
 
+			/*
+			 * Only a hash function that follows the collation may hash under a
+			 * nondeterministic one: name's, say, hashes the bytes while name's
+			 * equality follows the collation, so 'Alice' and 'alice' would be
+			 * equal and hash apart (a false negative against a text column's
+			 * filter, whose key names the same family and collation).
+			 */
+			if (tc->hash_extended_proc != F_HASHTEXTEXTENDED &&
+			    tc->hash_extended_proc != F_HASHBPCHAREXTENDED)
+			{
+				if (missing_ok)
+					return false;
+				ereport(ERROR,
+				        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				         errmsg("values of type %s cannot be hashed under nondeterministic "
+				                "collation \"%s\"",
+				                format_type_be(typid), get_collation_name(h->hashcoll)),
+				         errdetail("Its hash function does not follow the collation: values the "
+				                   "collation calls equal could hash apart."),
+				         errhint("Cast the value to text.")));
+			}
+			ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
 			if (!HeapTupleIsValid(ctup))
 				elog(ERROR, "cache lookup failed for collation %u", h->hashcoll);
 			coll = (Form_pg_collation) GETSTRUCT(ctup);

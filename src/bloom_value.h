@@ -72,7 +72,9 @@ extern BloomHasher *bloom_agg_keep_hasher(FunctionCallInfo fcinfo, BloomHasher *
 /*
  * Set up a hasher for values of typid under collid (in the current memory
  * context).  A type without an extended hash function is an error (42883),
- * or, with missing_ok, returns false.
+ * and so is a type whose hash function does not follow collid where collid
+ * is nondeterministic (0A000: only text's and bpchar's do); with
+ * missing_ok, either returns false.
  */
 extern bool bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok);
 

@@ -28,6 +28,8 @@
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
+#include "storage/sinval.h"
+#include "utils/inval.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -38,12 +40,18 @@
 bool
 bloom_index_read_key(BloomIndexReadKey *key)
 {
+	/*
+	 * The catalog as this backend may know it now (a lock it already holds
+	 * takes in nothing): cheap when nothing arrived, a check of a flag.
+	 */
+	AcceptInvalidationMessages();
 	if (RecoveryInProgress())
 		return false;
 	/* after this backend's latest snapshot was taken: it sees no later completion */
 	pg_memory_barrier();
 	key->completions = BLOOM_XACT_COMPLETIONS();
 	key->local_changes = bloom_index_local_changes;
+	key->invalidations = SharedInvalidMessageCounter;
 	key->curcid = GetCurrentCommandId(false);
 	key->lxid = BLOOM_MY_LXID();
 	key->user = GetUserId();
@@ -55,8 +63,8 @@ bool
 bloom_index_read_key_equal(const BloomIndexReadKey *a, const BloomIndexReadKey *b)
 {
 	return a->completions == b->completions && a->local_changes == b->local_changes &&
-	       a->curcid == b->curcid && a->lxid == b->lxid && a->user == b->user &&
-	       a->row_security == b->row_security;
+	       a->invalidations == b->invalidations && a->curcid == b->curcid && a->lxid == b->lxid &&
+	       a->user == b->user && a->row_security == b->row_security;
 }
 
 /*
@@ -64,10 +72,11 @@ bloom_index_read_key_equal(const BloomIndexReadKey *a, const BloomIndexReadKey *
  * raise (55000): not valid or not ready (an interrupted CREATE INDEX
  * CONCURRENTLY; a partitioned index made ON ONLY its table, not yet
  * attached everywhere), or built over broken HOT chains for snapshots newer
- * than this one's (indcheckxmin: the rule the planner follows).
+ * than this one's (indcheckxmin: the rule the planner follows).  With
+ * too_new, the last is no error: *too_new is set instead.
  */
 static void
-check_usable(Relation index)
+check_usable(Relation index, bool *too_new)
 {
 	switch (bloom_index_usability(index))
 	{
@@ -84,6 +93,11 @@ check_usable(Relation index)
 			     errhint("REINDEX it, or drop it and create it again.")));
 			break;
 		case BLOOM_INDEX_TOO_NEW:
+			if (too_new != NULL)
+			{
+				*too_new = true;
+				return;
+			}
 			ereport(ERROR,
 			        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			         errmsg("bloomfilter index \"%s\" is too new for this transaction's snapshot",
@@ -162,7 +176,7 @@ check_may_read(Oid indexoid, Oid table)
  * usable bloomfilter index, or raise (42809, 55000).
  */
 static Relation
-open_checked(Oid indexoid, Oid heap)
+open_checked(Oid indexoid, Oid heap, bool *too_new)
 {
 	Relation index;
 
@@ -183,31 +197,31 @@ open_checked(Oid indexoid, Oid heap)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 		                errmsg("index \"%s\" changed while it was opened",
 		                       RelationGetRelationName(index))));
-	check_usable(index);
+	check_usable(index, too_new);
 	return index;
 }
 
 Relation
-bloom_index_open_read(Oid indexoid, Oid *table)
+bloom_index_open_read(Oid indexoid, Oid *table, bool *too_new)
 {
 	Oid heap = table_of(indexoid);
 
 	check_may_read(indexoid, heap);
 	*table = heap;
-	return open_checked(indexoid, heap);
+	return open_checked(indexoid, heap, too_new);
 }
 
 Relation
-bloom_index_open_leaf(Oid indexoid, Oid *table)
+bloom_index_open_leaf(Oid indexoid, Oid *table, bool *too_new)
 {
 	Oid heap = table_of(indexoid);
 
 	*table = heap;
-	return open_checked(indexoid, heap);
+	return open_checked(indexoid, heap, too_new);
 }
 
 List *
-bloom_index_leaves(Relation index)
+bloom_index_leaves(Relation index, bool *too_new)
 {
 	List *all, *result = NIL, *covered = NIL;
 	ListCell *lc;
@@ -219,7 +233,7 @@ bloom_index_leaves(Relation index)
 		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
 		{
 			Oid table;
-			Relation leaf = bloom_index_open_leaf(lfirst_oid(lc), &table); /* usable too */
+			Relation leaf = bloom_index_open_leaf(lfirst_oid(lc), &table, too_new); /* usable too */
 
 			index_close(leaf, NoLock);
 			result = lappend_oid(result, lfirst_oid(lc));

@@ -71,6 +71,7 @@ typedef struct ContainsCache
 	BloomHasher hasher; /* the probe's type, under the column's collation */
 	bool keyed;         /* key holds: the leaves were revalidated under it */
 	BloomIndexReadKey key;
+	bool too_new;         /* an index is too new for this snapshot: every answer "maybe" */
 	int nleaves;          /* the indexes read: index, or its partitions' */
 	ContainsLeaf *leaves; /* in cxt */
 	Size copied;          /* the copies' charges, summed */
@@ -134,6 +135,8 @@ set_leaves(ContainsCache *cache, List *oids)
 		if (OidIsValid(cache->leaves[old].index))
 		{
 			drop_copy(cache, &cache->leaves[old]);
+			if (cache->leaves[old].probe != NULL)
+				pfree(cache->leaves[old].probe);
 			if (cache->leaves[old].page_buffers.buffers != NULL)
 				pfree(cache->leaves[old].page_buffers.buffers);
 		}
@@ -152,11 +155,12 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 	MemoryContext old;
 	Relation index;
 	Oid table;
+	bool too_new = false; /* (revalidate decides what it means) */
 
 	if (!OidIsValid(probe_type))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("could not determine the type of the value to look up")));
-	index = bloom_index_open_read(indexoid, &table);
+	index = bloom_index_open_read(indexoid, &table, &too_new);
 	old = MemoryContextSwitchTo(cache->cxt);
 	bloom_index_hasher(index, &column);
 	bloom_hasher_init(&cache->hasher, probe_type, index->rd_indcollation[0], false);
@@ -183,9 +187,11 @@ static void
 revalidate(ContainsCache *cache)
 {
 	Oid table;
-	Relation index = bloom_index_open_read(cache->index, &table);
-	List *oids = bloom_index_leaves(index);
+	bool too_new = false;
+	Relation index = bloom_index_open_read(cache->index, &table, &too_new);
+	List *oids = bloom_index_leaves(index, &too_new);
 
+	cache->too_new = too_new;
 	set_leaves(cache, oids);
 	bloom_index_lock_predicates(oids);
 	for (int i = 0; i < cache->nleaves; i++)
@@ -196,6 +202,22 @@ revalidate(ContainsCache *cache)
 	}
 	Assert(cache->copied == 0);
 	index_close(index, NoLock);
+}
+
+/*
+ * Whether the layers meta names fit in one bloom value (its most layers,
+ * its most bits), as a copy must: a larger index is read from its pages.
+ */
+static bool
+fits_a_value(const BloomIndexMeta *meta)
+{
+	uint64 bits = 0;
+
+	if (meta->nlayers > BF_MAX_LAYERS)
+		return false;
+	for (uint32 i = 0; i < meta->nlayers; i++)
+		bits += meta->layers[i].ncells;
+	return bits <= BF_MAX_BITS;
 }
 
 /*
@@ -221,7 +243,8 @@ maybe_copy(ContainsCache *cache, ContainsLeaf *leaf, Relation index)
 		leaf->pages = RelationGetNumberOfBlocks(index);
 	charge = (Size) leaf->pages * BLCKSZ;
 	if (leaf->calls < Max(COPY_AFTER_CALLS, (uint64) leaf->pages) ||
-	    (uint64) cache->copied + charge > (uint64) get_hash_memory_limit())
+	    (uint64) cache->copied + charge > (uint64) get_hash_memory_limit() ||
+	    !fits_a_value(&leaf->meta))
 		return;
 	one = list_make1_oid(leaf->index);
 	old = MemoryContextSwitchTo(cache->cxt);
@@ -281,9 +304,10 @@ leaf_from_pages(ContainsCache *cache, ContainsLeaf *leaf, Datum value, bool keye
 	Oid table;
 	Relation index;
 	bool found;
+	bool too_new = false; /* (revalidate found it, under this key) */
 
 	/* the locks are held already: local lookups */
-	index = cache->partitioned ? bloom_index_open_leaf(leaf->index, &table)
+	index = cache->partitioned ? bloom_index_open_leaf(leaf->index, &table, &too_new)
 	                           : index_open(leaf->index, AccessShareLock);
 	if (leaf->file != BLOOM_REL_FILENUMBER(index))
 	{
@@ -354,6 +378,13 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 		cache->key = now;
 		cache->keyed = keyed;
 	}
+	/*
+	 * An index built over broken HOT chains after this snapshot may lack the
+	 * key of an older version of a row the snapshot sees: "maybe" is the
+	 * answer then, not an error, until a snapshot for which it holds them.
+	 */
+	if (cache->too_new)
+		PG_RETURN_BOOL(true);
 	for (int i = 0; i < cache->nleaves; i++)
 	{
 		ContainsLeaf *leaf = &cache->leaves[i];

@@ -28,16 +28,21 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 
 static void add_layer(Relation index, uint32 expected_layers);
 
 /*
- * This backend's changes to bloomfilter indexes: bumped before every add
- * that sets a bit and every new layer, so that a reader in this backend
- * (reader.h's BloomIndexReadKey) knows its own adds, which its command id
- * alone does not tell (a volatile function or a trigger of an INSERT sees
- * the INSERT's later rows under one command id).
+ * This backend's adds to bloomfilter indexes: bumped before every key is
+ * added, so that a reader in this backend (reader.h's BloomIndexReadKey)
+ * knows its own adds, which its command id alone does not tell (a volatile
+ * function or a trigger of an INSERT sees the INSERT's later rows under one
+ * command id).  Every add counts, not only one that sets a bit: the bits of
+ * a key this backend adds may have been set by another transaction's add,
+ * not committed, after the reader copied the filter, or lie in a layer the
+ * reader's directory does not name yet; the row this backend inserts is
+ * visible to it either way.
  */
 uint64 bloom_index_local_changes = 0;
 
@@ -62,6 +67,18 @@ bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_c
 	bloom_index_add(index, values[0]);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(scratch);
+
+	/*
+	 * SERIALIZABLE: a reader of the filter takes the table's predicate lock,
+	 * then reads bits (reader.h).  heap_insert checked that lock before the
+	 * row went in, but a reader may have taken it since and read the bits
+	 * before this add set them: it saw "absent", and read nothing of this
+	 * row, as a scan would have (a scan's conflict-out check sees the new
+	 * row's xmin).  Checking again now that the bits are set closes that
+	 * window: a reader locked before this check is a conflict, and one
+	 * locked after it reads the bits set.
+	 */
+	CheckForSerializableConflictIn(heapRel, NULL, InvalidBlockNumber);
 	return false;
 }
 
@@ -91,7 +108,6 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 		Page copy;
 		BloomIndexOpaque *opaque;
 
-		bloom_index_local_changes++;
 		xlog = GenericXLogStart(index);
 		copy = GenericXLogRegisterBuffer(xlog, buf, 0);
 		opaque = BloomIndexPageGetOpaque(copy);
@@ -117,6 +133,7 @@ bloom_index_add(Relation index, Datum value)
 	uint64 h;
 	int last;
 
+	bloom_index_local_changes++; /* before anything: see its comment */
 	bloom_index_read_meta(index, &meta);
 	if (meta.nlayers == 0)
 	{
@@ -176,7 +193,6 @@ add_layer(Relation index, uint32 expected_layers)
 	            : BLOOM_INDEX_METAPAGE + 1;
 	end = RelationGetNumberOfBlocks(index);
 	grown = bloom_index_next_layer(&meta, meta.capacity, first, &layer);
-	bloom_index_local_changes++;
 	for (uint32 p = 0; grown && p < layer.npages; p++)
 	{
 		Buffer buf = first + p < end ? ReadBufferExtended(index, MAIN_FORKNUM, first + p,

@@ -224,6 +224,8 @@ bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buff
 		if (same)
 			return;
 	}
+	/* (not valid while it is read: a copy that fails its checks is no copy) */
+	*valid = false;
 	bloom_index_read_meta(index, meta);
 	*valid = true;
 }

@@ -32,11 +32,15 @@
  *	   GetSnapshotData reuses a snapshot by it), so another session's keys,
  *	   layers, TRUNCATE, partitions attached, privileges granted or revoked
  *	   are as they were;
- *	 - local_changes, curcid, lxid: this backend changed no bloomfilter
- *	   index (bloom_index_local_changes: every add that set a bit or a
- *	   layer, however the command id moved: a volatile function or a
- *	   trigger of an INSERT sees the INSERT's later rows under one command
- *	   id), and this transaction's command is the same;
+ *	 - local_changes, curcid, lxid: this backend added no key to any
+ *	   bloomfilter index (bloom_index_local_changes: every add, whether it
+ *	   set a bit or not, however the command id moved: a volatile function
+ *	   or a trigger of an INSERT sees the INSERT's later rows under one
+ *	   command id), and this transaction's command is the same;
+ *	 - invalidations: this backend took in no catalog invalidation
+ *	   (SharedInvalidMessageCounter, after AcceptInvalidationMessages(): a
+ *	   REVOKE, a policy, an attached partition are seen once their
+ *	   messages arrive, even if their commit was counted before);
  *	 - user, row_security: the privileges asked for are the same user's
  *	   (GetUserId(): a SECURITY DEFINER frame, SET ROLE and SET SESSION
  *	   AUTHORIZATION change it) under the same row_security setting.
@@ -45,6 +49,7 @@ typedef struct BloomIndexReadKey
 {
 	uint64 completions;
 	uint64 local_changes;
+	uint64 invalidations;
 	CommandId curcid;
 	LocalTransactionId lxid;
 	Oid user;
@@ -52,9 +57,10 @@ typedef struct BloomIndexReadKey
 } BloomIndexReadKey;
 
 /*
- * The key now, in *key; false where no key holds (during recovery, where a
- * standby's snapshots follow replay, not that count: nothing may be kept
- * across calls then).
+ * The key now, in *key, after taking in the invalidations that have
+ * arrived; false where no key holds (during recovery, where a standby's
+ * snapshots follow replay, not that count: nothing may be kept across calls
+ * then).
  */
 extern bool bloom_index_read_key(BloomIndexReadKey *key);
 
@@ -67,23 +73,27 @@ extern bool bloom_index_read_key_equal(const BloomIndexReadKey *a, const BloomIn
  * security applying: checked before any lock is taken, so that who may not
  * read cannot block the table), or it may lack keys (55000).  Returns it
  * opened with AccessShareLock, its table locked first; *table gets the
- * table.
+ * table.  With too_new, an index built over broken HOT chains after this
+ * transaction's snapshot (which may lack the keys of rows it sees, until a
+ * later snapshot) is no error: *too_new is set (and a caller that may
+ * answer "maybe" answers that).
  */
-extern Relation bloom_index_open_read(Oid indexoid, Oid *table);
+extern Relation bloom_index_open_read(Oid indexoid, Oid *table, bool *too_new);
 
 /*
  * The same for a partition's index, whose parent's the caller checked the
  * privileges of (as a query of a partitioned table checks only its own).
  */
-extern Relation bloom_index_open_leaf(Oid indexoid, Oid *table);
+extern Relation bloom_index_open_leaf(Oid indexoid, Oid *table, bool *too_new);
 
 /*
  * The bloomfilter indexes that hold index's keys: itself, or, for a
  * partitioned index, its partitions' indexes (each opened and checked by
- * bloom_index_open_leaf, in the current memory context), as the catalog
- * says now.  Raises 55000 if a partition that holds rows has none.
+ * bloom_index_open_leaf, too_new passed on, in the current memory context),
+ * as the catalog says now.  Raises 55000 if a partition that holds rows has
+ * none.
  */
-extern List *bloom_index_leaves(Relation index);
+extern List *bloom_index_leaves(Relation index, bool *too_new);
 
 /*
  * Under SERIALIZABLE, the predicate lock of a scan of the table of each

@@ -23,6 +23,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -76,7 +77,7 @@ static void
 info_add(Oid leaf, InfoSums *sums)
 {
 	Oid table;
-	Relation index = bloom_index_open_leaf(leaf, &table);
+	Relation index = bloom_index_open_leaf(leaf, &table, NULL);
 	BloomIndexMeta meta;
 	PgStat_StatTabEntry *stats;
 	Relation heap;
@@ -114,7 +115,7 @@ Datum
 bloom_index_info(PG_FUNCTION_ARGS)
 {
 	Oid table;
-	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table);
+	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table, NULL);
 	InfoSums sums = {0, 0, 0, 0, 0, 0, 1.0, 0};
 	TupleDesc desc;
 	Datum values[9];
@@ -123,7 +124,7 @@ bloom_index_info(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	foreach (lc, bloom_index_leaves(index))
+	foreach (lc, bloom_index_leaves(index, NULL))
 		info_add(lfirst_oid(lc), &sums);
 	values[0] = Int32GetDatum((int32) sums.layers);
 	values[1] = Int64GetDatum((int64) sums.added);
@@ -205,12 +206,15 @@ static int64
 verify_leaf(Oid leaf, VerifyState *state)
 {
 	Oid table;
-	Relation index = bloom_index_open_leaf(leaf, &table);
+	Relation index = bloom_index_open_leaf(leaf, &table, NULL);
 	Relation heap;
 	IndexInfo *indexInfo;
 	TableScanDesc scan;
 	Snapshot snapshot;
 	int64 pages = 1;
+	Oid caller;
+	int caller_context;
+	int guc_level;
 
 	/*
 	 * Every row this snapshot sees was added before it committed: its key
@@ -225,10 +229,21 @@ verify_leaf(Oid leaf, VerifyState *state)
 	for (uint32 i = 0; i < state->meta.nlayers; i++)
 		pages += verify_layer(index, &state->meta, (int) i);
 	heap = table_open(table, NoLock);
+	/*
+	 * The index's expressions and predicate are the table owner's code: run
+	 * them as the owner, in a security-restricted operation, as REINDEX,
+	 * ANALYZE and amcheck do, never as the caller (who may be a superuser).
+	 */
+	GetUserIdAndSecContext(&caller, &caller_context);
+	SetUserIdAndSecContext(heap->rd_rel->relowner, caller_context | SECURITY_RESTRICTED_OPERATION);
+	guc_level = NewGUCNestLevel();
+	BLOOM_RESTRICT_SEARCH_PATH();
 	indexInfo = BuildIndexInfo(index);
 	indexInfo->ii_Concurrent = true; /* only what the snapshot sees */
 	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
 	table_index_build_scan(heap, index, indexInfo, true, false, verify_callback, state, scan);
+	AtEOXact_GUC(false, guc_level);
+	SetUserIdAndSecContext(caller, caller_context);
 	UnregisterSnapshot(snapshot);
 	table_close(heap, NoLock);
 	index_close(index, NoLock);
@@ -239,7 +254,7 @@ Datum
 bloom_index_verify(PG_FUNCTION_ARGS)
 {
 	Oid table;
-	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table);
+	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table, NULL);
 	VerifyState state;
 	TupleDesc desc;
 	Datum values[3];
@@ -252,7 +267,7 @@ bloom_index_verify(PG_FUNCTION_ARGS)
 	memset(&state, 0, sizeof(state));
 	state.scratch =
 	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter verify row", ALLOCSET_SMALL_SIZES);
-	foreach (lc, bloom_index_leaves(index))
+	foreach (lc, bloom_index_leaves(index, NULL))
 		pages += verify_leaf(lfirst_oid(lc), &state);
 	values[0] = Int64GetDatum(pages);
 	values[1] = Int64GetDatum(state.rows);
@@ -265,12 +280,12 @@ Datum
 bloom_index_filter(PG_FUNCTION_ARGS)
 {
 	Oid table;
-	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table);
+	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table, NULL);
 	BloomHasher hasher;
 	List *indexes;
 
 	bloom_index_hasher(index, &hasher);
-	indexes = bloom_index_leaves(index);
+	indexes = bloom_index_leaves(index, NULL);
 	bloom_index_lock_predicates(indexes);
 	index_close(index, NoLock);
 	PG_RETURN_BYTEA_P(bloom_index_snapshot(indexes, &hasher));

@@ -11,24 +11,33 @@
 #   function  a volatile function in the INSERT's WHERE (its fresh snapshot
 #             sees the INSERT's earlier rows under one command id);
 #   trigger   a BEFORE INSERT row trigger that drops a row whose key is seen;
-#   loop      a plpgsql loop, one INSERT per key;
+#   loop      a plpgsql loop, one INSERT per key, in one transaction whose
+#             call sites live across a REINDEX or a TRUNCATE in place (the
+#             second in the transaction) between its two halves;
 #   serial    two SERIALIZABLE sessions at once over the same keys, a
-#             transaction per key (one failing with 40001 is not retried);
-# every check also asks EXISTS first, and logs a key EXISTS sees that the
-# filter calls absent (a false negative).  Meanwhile another session commits
-# keys of its own.  The indexes start small (capacity 500), so layers grow
-# during the rounds.  Between rounds, one of: TRUNCATE (in place, in the
-# transaction that truncates twice), REINDEX, REINDEX CONCURRENTLY, a
-# partition detached, a large insert cancelled by its statement_timeout
-# (maybe while a layer is written), or nothing; and, on the partitioned
-# table, a partition is attached from another session while a loop runs.
+#             transaction per key (one failing with 40001 is not retried),
+#             asking the filter alone: EXISTS would take the table's
+#             predicate lock itself;
+# every other check also asks EXISTS first, and logs a key EXISTS sees that
+# the filter calls absent (a false negative).  Meanwhile another session
+# commits keys of its own, and adds some of the batch's keys in transactions
+# it rolls back (their bits set by a transaction the checks cannot see, so
+# that the harness's own add of such a key sets none).  The indexes start
+# small (capacity 500), so layers grow during the rounds.  Between rounds,
+# one of: TRUNCATE (in place, in the transaction that truncates twice),
+# REINDEX, REINDEX CONCURRENTLY, a partition detached, a large insert
+# cancelled by its statement_timeout (maybe while a layer is written), or
+# nothing; and, on the partitioned table, a partition is attached from
+# another session while a loop runs.
 # After each round: no duplicate key (a duplicate is a false negative of the
-# check that let it in), no false negative logged, and no key of the table
-# that bloom_index_contains calls absent.
+# check that let it in), no false negative logged, no key of the table that
+# bloom_index_contains calls absent, and most keys never inserted absent (a
+# filter that says "maybe" to everything would pass the rest).
 #
 # Run against a server (as pg_virtualenv sets up):
 #   bash tests/index/harness.sh [ROUNDS [KEYS]]     (default 24 rounds of 3000 keys)
-# HARNESS_SEED fixes the draws (the seed is printed).  Ends with
+# HARNESS_SEED fixes the draws (the seed is printed); HARNESS_WAYS picks
+# among the ways (default "function trigger loop serial").  Ends with
 # "harness: P passed, F failed", a check per round and per final check.
 set -uo pipefail
 
@@ -80,13 +89,18 @@ CREATE TABLE batch (i int, k int8);
 -- key EXISTS sees that the filter calls absent is logged.  The index is
 -- named through a variable, so the call site lives as long as the
 -- function's expression does (a constant would tie it to the index's plan).
-CREATE FUNCTION seen(tbl text, k int8, way text) RETURNS bool LANGUAGE plpgsql AS $$
+-- With ask_exists false, the filter alone is asked: EXISTS takes SERIALIZABLE's
+-- predicate lock on the table itself, which would hide a reader that took none.
+CREATE FUNCTION seen(tbl text, k int8, way text, ask_exists bool DEFAULT true) RETURNS bool
+LANGUAGE plpgsql AS $$
 DECLARE
   idx text := tbl || '_k';
-  present bool;
+  present bool := false;
   held bool;
 BEGIN
-  EXECUTE format('SELECT EXISTS (SELECT FROM %I WHERE k = $1)', tbl) INTO present USING k;
+  IF ask_exists THEN
+    EXECUTE format('SELECT EXISTS (SELECT FROM %I WHERE k = $1)', tbl) INTO present USING k;
+  END IF;
   held := bloom_index_contains(idx::regclass, k);
   IF present AND NOT held THEN
     INSERT INTO false_negatives VALUES (tbl, k, way);
@@ -105,12 +119,12 @@ END$$;
 -- the loop: one INSERT per key, in the batch's order; before the first of
 -- parted_4's keys it waits for advisory lock 7, which the session that
 -- attaches parted_4 holds until it has
-CREATE FUNCTION insert_loop(tbl text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION insert_loop(tbl text, lo int, hi int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   r record;
   waited bool := false;
 BEGIN
-  FOR r IN SELECT k FROM batch ORDER BY i LOOP
+  FOR r IN SELECT k FROM batch WHERE i BETWEEN lo AND hi ORDER BY i LOOP
     IF r.k > 9000000 AND NOT waited THEN
       PERFORM pg_advisory_lock(7);
       PERFORM pg_advisory_unlock(7);
@@ -144,20 +158,29 @@ INSERT INTO batch SELECT row_number() OVER (ORDER BY $by), k FROM (
   UNION ALL SELECT $n + g, 9000000 + g FROM generate_series(1, 300 * $extra) g) s;"
 }
 
-# the other session: commits keys of its own, a few a time, until stopped
+# the other session, until stopped: in turn commits a key of its own (from
+# 8,500,000 up: none of the batches'), and adds five of the batch's keys in
+# a transaction it holds open for a moment and rolls back (their bits are set
+# then, by a transaction the harness's session cannot see: its own add of
+# such a key later sets no bit)
 writer() {
 	local tbl=$1 i=0
 	while :; do
 		i=$((i + 1))
-		q -c "INSERT INTO $tbl VALUES ($((8500000 + RANDOM % 400000)))" >/dev/null 2>&1 || true
+		if [ $((i % 2)) = 0 ]; then
+			q -c "INSERT INTO $tbl VALUES ($((8500000 + RANDOM % 400000)))" >/dev/null 2>&1 || true
+		else
+			q -c "BEGIN; INSERT INTO $tbl SELECT k FROM batch WHERE k < 9000000 ORDER BY random() LIMIT 5;
+			      SELECT pg_sleep(0.05); ROLLBACK;" >/dev/null 2>&1 || true
+		fi
 		sleep 0.02
 	done
 }
 
 most_layers=0
 for round in $(seq 1 "$rounds"); do
-	ways=(function trigger loop serial)
-	way=${ways[$((RANDOM % 4))]}
+	read -r -a ways <<<"${HARNESS_WAYS:-function trigger loop serial}"
+	way=${ways[$((RANDOM % ${#ways[@]}))]}
 	orders=(random sorted runs)
 	order=${orders[$((RANDOM % 3))]}
 	tbl=plain
@@ -198,7 +221,20 @@ for round in $(seq 1 "$rounds"); do
 				sleep 0.01
 			done
 		fi
-		q -c "BEGIN; SELECT insert_loop('$tbl'); COMMIT;" >/dev/null 2>>"$errors"
+		# in one transaction, the loop's call sites living on: the first half,
+		# maybe REINDEX (a new file) or TRUNCATE twice (the second in place),
+		# then the rest (none of that beside an ATTACH, which it would block)
+		half=$((nkeys / 2))
+		mid=""
+		if [ -z "$apid" ]; then
+			case $((RANDOM % 3)) in
+			0) [ "$tbl" = plain ] && mid="REINDEX INDEX plain_k;" ;;
+			1) mid="TRUNCATE $tbl; INSERT INTO $tbl VALUES (1); TRUNCATE $tbl;" ;;
+			esac
+		fi
+		[ -z "$mid" ] || echo "round $round: mid-loop: $mid"
+		q -c "BEGIN; SELECT insert_loop('$tbl', -1000000, $half); $mid
+		      SELECT insert_loop('$tbl', $half + 1, 1000000); COMMIT;" >/dev/null 2>>"$errors"
 		[ -z "$apid" ] || wait "$apid"
 		;;
 	serial)
@@ -209,7 +245,7 @@ for round in $(seq 1 "$rounds"); do
 		for s in 0 1; do
 			q -c "SELECT k FROM batch ORDER BY i LIMIT 1000" | while read -r k; do
 				echo "BEGIN ISOLATION LEVEL SERIALIZABLE;"
-				echo "DO \$\$BEGIN IF NOT seen('$tbl', $k, 'serial') THEN INSERT INTO $tbl VALUES ($k); END IF; END\$\$;"
+				echo "DO \$\$BEGIN IF NOT seen('$tbl', $k, 'serial', false) THEN INSERT INTO $tbl VALUES ($k); END IF; END\$\$;"
 				echo "COMMIT;"
 			done >"$work/serial_$s.sql"
 		done
@@ -232,10 +268,16 @@ for round in $(seq 1 "$rounds"); do
 
 	check "round $round ($way, $order, $tbl): no key inserted twice" 0 \
 		"$(q -c "SELECT count(*) - count(DISTINCT k) FROM $tbl WHERE k NOT BETWEEN 8500000 AND 8999999")"
+	q -c "SELECT 'harness: round $round: key ' || k || ' held ' || count(*) || ' times' FROM $tbl
+	      WHERE k NOT BETWEEN 8500000 AND 8999999 GROUP BY k HAVING count(*) > 1 LIMIT 5"
 	check "round $round ($way, $order, $tbl): no false negative seen by a check" 0 \
 		"$(q -c "SELECT count(*) FROM false_negatives")"
 	check "round $round ($way, $order, $tbl): every key of the table in its filter" 0 \
 		"$(q -c "SELECT count(*) FROM $tbl WHERE NOT bloom_index_contains('${tbl}_k', k)")"
+	# (and the filter is no filter that says "maybe" to everything: keys never
+	# inserted are mostly absent)
+	check "round $round ($way, $order, $tbl): keys never inserted mostly absent" t \
+		"$(q -c "SELECT count(*) FILTER (WHERE bloom_index_contains('${tbl}_k', -g::int8)) < 500 FROM generate_series(1, 2000) g")"
 	q -c "TRUNCATE false_negatives" >/dev/null
 	layers=$(q -c "SELECT layers FROM bloom_index_info('plain_k')")
 	[ "$layers" -gt "$most_layers" ] && most_layers=$layers
