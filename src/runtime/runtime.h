@@ -137,6 +137,8 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_SKIP_ATTNOS,  /* IntList: the keys' columns in that partition */
 	RF_PRIVATE_SOURCE,       /* OidList: the bloomfilter index the filter is taken from, or NIL */
 	RF_PRIVATE_SOURCE_KEY,   /* Integer: the key it holds (0-based), or -1 */
+	RF_PRIVATE_NOT_SHIPPED,  /* String: why the postgres_fdw scan below a probe did not take
+	                          * the filter (pushdown.c), or NIL */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -243,13 +245,16 @@ extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *inf
                                    RuntimePlanContext *ctx);
 
 /*
- * pushdown.c: the remote query of scan, a postgres_fdw scan of one table
- * whose output columns cols are the keys, with the filter's test, or NULL
- * if its server or its keys do not allow it (pushdown.c's header).  No side
- * effect: callers may ask for several scans before shipping to any.
+ * pushdown.c: the remote query of scan, a foreign scan of one table whose
+ * output columns cols are the keys, with the filter's test, or NULL if it
+ * is not postgres_fdw's or its server or its keys do not allow it
+ * (pushdown.c's header); then *why_not says why for a postgres_fdw scan,
+ * for EXPLAIN (else NULL).  No side effect: callers may ask for several
+ * scans before shipping to any.
  */
 extern char *bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols,
-                                 const RuntimePlanInfo *info, RuntimePlanContext *ctx);
+                                 const RuntimePlanInfo *info, RuntimePlanContext *ctx,
+                                 const char **why_not);
 
 /* pushdown.c: ship the filter into scan, whose remote query becomes sql (bloom_rf_remote_sql's). */
 extern void bloom_rf_push_remote(ForeignScan *scan, char *sql, RuntimePlanInfo *info,
