@@ -45,6 +45,7 @@
  *	 cost.c       the cost model: every estimate it reads, one place
  *	 placement.c  where a filter's probes go
  *	 pushdown.c   filters shipped into postgres_fdw scans
+ *	 remotekey.c  their keys hashed on the remote side as locally
  *	 skip.c       partitions whose bounds hold no built key: skipped
  *	 rangescan.c  BloomFilterScan: the block ranges a BRIN index gives
  *	 keyscan.c    its reading of the keys' rows through a B-tree
@@ -255,6 +256,18 @@ extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *inf
 extern char *bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols,
                                  const RuntimePlanInfo *info, RuntimePlanContext *ctx,
                                  const char **why_not);
+
+/*
+ * remotekey.c: the remote SQL of a join key of a filter shipped into a
+ * postgres_fdw scan: the local column var, col the remote column's SQL,
+ * compared by the join operator opno under collation.  *hash is its 32-bit
+ * hash as the local probe computes it on the value postgres_fdw makes of
+ * the remote value; *exact a condition under which it is that (false for
+ * remote types whose value it does not rebuild: then the row must pass).
+ * Returns NULL, or why the key is not shipped (remotekey.c's header).
+ */
+extern const char *bloom_rf_remote_key(const Var *var, const char *col, Oid opno, Oid collation,
+                                       char **hash, char **exact);
 
 /* pushdown.c: ship the filter into scan, whose remote query becomes sql (bloom_rf_remote_sql's). */
 extern void bloom_rf_push_remote(ForeignScan *scan, char *sql, RuntimePlanInfo *info,

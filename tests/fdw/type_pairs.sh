@@ -95,6 +95,7 @@ pair int8_int8 int8 int8 "$ints"
 pair int4_int8 int4 int8 "$ints"
 pair int8_int4 int8 int4 "$ints"
 pair int2_int4 int2 int4 "SELECT * FROM (VALUES (0), (-1), (NULL)) v UNION ALL SELECT g FROM generate_series(1, 3000) g"
+pair int4_int2 int4 int2 "SELECT * FROM (VALUES (0), (-1), (NULL)) v UNION ALL SELECT g FROM generate_series(1, 3000) g"
 pair int8_numeric int8 numeric "$ints"
 pair numeric_numeric numeric numeric "$nums"
 pair numeric61_numeric "numeric(6,1)" numeric "$nums"
@@ -168,7 +169,9 @@ pair latin_int8_int8 int8 int8 "$ints" "LIMIT 100" "" latin1
 # (f_late: they are last, after the five rows whose keys l_late holds; the
 # remote side, filtering, reads past them to fill a batch).
 remote_sql+="
-CREATE TABLE r_unread (k8 int8, kt text, kn numeric, kts timestamp, keep bool);
+-- kts: a timestamp(0) rounds 294276-12-31 23:59:59.9 up to a value whose text
+-- its own input rejects
+CREATE TABLE r_unread (k8 int8, kt text, kn numeric, kts timestamp(0), keep bool);
 INSERT INTO r_unread SELECT g, lpad(to_hex(g), 3, '0'), g * 0.05,
   TIMESTAMP '2020-01-01' + g * interval '1.5 s', true FROM generate_series(1, 3000) g;
 INSERT INTO r_unread VALUES (9000000000, 'much too long', 12345678.9, '294276-12-31 23:59:59.9', false);"
@@ -273,9 +276,10 @@ SQL
 }
 
 check int8_int8 filters
-check int4_int8 filters
+check int4_int8 inert
 check int8_int4 filters
-check int2_int4 filters
+check int2_int4 inert
+check int4_int2 filters
 check int8_numeric inert
 check numeric_numeric filters
 check numeric61_numeric filters
@@ -329,10 +333,14 @@ check array_array "refused:integer[] is not a type"
 check domain_int4 "refused:int4_domain is not a type"
 check latin_text_text inert
 check latin_int8_int8 filters
+# an int4 column over int8 is not filtered (its rows pass); the others drop
+# the values the local input rejects
 for k in k8 kt kn kts; do
-	check "unread_$k" filters \
+	expect=filters
+	[ "$k" = k8 ] && expect=inert
+	check "unread_$k" $expect \
 		"SELECT f.$k::text FROM f_unread f JOIN l_unread l ON f.$k = l.$k WHERE f.keep"
-	check "late_$k" filters \
+	check "late_$k" $expect \
 		"SELECT count(*)::text FROM (SELECT f.$k FROM f_unread f JOIN l_late l ON f.$k = l.$k LIMIT 5) x"
 done
 check two_keys filters "SELECT f.a::text FROM f_two f JOIN l_two l ON f.a = l.a AND f.b = l.b"
