@@ -21,18 +21,31 @@
 #   refused:R   the filter is not in the Remote SQL, and EXPLAIN says why:
 #               "Not Shipped: ...R...".
 # Run against a server (as pg_virtualenv sets up).  Prints a line per case,
-# then "type_pairs: N passed, N failed".
+# then "type_pairs: N passed, N failed".  With REMOTE_PGHOST and
+# REMOTE_PGPORT, the remote databases are on that server (another major
+# version, trusting the connection; bloomfilter installed), as
+# postgres.
 set -euo pipefail
 local_db=bloom_types_local
 remote_db=bloom_types_remote
 latin_db=bloom_types_latin1
+remote_host=${REMOTE_PGHOST:-localhost}
+remote_port=${REMOTE_PGPORT:-${PGPORT:-5432}}
+remote_psql() {
+	if [ -n "${REMOTE_PGPORT:-}" ]; then
+		psql -h "$remote_host" -p "$remote_port" -U postgres "$@"
+	else
+		psql "$@"
+	fi
+}
 drop_all() {
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $local_db" \
-		-c "DROP DATABASE IF EXISTS $remote_db" -c "DROP DATABASE IF EXISTS $latin_db" 2>/dev/null
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $local_db" 2>/dev/null
+	remote_psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $remote_db" \
+		-c "DROP DATABASE IF EXISTS $latin_db" 2>/dev/null
 }
 drop_all
-psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $local_db" \
-	-c "CREATE DATABASE $remote_db" \
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $local_db" 2>/dev/null
+remote_psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $remote_db" \
 	-c "CREATE DATABASE $latin_db ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" \
 	2>/dev/null
 trap 'drop_all || true' EXIT
@@ -192,18 +205,18 @@ ANALYZE f_two, l_two;
 CREATE FOREIGN TABLE f_plain (k int8) SERVER plain OPTIONS (table_name 'r_int8_int8');
 ANALYZE f_plain;"
 
-psql -X -q -v ON_ERROR_STOP=1 -d "$remote_db" <<<"$remote_sql"
-psql -X -q -v ON_ERROR_STOP=1 -d "$latin_db" <<<"$latin_sql"
-psql -X -q -v ON_ERROR_STOP=1 -v pw="${PGPASSWORD:-}" -v port="${PGPORT:-5432}" \
+remote_psql -X -q -v ON_ERROR_STOP=1 -d "$remote_db" <<<"$remote_sql"
+remote_psql -X -q -v ON_ERROR_STOP=1 -d "$latin_db" <<<"$latin_sql"
+psql -X -q -v ON_ERROR_STOP=1 -v pw="${PGPASSWORD:-}" -v port="$remote_port" -v host="$remote_host" \
 	-v remote="$remote_db" -v latin="$latin_db" -d "$local_db" <<SQL
 CREATE EXTENSION bloomfilter;
 CREATE EXTENSION postgres_fdw;
 CREATE SERVER shard FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host 'localhost', port :'port', dbname :'remote', extensions 'bloomfilter');
+  OPTIONS (host :'host', port :'port', dbname :'remote', extensions 'bloomfilter');
 CREATE SERVER latin1 FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host 'localhost', port :'port', dbname :'latin', extensions 'bloomfilter');
+  OPTIONS (host :'host', port :'port', dbname :'latin', extensions 'bloomfilter');
 CREATE SERVER plain FOREIGN DATA WRAPPER postgres_fdw
-  OPTIONS (host 'localhost', port :'port', dbname :'remote');
+  OPTIONS (host :'host', port :'port', dbname :'remote');
 CREATE USER MAPPING FOR CURRENT_USER SERVER shard OPTIONS (user 'postgres', password :'pw');
 CREATE USER MAPPING FOR CURRENT_USER SERVER latin1 OPTIONS (user 'postgres', password :'pw');
 CREATE USER MAPPING FOR CURRENT_USER SERVER plain OPTIONS (user 'postgres', password :'pw');
