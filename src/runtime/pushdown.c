@@ -66,6 +66,7 @@ static bool is_postgres_fdw(Oid serverid);
 static bool lists_us(Oid serverid);
 static bool sql_can_be_wrapped(const char *sql);
 static char *remote_column(Oid relid, AttrNumber attno);
+static char *remote_relation(Oid relid);
 
 /*
  * The bloomfilter extension's schema in this database, quoted, or NULL if
@@ -143,6 +144,7 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
 		Var *var = tle ? (Var *) tle->expr : NULL;
 		char *key = NULL, *key_exact = NULL;
+		const char *column;
 
 		if (var == NULL || !IsA(var, Var) || var->varno != (int) scanrelid || var->varattno <= 0 ||
 		    var->varlevelsup != 0)
@@ -150,10 +152,10 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 			*why_not = "a key is not a column of the foreign table";
 			return NULL;
 		}
+		column = quote_identifier(remote_column(rte->relid, var->varattno));
 		*why_not = bloom_rf_remote_key(
-		    var,
-		    psprintf(PUSHED_ALIAS ".%s",
-		             quote_identifier(remote_column(rte->relid, var->varattno))),
+		    var, psprintf(PUSHED_ALIAS ".%s", column),
+		    psprintf("(SELECT r.%s FROM %s r LIMIT 0)", column, remote_relation(rte->relid)),
 		    list_nth_oid(info->operators, i), list_nth_oid(info->collations, i), &key, &key_exact);
 		if (*why_not != NULL)
 		{
@@ -297,4 +299,31 @@ remote_column(Oid relid, AttrNumber attno)
 			return defGetString(def);
 	}
 	return get_attname(relid, attno, false);
+}
+
+/*
+ * The remote table's name, qualified and quoted, as postgres_fdw names it:
+ * its "schema_name" and "table_name" options, or the local names.
+ */
+static char *
+remote_relation(Oid relid)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	const char *nspname = NULL, *relname = NULL;
+	ListCell *lc;
+
+	foreach (lc, table->options)
+	{
+		DefElem *def = lfirst(lc);
+
+		if (strcmp(def->defname, "schema_name") == 0)
+			nspname = defGetString(def);
+		else if (strcmp(def->defname, "table_name") == 0)
+			relname = defGetString(def);
+	}
+	if (nspname == NULL)
+		nspname = get_namespace_name(get_rel_namespace(relid));
+	if (relname == NULL)
+		relname = get_rel_name(relid);
+	return psprintf("%s.%s", quote_identifier(nspname), quote_identifier(relname));
 }

@@ -114,24 +114,24 @@ typedef struct KeyType
 /* Each local type shipped, and the remote types it is read from (the header's lists). */
 static const KeyType key_types[] = {
     {.type = INT2OID, .local = "hashint2", .remote = "hashint2", .from = {INT2OID}},
-    {.type = INT4OID, .local = "hashint4", .remote = "hashint4", .from = {INT2OID, INT4OID}},
+    {.type = INT4OID, .local = "hashint4", .remote = "hashint4", .from = {INT4OID, INT2OID}},
     {.type = INT8OID,
      .local = "hashint8",
      .remote = "hashint8",
-     .from = {INT2OID, INT4OID, INT8OID}},
+     .from = {INT8OID, INT4OID, INT2OID}},
     {.type = NUMERICOID,
      .local = "hash_numeric",
      .remote = "hash_numeric",
      .typmod = TYPMOD_ROUND,
-     .from = {NUMERICOID, INT2OID, INT4OID, INT8OID, FLOAT4OID, FLOAT8OID}},
+     .from = {NUMERICOID, INT8OID, INT4OID, INT2OID, FLOAT8OID, FLOAT4OID}},
     {.type = FLOAT4OID,
      .local = "hashfloat4",
      .remote = "hashfloat4",
-     .from = {FLOAT4OID, INT2OID, INT4OID, INT8OID}},
+     .from = {FLOAT4OID, INT8OID, INT4OID, INT2OID}},
     {.type = FLOAT8OID,
      .local = "hashfloat8",
      .remote = "hashfloat8",
-     .from = {FLOAT8OID, FLOAT4OID, INT2OID, INT4OID, INT8OID}},
+     .from = {FLOAT8OID, FLOAT4OID, INT8OID, INT4OID, INT2OID}},
     {.type = BOOLOID, .local = "hashchar hashbool", .from = {BOOLOID}},
     {.type = TEXTOID, .local = "hashtext", .remote = "hashtext", .string = true},
     {.type = VARCHAROID,
@@ -202,16 +202,22 @@ remote_text(const char *col, bool by_cast)
 	return psprintf("(CASE WHEN %s IS NOT NULL THEN pg_catalog.format('%%s', %s) END)", col, col);
 }
 
-/* SQL of the remote types, a list for IN: 'bigint'::pg_catalog.regtype, ... */
+/*
+ * SQL of whether the remote column's type is one of types: an InitPlan, so
+ * tested once per query.  typed_null is a scalar subquery whose type is the
+ * remote column's (it reads no row).
+ */
 static char *
-type_list(const Oid *types, int ntypes)
+remote_type_in(const char *typed_null, const Oid *types, int ntypes)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
+	appendStringInfo(&buf, "(SELECT pg_catalog.pg_typeof(%s) IN (", typed_null);
 	for (int i = 0; i < ntypes; i++)
 		appendStringInfo(&buf, "%s%s::pg_catalog.regtype", i == 0 ? "" : ", ",
 		                 quote_literal_cstr(format_type_be(types[i])));
+	appendStringInfoString(&buf, "))");
 	return buf.data;
 }
 
@@ -257,15 +263,15 @@ rebuilt_hash(const KeyType *kt, int32 typmod, const char *text)
 }
 
 const char *
-bloom_rf_remote_key(const Var *var, const char *col, Oid opno, Oid collation, char **hash,
-                    char **exact)
+bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null, Oid opno,
+                    Oid collation, char **hash, char **exact)
 {
 	const KeyType *kt = NULL;
 	Oid left_fn, right_fn;
 	const char *type = format_type_with_typemod(var->vartype, var->vartypmod);
 	char *fn, *names;
-	Oid cast_types[lengthof(key_types[0].from)], format_types[lengthof(key_types[0].from)];
-	int ncast = 0, nformat = 0;
+	Oid cast_types[lengthof(key_types[0].from)];
+	int ncast = 0, ntypes = 0;
 
 	for (int i = 0; i < (int) lengthof(key_types); i++)
 		if (key_types[i].type == var->vartype)
@@ -290,24 +296,20 @@ bloom_rf_remote_key(const Var *var, const char *col, Oid opno, Oid collation, ch
 		/* text and varchar: their cast; any other type: its output function */
 		*exact = psprintf("(SELECT pg_catalog.getdatabaseencoding() = %s)",
 		                  quote_literal_cstr(GetDatabaseEncodingName()));
-		*hash = psprintf("CASE WHEN pg_catalog.pg_typeof(%s) IN ('text'::pg_catalog.regtype, "
-		                 "'character varying'::pg_catalog.regtype) THEN %s ELSE %s END",
-		                 col, rebuilt_hash(kt, var->vartypmod, remote_text(col, true)),
+		*hash = psprintf("CASE WHEN %s THEN %s ELSE %s END",
+		                 remote_type_in(typed_null, (const Oid[]){TEXTOID, VARCHAROID}, 2),
+		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, true)),
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, false)));
 		return NULL;
 	}
-	for (int i = 0; i < (int) lengthof(kt->from) && OidIsValid(kt->from[i]); i++)
-	{
-		if (text_cast_is_output(kt->from[i]))
-			cast_types[ncast++] = kt->from[i];
-		else
-			format_types[nformat++] = kt->from[i];
-	}
-	*exact = psprintf("pg_catalog.pg_typeof(%s) IN (%s%s%s)", col, type_list(cast_types, ncast),
-	                  ncast > 0 && nformat > 0 ? ", " : "", type_list(format_types, nformat));
-	if (ncast > 0 && nformat > 0)
-		*hash = psprintf("CASE WHEN pg_catalog.pg_typeof(%s) IN (%s) THEN %s ELSE %s END", col,
-		                 type_list(cast_types, ncast),
+	/* those whose cast to text is the output function, and the others (by format) */
+	for (; ntypes < (int) lengthof(kt->from) && OidIsValid(kt->from[ntypes]); ntypes++)
+		if (text_cast_is_output(kt->from[ntypes]))
+			cast_types[ncast++] = kt->from[ntypes];
+	*exact = remote_type_in(typed_null, kt->from, ntypes);
+	if (ncast > 0 && ncast < ntypes)
+		*hash = psprintf("CASE WHEN %s THEN %s ELSE %s END",
+		                 remote_type_in(typed_null, cast_types, ncast),
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, true)),
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, false)));
 	else
