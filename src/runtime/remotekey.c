@@ -24,15 +24,17 @@
  * type it hashes.  It parses for any type: every type casts to text, and
  * text casts to every type (through the input function); a direct cast or
  * hash of the column would not parse for some.  It is exact for a remote
- * type S when S's cast to text is its output function (format('%s', v) is
- * used for the few whose cast is a function of their own: bool, char(n),
- * inet, cidr), and when the local type's input reads S's text alike in both
- * sessions and on every version from 15.  key_types lists, for each local
- * type shipped, such remote types; <exact> tests the remote column's type
- * at run time, once per query (an InitPlan: pg_typeof of a scalar subquery
- * of the remote table's column that reads no row), and for any other
- * remote type every row passes, to be probed locally as before (every row:
- * the remote side then sends what it sends without the filter).
+ * type S when the local type's input reads S's text alike in both sessions
+ * and on every version from 15.  A string is read from the output
+ * function's text, format('%s', v), where the cast to text differs from it
+ * (bool gives "true", char(n) loses its padding, inet adds "/32"); the
+ * other local types read the cast's text, which for those is another text
+ * of the same value.  key_types lists, for each local type shipped, such
+ * remote types; <exact> tests the remote column's type at run time, once
+ * per query (an InitPlan: pg_typeof of a scalar subquery of the remote
+ * table's column that reads no row), and for any other remote type every
+ * row passes, to be probed locally as before (every row: the remote side
+ * then sends what it sends without the filter).
  *
  * Where the local input fails on some of S's texts (the local fetch of such
  * a row fails), the cast that stands for it must not fail, and the row is
@@ -191,25 +193,18 @@ static const KeyType key_types[] = {
 };
 
 /*
- * Whether a remote type's cast to text gives its output function's text:
- * no pg_cast entry (the cast is the output function) or a binary one.
- * These have a function of their own (bool gives "true", char(n) loses its
- * padding, inet and cidr add the netmask).
+ * SQL of a text of the remote value col that the local input reads as
+ * postgres_fdw's fetch does: its output function's (format's %s calls it;
+ * but makes '' of NULL), or, by_cast, its cast to text.  The cast is the
+ * output function (no pg_cast entry) for every type of key_types' lists
+ * but bool ("true" for "t"), inet and cidr ("/32" added), whose casts give
+ * another text of the same value: no string is read from them.
  */
-static bool
-text_cast_is_output(Oid type)
-{
-	return type != BOOLOID && type != BPCHAROID && type != INETOID && type != CIDROID &&
-	       type != NAMEOID && type != CHAROID;
-}
-
-/* SQL of the text postgres_fdw fetches for the remote value col of a type of this kind. */
 static char *
 remote_text(const char *col, bool by_cast)
 {
 	if (by_cast)
 		return psprintf("(%s)::text", col);
-	/* format's %s calls the output function, but makes '' of NULL */
 	return psprintf("(CASE WHEN %s IS NOT NULL THEN pg_catalog.format('%%s', %s) END)", col, col);
 }
 
@@ -281,8 +276,7 @@ bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null, Oid
 	Oid left_fn, right_fn;
 	const char *type = format_type_with_typemod(var->vartype, var->vartypmod);
 	char *fn, *names;
-	Oid cast_types[lengthof(key_types[0].from)];
-	int ncast = 0, ntypes = 0;
+	int ntypes = 0;
 
 	for (int i = 0; i < (int) lengthof(key_types); i++)
 		if (key_types[i].type == var->vartype)
@@ -313,17 +307,9 @@ bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null, Oid
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, false)));
 		return NULL;
 	}
-	/* those whose cast to text is the output function, and the others (by format) */
-	for (; ntypes < (int) lengthof(kt->from) && OidIsValid(kt->from[ntypes]); ntypes++)
-		if (text_cast_is_output(kt->from[ntypes]))
-			cast_types[ncast++] = kt->from[ntypes];
+	while (ntypes < (int) lengthof(kt->from) && OidIsValid(kt->from[ntypes]))
+		ntypes++;
 	*exact = remote_type_in(typed_null, kt->from, ntypes);
-	if (ncast > 0 && ncast < ntypes)
-		*hash = psprintf("CASE WHEN %s THEN %s ELSE %s END",
-		                 remote_type_in(typed_null, cast_types, ncast),
-		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, true)),
-		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, false)));
-	else
-		*hash = rebuilt_hash(kt, var->vartypmod, remote_text(col, ncast > 0));
+	*hash = rebuilt_hash(kt, var->vartypmod, remote_text(col, true));
 	return NULL;
 }
