@@ -115,7 +115,7 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 	if (scan->operation != CMD_SELECT || !is_postgres_fdw(scan->fs_server))
 		return NULL;
 	if (!info->may_push)
-		*why_not = "the join may read the scan before its filter is built";
+		*why_not = "a Parallel Hash Join's filter (a parameter does not reach parallel workers)";
 	else if (scanrelid == 0 || scan->fdw_scan_tlist != NIL)
 		*why_not = "a join or aggregate done by the remote server";
 	else if (list_length(scan->fdw_private) < 3 || !IsA(linitial(scan->fdw_private), String))
