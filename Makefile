@@ -22,8 +22,8 @@ TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src/runtime/cost.o \
 	src/runtime/placement.o src/runtime/plantree.o src/runtime/node.o src/runtime/build.o \
 	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o \
-	src/runtime/pushdown.o src/runtime/remote.o src/runtime/values.o src/runtime/skip.o src/runtime/rangescan.o \
-	src/runtime/keyscan.o
+	src/runtime/pushdown.o src/runtime/remotekey.o src/runtime/remote.o src/runtime/values.o \
+	src/runtime/skip.o src/runtime/rangescan.o src/runtime/keyscan.o
 INDEX_OBJS = src/index/handler.o src/index/pages.o src/index/build.o src/index/insert.o \
 	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/contains.o \
 	src/index/access.o src/index/keys.o src/index/snapshot.o \

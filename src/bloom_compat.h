@@ -33,6 +33,16 @@
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/*
+ * 17 added infinite intervals: earlier versions' interval input rejects
+ * 'infinity', which a remote server of 17 or later may send (remotekey.c).
+ */
+#if PG_VERSION_NUM >= 170000
+#define BLOOM_READS_INFINITE_INTERVALS 1
+#else
+#define BLOOM_READS_INFINITE_INTERVALS 0
+#endif
+
 /* Join types: 16 added right anti joins, 18 right semi joins. */
 #if PG_VERSION_NUM >= 160000
 #define BLOOM_HAS_RIGHT_ANTI

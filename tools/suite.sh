@@ -141,6 +141,8 @@ cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 cluster_test "postgres_fdw: probes pushed to the remote side" fdw tests/fdw/pushdown.sh
 cluster_test "postgres_fdw: runtime filters shipped into remote scans" fdw_push \
 	tests/fdw/runtime_push.sh
+cluster_test "postgres_fdw: shipped filters over every pair of local and remote types" type_pairs \
+	tests/fdw/type_pairs.sh
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \

@@ -53,6 +53,7 @@ typedef enum Side
 static Plan *place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info,
                            RuntimePlanContext *ctx, bool may_stop);
 static bool accepts_probe(Plan *parent, Plan *child);
+static Plan *not_shipped(Plan *probe, const char *why_not);
 static Plan **passable_child(Plan *plan, const AttrNumber *cols, AttrNumber *child_cols,
                              RuntimePlanInfo *info);
 static bool map_columns(Plan *plan, const AttrNumber *cols, int ncols, Side *side,
@@ -99,6 +100,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	Plan **child;
 	List *keys = NIL;
 	char *sql;
+	const char *why_not = NULL;
 	List *partition = NIL;
 	bool safe, skip;
 	Plan *ranged;
@@ -123,11 +125,18 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 			foreach (lc, children)
 			{
 				Plan *c = lfirst(lc);
+				const char *why = NULL;
 
-				if (c->async_capable && (!IsA(c, ForeignScan) ||
-				                         (remote[foreach_current_index(lc)] = bloom_rf_remote_sql(
-				                              (ForeignScan *) c, child_cols, info, ctx)) == NULL))
+				if (c->async_capable &&
+				    (!IsA(c, ForeignScan) || (remote[foreach_current_index(lc)] =
+				                                  bloom_rf_remote_sql((ForeignScan *) c, child_cols,
+				                                                      info, ctx, &why)) == NULL))
+				{
 					async_ok = false;
+					/* the probe goes above the Append: it says why */
+					if (why_not == NULL)
+						why_not = why;
+				}
 			}
 			if (async_ok)
 			{
@@ -161,7 +170,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 		return NULL;
 	/* a postgres_fdw scan may also take the filter into its remote query */
 	if (IsA(plan, ForeignScan) &&
-	    (sql = bloom_rf_remote_sql((ForeignScan *) plan, cols, info, ctx)) != NULL)
+	    (sql = bloom_rf_remote_sql((ForeignScan *) plan, cols, info, ctx, &why_not)) != NULL)
 		bloom_rf_push_remote((ForeignScan *) plan, sql, info, ctx);
 	/*
 	 * The scan of a partition may be skipped whole (skip.c), and a Seq Scan
@@ -194,9 +203,20 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	if (skip)
 	{
 		info->skippable++;
-		return bloom_rf_make_skipping_probe(plan, keys, info, partition, attnos, ctx);
+		return not_shipped(bloom_rf_make_skipping_probe(plan, keys, info, partition, attnos, ctx),
+		                   why_not);
 	}
-	return bloom_rf_make_node(plan, keys, info, true, ctx);
+	return not_shipped(bloom_rf_make_node(plan, keys, info, true, ctx), why_not);
+}
+
+/* The probe probe, for EXPLAIN: why the postgres_fdw scan below did not take the filter. */
+static Plan *
+not_shipped(Plan *probe, const char *why_not)
+{
+	if (why_not != NULL)
+		lfirst(list_nth_cell(((CustomScan *) probe)->custom_private, RF_PRIVATE_NOT_SHIPPED)) =
+		    makeString(pstrdup(why_not));
+	return probe;
 }
 
 /*

@@ -249,6 +249,7 @@ make_node(Plan *child, List *keys, const RuntimePlanInfo *info, bool probe, List
 	    lappend(cscan->custom_private,
 	            OidIsValid(info->source_index) ? list_make1_oid(info->source_index) : NIL);
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger(info->source_key));
+	cscan->custom_private = lappend(cscan->custom_private, NIL); /* placement.c sets it */
 	Assert(list_length(cscan->custom_private) == RF_PRIVATE_COUNT);
 	cscan->methods = probe ? &bloom_rf_probe_plan_methods : &bloom_rf_build_plan_methods;
 	return plan;

@@ -381,10 +381,14 @@ static void
 probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	ProbeState *state = (ProbeState *) node;
+	Node *not_shipped =
+	    list_nth(((CustomScan *) node->ss.ps.plan)->custom_private, RF_PRIVATE_NOT_SHIPPED);
 	RuntimeCounts all;
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->node.filter_id, es);
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
+	if (not_shipped != NULL)
+		ExplainPropertyText("Not Shipped", strVal(not_shipped), es);
 	if (state->skip_partition != NIL && es->verbose)
 		ExplainPropertyText("Skip Test", "partition bounds", es);
 	if (!state->probe_rows)

@@ -10,19 +10,22 @@
  * fdw_private) is wrapped:
  *
  *	 SELECT * FROM (<the scan's own SQL>) bloomfilter_pushed
- *	  WHERE <schema>.bloom_runtime_contains($n::bytea, <key hash>)
+ *	  WHERE CASE WHEN <exact> THEN <schema>.bloom_runtime_contains($n::bytea, <key hash>)
+ *	             ELSE true END
  *
  * where $n is a parameter appended to the scan's fdw_exprs: a PARAM_EXEC
  * Param of type bytea that the build node sets to the finished filter
  * (build.c) and leaves NULL until then, or when the filter is too full to
  * be useful or larger than bloomfilter.runtime_filter_ship_max; a NULL
- * filter lets every row through (remote.c).  The
- * key hash is the built-in hash function the local probe uses for the join
- * operator's outer side, applied to the remote column cast to that
- * function's argument type, under "C" for a deterministic collation (they
- * all hash alike); keys are combined as the hash join combines them.  The
- * local probe stays above the scan: it drops what the remote side let
- * through only if the filter was not sent.
+ * filter lets every row through (remote.c).  Keys are combined as the hash
+ * join combines them.  The local probe stays above the scan: it drops what
+ * the remote side let through only if the filter was not sent.
+ *
+ * The key hash and <exact>, the condition under which it is what the local
+ * probe computes, come from remotekey.c, which says how: the remote side
+ * rebuilds the value the local join compares (the remote value's text read
+ * as the local column's type), for the remote types listed per local type,
+ * and lets every row pass for any other.
  *
  * A remote cursor is opened at the scan's first fetch.  The join must have
  * built its filter by then: a hash join that might read an outer row before
@@ -33,27 +36,20 @@
  * scan's parameter changed, so postgres_fdw sends the query again with the
  * new filter instead of reusing rows the old one passed (build.c).
  *
- * Not shipped, and probed locally only: scans of a join or an aggregate
- * pushed to the remote side, scans whose SQL sorts, limits or locks rows,
- * keys whose hash function or type is not built in (the remote side might
- * not have them), keys under a nondeterministic collation (their hash is
- * the ICU sort key, which another ICU version may compute differently, so a
- * matching row could be dropped; and the remote side might not have the
- * collation), servers without bloomfilter in "extensions", and
- * databases where the extension is not installed locally (its schema names
- * the remote function).  The remote server must have bloomfilter 1.7 or
- * later installed in the same schema.
+ * Not shipped, and probed locally only, with the reason on the probe in
+ * EXPLAIN ("Not Shipped"): scans of a join or an aggregate pushed to the
+ * remote side, scans whose SQL sorts, limits or locks rows, keys that
+ * remotekey.c does not rebuild, servers without bloomfilter in
+ * "extensions", and databases where the extension is not installed
+ * locally (its schema names the remote function).  The remote server must
+ * have bloomfilter 1.7 or later installed in the same schema.
  */
 #include "runtime.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/transam.h"
-#include "catalog/pg_collation.h"
 #include "catalog/pg_extension.h"
-#include "catalog/pg_proc.h"
-#include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "commands/extension.h"
 #include "foreign/foreign.h"
@@ -62,14 +58,15 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 #include "utils/varlena.h"
 
 #define PUSHED_ALIAS "bloomfilter_pushed"
 
-static bool is_postgres_fdw_with_us(Oid serverid);
+static bool is_postgres_fdw(Oid serverid);
+static bool lists_us(Oid serverid);
 static bool sql_can_be_wrapped(const char *sql);
-static char *key_hash_sql(Oid relid, AttrNumber attno, Oid opno, Oid collation);
+static char *remote_column(Oid relid, AttrNumber attno);
+static char *remote_relation(Oid relid);
 
 /*
  * The bloomfilter extension's schema in this database, quoted, or NULL if
@@ -103,42 +100,70 @@ extension_schema(void)
 
 char *
 bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                    RuntimePlanContext *ctx)
+                    RuntimePlanContext *ctx, const char **why_not)
 {
 	/* the filter is the parameter after the scan's own */
 	int paramno = list_length(scan->fdw_exprs) + 1;
 	Plan *plan = &scan->scan.plan;
 	Index scanrelid = scan->scan.scanrelid;
-	StringInfoData hash, sql;
+	StringInfoData hash, exact, sql;
 	RangeTblEntry *rte;
-	char *schema;
+	char *schema = NULL;
 
 	Assert(ctx->stmt != NULL);
-	if (!info->may_push || scanrelid == 0 || scan->fdw_scan_tlist != NIL ||
-	    scan->operation != CMD_SELECT || list_length(scan->fdw_private) < 3 ||
-	    !IsA(linitial(scan->fdw_private), String))
+	*why_not = NULL;
+	if (scan->operation != CMD_SELECT || !is_postgres_fdw(scan->fs_server))
+		return NULL;
+	if (!info->may_push)
+		*why_not = "a Parallel Hash Join's filter (a parameter does not reach parallel workers)";
+	else if (scanrelid == 0 || scan->fdw_scan_tlist != NIL)
+		*why_not = "a join or aggregate done by the remote server";
+	else if (list_length(scan->fdw_private) < 3 || !IsA(linitial(scan->fdw_private), String))
+		*why_not = "not a scan postgres_fdw planned as it plans a table's";
+	else if (!lists_us(scan->fs_server))
+		*why_not = psprintf("server %s does not list bloomfilter in its \"extensions\" option",
+		                    quote_identifier(GetForeignServer(scan->fs_server)->servername));
+	else if (!sql_can_be_wrapped(strVal(linitial(scan->fdw_private))))
+		*why_not = "the remote query sorts, limits or locks rows";
+	else if ((schema = extension_schema()) == NULL)
+		*why_not = "bloomfilter is not installed in this database";
+	if (*why_not != NULL || schema == NULL)
 		return NULL;
 	rte = rt_fetch(scanrelid, ctx->stmt->rtable);
-	if (rte->rtekind != RTE_RELATION || !is_postgres_fdw_with_us(scan->fs_server) ||
-	    !sql_can_be_wrapped(strVal(linitial(scan->fdw_private))) ||
-	    (schema = extension_schema()) == NULL)
+	if (rte->rtekind != RTE_RELATION)
+	{
+		*why_not = "not a scan of a foreign table";
 		return NULL;
+	}
 
 	/* the keys' combined hash, as keys.c computes it locally */
 	initStringInfo(&hash);
+	initStringInfo(&exact);
 	for (int i = 0; i < info->nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);
 		Var *var = tle ? (Var *) tle->expr : NULL;
-		char *key;
+		char *key = NULL, *key_exact = NULL;
+		const char *column;
 
 		if (var == NULL || !IsA(var, Var) || var->varno != (int) scanrelid || var->varattno <= 0 ||
 		    var->varlevelsup != 0)
+		{
+			*why_not = "a key is not a column of the foreign table";
 			return NULL;
-		key = key_hash_sql(rte->relid, var->varattno, list_nth_oid(info->operators, i),
-		                   list_nth_oid(info->collations, i));
-		if (key == NULL)
+		}
+		column = quote_identifier(remote_column(rte->relid, var->varattno));
+		*why_not = bloom_rf_remote_key(
+		    var, psprintf(PUSHED_ALIAS ".%s", column),
+		    psprintf("(SELECT r.%s FROM %s r LIMIT 0)", column, remote_relation(rte->relid)),
+		    list_nth_oid(info->operators, i), list_nth_oid(info->collations, i), &key, &key_exact);
+		if (*why_not != NULL)
+		{
+			*why_not =
+			    psprintf("key %s: %s", get_attname(rte->relid, var->varattno, false), *why_not);
 			return NULL;
+		}
+		appendStringInfo(&exact, "%s%s", i == 0 ? "" : " AND ", key_exact);
 		if (i == 0)
 			appendStringInfoString(&hash, key);
 		else
@@ -150,9 +175,10 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 		}
 	}
 	initStringInfo(&sql);
-	appendStringInfo(
-	    &sql, "SELECT * FROM (%s) " PUSHED_ALIAS " WHERE %s.bloom_runtime_contains($%d::bytea, %s)",
-	    strVal(linitial(scan->fdw_private)), schema, paramno, hash.data);
+	appendStringInfo(&sql,
+	                 "SELECT * FROM (%s) " PUSHED_ALIAS " WHERE CASE WHEN %s THEN "
+	                 "%s.bloom_runtime_contains($%d::bytea, %s) ELSE true END",
+	                 strVal(linitial(scan->fdw_private)), exact.data, schema, paramno, hash.data);
 	return sql.data;
 }
 
@@ -204,19 +230,25 @@ bloom_rf_push_hold_outer(HashJoin *join, const Hash *hash)
 	}
 }
 
-/* Whether the server is postgres_fdw's and lists bloomfilter in its "extensions". */
+/* Whether the server is postgres_fdw's. */
 static bool
-is_postgres_fdw_with_us(Oid serverid)
+is_postgres_fdw(Oid serverid)
 {
 	ForeignServer *server = GetForeignServer(serverid);
 	ForeignDataWrapper *fdw = GetForeignDataWrapper(server->fdwid);
 	char *handler;
+
+	return OidIsValid(fdw->fdwhandler) && (handler = get_func_name(fdw->fdwhandler)) != NULL &&
+	       strcmp(handler, "postgres_fdw_handler") == 0;
+}
+
+/* Whether the server lists bloomfilter in its "extensions" option. */
+static bool
+lists_us(Oid serverid)
+{
 	ListCell *lc;
 
-	if (!OidIsValid(fdw->fdwhandler) || (handler = get_func_name(fdw->fdwhandler)) == NULL ||
-	    strcmp(handler, "postgres_fdw_handler") != 0)
-		return false;
-	foreach (lc, server->options)
+	foreach (lc, GetForeignServer(serverid)->options)
 	{
 		DefElem *def = lfirst(lc);
 		List *names;
@@ -253,48 +285,45 @@ sql_can_be_wrapped(const char *sql)
 	return true;
 }
 
-/*
- * The SQL of a key's 32-bit hash on the remote side: the built-in hash
- * function of the join operator for the outer side, on the remote column
- * (its "column_name" option, or the local name) cast to that function's
- * argument type.  NULL where the key cannot be hashed remotely as locally.
- */
+/* The remote column's name: its "column_name" option, or the local name. */
 static char *
-key_hash_sql(Oid relid, AttrNumber attno, Oid opno, Oid collation)
+remote_column(Oid relid, AttrNumber attno)
 {
-	Oid left_fn, right_fn, argtype;
-	HeapTuple tup;
-	Form_pg_proc proc;
-	char *column = NULL;
-	const char *collate = "";
 	ListCell *lc;
 
-	if (!get_op_hash_functions(opno, &left_fn, &right_fn) || left_fn >= FirstGenbkiObjectId)
-		return NULL;
-	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(left_fn));
-	if (!HeapTupleIsValid(tup))
-		return NULL;
-	proc = (Form_pg_proc) GETSTRUCT(tup);
-	argtype = proc->pronargs == 1 ? proc->proargtypes.values[0] : InvalidOid;
-	ReleaseSysCache(tup);
-	if (!OidIsValid(argtype) || argtype >= FirstGenbkiObjectId || IsPolymorphicType(argtype))
-		return NULL;
-	if (OidIsValid(collation))
-	{
-		if (!get_collation_isdeterministic(collation))
-			return NULL;
-		collate = " COLLATE pg_catalog.\"C\"";
-	}
 	foreach (lc, GetForeignColumnOptions(relid, attno))
 	{
 		DefElem *def = lfirst(lc);
 
 		if (strcmp(def->defname, "column_name") == 0)
-			column = defGetString(def);
+			return defGetString(def);
 	}
-	if (column == NULL)
-		column = get_attname(relid, attno, false);
-	return psprintf("pg_catalog.%s((" PUSHED_ALIAS ".%s)::%s%s)",
-	                quote_identifier(get_func_name(left_fn)), quote_identifier(column),
-	                format_type_be_qualified(argtype), collate);
+	return get_attname(relid, attno, false);
+}
+
+/*
+ * The remote table's name, qualified and quoted, as postgres_fdw names it:
+ * its "schema_name" and "table_name" options, or the local names.
+ */
+static char *
+remote_relation(Oid relid)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	const char *nspname = NULL, *relname = NULL;
+	ListCell *lc;
+
+	foreach (lc, table->options)
+	{
+		DefElem *def = lfirst(lc);
+
+		if (strcmp(def->defname, "schema_name") == 0)
+			nspname = defGetString(def);
+		else if (strcmp(def->defname, "table_name") == 0)
+			relname = defGetString(def);
+	}
+	if (nspname == NULL)
+		nspname = get_namespace_name(get_rel_namespace(relid));
+	if (relname == NULL)
+		relname = get_rel_name(relid);
+	return psprintf("%s.%s", quote_identifier(nspname), quote_identifier(relname));
 }

@@ -20,6 +20,23 @@ PG_FUNCTION_INFO_V1(bloom_runtime_contains);
 PG_FUNCTION_INFO_V1(bloom_runtime_combine);
 
 /*
+ * What a call site of bloom_runtime_contains keeps across rows (fn_extra):
+ * the filter it checked last, where it was, and its bytes before the data.
+ * The filter is the remote query's parameter, the same value on every row,
+ * so its header is checked once: bf_check_header reads nothing but the
+ * length and those bytes, so a value at the same address with the same
+ * length and the same bytes before its data has the same view.
+ */
+typedef struct ContainsCache
+{
+	const uint8 *buf;
+	size_t len;
+	size_t prefix; /* bytes before the data: header, extensions, element key, layers */
+	uint8 *copy;   /* those bytes, as they were */
+	bf_view view;
+} ContainsCache;
+
+/*
  * bloom_runtime_contains(filter bytea, hash integer) -> boolean
  *
  * Whether a key whose hash is `hash` may be in the runtime filter.  A NULL
@@ -27,13 +44,16 @@ PG_FUNCTION_INFO_V1(bloom_runtime_combine);
  * lets every row through; a NULL hash (a NULL key) matches nothing, since
  * the join operators are strict.  Not STRICT, for the first rule.  A filter
  * whose header fails its check is an error (22023): it never reads outside
- * the value.
+ * the value.  The header is checked once per call site and filter
+ * (ContainsCache).
  */
 Datum
 bloom_runtime_contains(PG_FUNCTION_ARGS)
 {
+	ContainsCache *cache = (ContainsCache *) fcinfo->flinfo->fn_extra;
 	bytea *raw;
-	bf_view view;
+	const uint8 *buf;
+	size_t len;
 	bf_error err;
 
 	if (PG_ARGISNULL(0))
@@ -41,9 +61,28 @@ bloom_runtime_contains(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_BOOL(false);
 	raw = PG_GETARG_BYTEA_PP(0);
-	if (!bf_check_header((const uint8 *) VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw), &view, &err))
-		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-	PG_RETURN_BOOL(bf_contains_hash(&view, (uint64) (uint32) PG_GETARG_INT32(1)));
+	buf = (const uint8 *) VARDATA_ANY(raw);
+	len = VARSIZE_ANY_EXHDR(raw);
+	if (cache == NULL || cache->buf != buf || cache->len != len ||
+	    memcmp(cache->copy, buf, cache->prefix) != 0)
+	{
+		bf_view view;
+
+		if (!bf_check_header(buf, len, &view, &err))
+			bloom_report(&err, BLOOM_FROM_ARGUMENT);
+		if (cache == NULL)
+			fcinfo->flinfo->fn_extra = cache =
+			    MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ContainsCache));
+		if (cache->copy != NULL)
+			pfree(cache->copy);
+		cache->prefix = (size_t) (view.data - view.payload);
+		cache->copy = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, Max(cache->prefix, 1));
+		memcpy(cache->copy, buf, cache->prefix);
+		cache->buf = buf;
+		cache->len = len;
+		cache->view = view;
+	}
+	PG_RETURN_BOOL(bf_contains_hash(&cache->view, (uint64) (uint32) PG_GETARG_INT32(1)));
 }
 
 /*

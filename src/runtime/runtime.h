@@ -45,6 +45,7 @@
  *	 cost.c       the cost model: every estimate it reads, one place
  *	 placement.c  where a filter's probes go
  *	 pushdown.c   filters shipped into postgres_fdw scans
+ *	 remotekey.c  their keys hashed on the remote side as locally
  *	 skip.c       partitions whose bounds hold no built key: skipped
  *	 rangescan.c  BloomFilterScan: the block ranges a BRIN index gives
  *	 keyscan.c    its reading of the keys' rows through a B-tree
@@ -137,6 +138,8 @@ typedef enum RuntimePrivate
 	RF_PRIVATE_SKIP_ATTNOS,  /* IntList: the keys' columns in that partition */
 	RF_PRIVATE_SOURCE,       /* OidList: the bloomfilter index the filter is taken from, or NIL */
 	RF_PRIVATE_SOURCE_KEY,   /* Integer: the key it holds (0-based), or -1 */
+	RF_PRIVATE_NOT_SHIPPED,  /* String: why the postgres_fdw scan below a probe did not take
+	                          * the filter (pushdown.c), or NIL */
 	RF_PRIVATE_COUNT
 } RuntimePrivate;
 
@@ -243,13 +246,30 @@ extern Plan *bloom_rf_place_probes(Plan *outer, List *keys, RuntimePlanInfo *inf
                                    RuntimePlanContext *ctx);
 
 /*
- * pushdown.c: the remote query of scan, a postgres_fdw scan of one table
- * whose output columns cols are the keys, with the filter's test, or NULL
- * if its server or its keys do not allow it (pushdown.c's header).  No side
- * effect: callers may ask for several scans before shipping to any.
+ * pushdown.c: the remote query of scan, a foreign scan of one table whose
+ * output columns cols are the keys, with the filter's test, or NULL if it
+ * is not postgres_fdw's or its server or its keys do not allow it
+ * (pushdown.c's header); then *why_not says why for a postgres_fdw scan,
+ * for EXPLAIN (else NULL).  No side effect: callers may ask for several
+ * scans before shipping to any.
  */
 extern char *bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols,
-                                 const RuntimePlanInfo *info, RuntimePlanContext *ctx);
+                                 const RuntimePlanInfo *info, RuntimePlanContext *ctx,
+                                 const char **why_not);
+
+/*
+ * remotekey.c: the remote SQL of a join key of a filter shipped into a
+ * postgres_fdw scan: the local column var, col the remote column's SQL in
+ * the filtering query, typed_null a scalar subquery of the remote column's
+ * type that reads no row, compared by the join operator opno under
+ * collation.  *hash is its 32-bit hash as the local probe computes it on
+ * the value postgres_fdw makes of the remote value; *exact a condition
+ * under which it is that (false for remote types whose value it does not
+ * rebuild: then the row must pass).  Returns NULL, or why the key is not
+ * shipped (remotekey.c's header).
+ */
+extern const char *bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null,
+                                       Oid opno, Oid collation, char **hash, char **exact);
 
 /* pushdown.c: ship the filter into scan, whose remote query becomes sql (bloom_rf_remote_sql's). */
 extern void bloom_rf_push_remote(ForeignScan *scan, char *sql, RuntimePlanInfo *info,
