@@ -11,16 +11,18 @@
  * copy of each one's whole filter.
  *
  * All of that is kept only under one BloomIndexReadKey (reader.h): while
- * the key is equal, no transaction completed, this backend changed no
- * bloomfilter index, the command and the transaction are the same, and the
- * user and row_security are.  When the key differs, the call site
+ * the key is equal, no transaction completed, this backend added no key to
+ * any bloomfilter index and took in no catalog invalidation, the command
+ * and the transaction are the same, and the user and row_security are.
+ * When the key differs, the call site
  * revalidates before it answers: the current user's right to read the keys,
  * the list of partitions' indexes (a partition attached or detached), the
  * predicate locks of SERIALIZABLE, every copy dropped, and every directory
  * compared whole with its metapage before it is used (TRUNCATE of a table
  * created in the same transaction rewrites the index in place, in the same
  * file).  A key committed before the key was read was added before then, so
- * a directory or a copy read under the key holds it.
+ * a directory or a copy read under the key holds it.  An index too new for
+ * the snapshot (indcheckxmin) makes every answer under the key "maybe".
  *
  * Each call then takes the index's lock (held already: a local lookup), its
  * relcache entry, and one page per layer, each pinned through the buffer it
