@@ -13,6 +13,7 @@
 # Run against a server (as pg_virtualenv sets up).  Prints a line per case,
 # then "fdw_push: N passed, N failed".
 set -euo pipefail
+. "$(dirname "$0")/compare.sh"
 local_db=bloom_push_local
 remote_db=bloom_push_remote
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $local_db" \
@@ -124,23 +125,7 @@ SET enable_mergejoin = off;
 CREATE TEMP TABLE r_on AS $query;
 SET bloomfilter.runtime_filter = off;
 CREATE TEMP TABLE r_off AS $query;
-SET bloomfilter.runtime_filter = on;
-SELECT 'same: ' || ((SELECT count(*) FROM r_on) = (SELECT count(*) FROM r_off)
-       AND NOT EXISTS ((SELECT * FROM r_on EXCEPT ALL SELECT * FROM r_off)
-                       UNION ALL (SELECT * FROM r_off EXCEPT ALL SELECT * FROM r_on)));
-SELECT 'rows: ' || (SELECT count(*) FROM r_on);
-EXPLAIN (VERBOSE, COSTS OFF) $query;
-CREATE FUNCTION pg_temp.remote_rows(q text) RETURNS bigint LANGUAGE plpgsql AS \$\$
-DECLARE plan json;
-BEGIN
-  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) ' || q INTO plan;
-  RETURN (SELECT sum((n->>'Actual Rows')::numeric * (n->>'Actual Loops')::numeric)::bigint
-            FROM jsonb_path_query(plan::jsonb, 'strict \$.**') n
-           WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' = 'Foreign Scan');
-END \$\$;
-SELECT 'remote rows on: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
-SET bloomfilter.runtime_filter = off;
-SELECT 'remote rows off: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
+$(compare_sql "$query")
 SET bloomfilter.runtime_filter = on;
 $([ "$pushed" = full ] || [ "$pushed" = skip ] && echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $query;")
 SQL

@@ -26,6 +26,7 @@
 # version, trusting the connection; bloomfilter installed), as
 # postgres.
 set -euo pipefail
+. "$(dirname "$0")/compare.sh"
 local_db=bloom_types_local
 remote_db=bloom_types_remote
 latin_db=bloom_types_latin1
@@ -245,22 +246,7 @@ SET bloomfilter.runtime_filter = off;
 CREATE TEMP TABLE r_off AS $query;
 SET bloomfilter.runtime_filter = on;
 CREATE TEMP TABLE r_on AS $query;
-SELECT 'same: ' || ((SELECT count(*) FROM r_on) = (SELECT count(*) FROM r_off)
-       AND NOT EXISTS ((SELECT * FROM r_on EXCEPT ALL SELECT * FROM r_off)
-                       UNION ALL (SELECT * FROM r_off EXCEPT ALL SELECT * FROM r_on)));
-SELECT 'rows: ' || (SELECT count(*) FROM r_on);
-EXPLAIN (VERBOSE, COSTS OFF) $query;
-CREATE FUNCTION pg_temp.remote_rows(q text) RETURNS bigint LANGUAGE plpgsql AS \$\$
-DECLARE plan json;
-BEGIN
-  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) ' || q INTO plan;
-  RETURN (SELECT sum((n->>'Actual Rows')::numeric * (n->>'Actual Loops')::numeric)::bigint
-            FROM jsonb_path_query(plan::jsonb, 'strict \$.**') n
-           WHERE jsonb_typeof(n) = 'object' AND n->>'Node Type' = 'Foreign Scan');
-END \$\$;
-SELECT 'remote rows on: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
-SET bloomfilter.runtime_filter = off;
-SELECT 'remote rows off: ' || pg_temp.remote_rows(\$q\$$query\$q\$);
+$(compare_sql "$query")
 SQL
 	) || true
 	local same shipped on off why ok=0
