@@ -143,6 +143,8 @@ cluster_test "postgres_fdw: runtime filters shipped into remote scans" fdw_push 
 	tests/fdw/runtime_push.sh
 cluster_test "postgres_fdw: shipped filters over every pair of local and remote types" type_pairs \
 	tests/fdw/type_pairs.sh
+cluster_test "postgres_fdw: shipped filters under an UPDATE's recheck of rows others changed" recheck \
+	tests/fdw/recheck.sh
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \

@@ -34,6 +34,7 @@ typedef struct BuildState
 	double outer_rows; /* the planner's estimates, for EXPLAIN */
 	double inner_rows;
 	double pass;
+	bytea *sent; /* the value this node put in the remote parameter, or NULL */
 } BuildState;
 
 static Node *build_create(CustomScan *cscan);
@@ -187,6 +188,9 @@ build_rescan(CustomScanState *node)
  * The parameter that ships the filter to remote scans (pushdown.c), if any:
  * the finished filter (send), or NULL, which lets every row through there.
  * The value lives in the query's memory, as long as the scans may read it.
+ * Only a value this node put there is freed: an EvalPlanQual recheck of an
+ * UPDATE or a FOR UPDATE runs a copy of the plan whose parameters start as
+ * the query's own values, pointers to memory the query's node owns.
  */
 static void
 set_remote_param(BuildState *state, bool send)
@@ -200,8 +204,9 @@ set_remote_param(BuildState *state, bool send)
 		return;
 	Assert(!send || state->filter.ready);
 	prm = &estate->es_param_exec_vals[state->filter.remote_param];
-	if (!prm->isnull && DatumGetPointer(prm->value) != NULL)
-		pfree(DatumGetPointer(prm->value));
+	if (state->sent != NULL && !prm->isnull && DatumGetPointer(prm->value) == (Pointer) state->sent)
+		pfree(state->sent);
+	state->sent = NULL;
 	prm->execPlan = NULL;
 	prm->value = (Datum) 0;
 	prm->isnull = true;
@@ -214,6 +219,7 @@ set_remote_param(BuildState *state, bool send)
 	{
 		prm->value = PointerGetDatum(filter);
 		prm->isnull = false;
+		state->sent = filter;
 	}
 }
 

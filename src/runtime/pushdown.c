@@ -9,10 +9,13 @@
  * cannot match are not sent at all.  The scan's remote SQL (postgres_fdw's
  * fdw_private) is wrapped:
  *
- *	 SELECT * FROM (<the scan's own SQL>) bloomfilter_pushed
+ *	 SELECT * FROM (<the scan's own SQL> OFFSET 0) bloomfilter_pushed
  *	  WHERE CASE WHEN <exact> THEN <schema>.bloom_runtime_contains($n::bytea, <key hash>)
  *	             ELSE true END
  *
+ * (OFFSET 0: the remote planner keeps the scan's query whole, so that the
+ * filter sees only the rows its WHERE keeps; a second filter on the same
+ * scan adds its condition to the first's, AND.)
  * where $n is a parameter appended to the scan's fdw_exprs: a PARAM_EXEC
  * Param of type bytea that the build node sets to the finished filter
  * (build.c) and leaves NULL until then, or when the filter is too full to
@@ -39,9 +42,10 @@
  * Not shipped, and probed locally only, with the reason on the probe in
  * EXPLAIN ("Not Shipped"): scans of a join or an aggregate pushed to the
  * remote side, scans whose SQL sorts, limits or locks rows, keys that
- * remotekey.c does not rebuild, servers without bloomfilter in
- * "extensions", and databases where the extension is not installed
- * locally (its schema names the remote function).  The remote server must
+ * remotekey.c does not rebuild, keys whose remote column another column of
+ * the foreign table also reads (the scan's SQL names it twice), servers
+ * without bloomfilter in "extensions", and databases where the extension
+ * is not installed locally (its schema names the remote function).  The remote server must
  * have bloomfilter 1.7 or later installed in the same schema.
  */
 #include "runtime.h"
@@ -61,12 +65,17 @@
 #include "utils/varlena.h"
 
 #define PUSHED_ALIAS "bloomfilter_pushed"
+/* how a scan's SQL wrapped by us begins (postgres_fdw names every column it reads) */
+#define PUSHED_PREFIX "SELECT * FROM ("
 
 static bool is_postgres_fdw(Oid serverid);
 static bool lists_us(Oid serverid);
 static bool sql_can_be_wrapped(const char *sql);
 static char *remote_column(Oid relid, AttrNumber attno);
+static bool remote_column_shared(Oid relid, AttrNumber attno);
+static char *remote_column_type(Oid relid, AttrNumber attno);
 static char *remote_relation(Oid relid);
+static bool wrapped_by_us(const char *sql);
 
 /*
  * The bloomfilter extension's schema in this database, quoted, or NULL if
@@ -123,7 +132,8 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 	else if (!lists_us(scan->fs_server))
 		*why_not = psprintf("server %s does not list bloomfilter in its \"extensions\" option",
 		                    quote_identifier(GetForeignServer(scan->fs_server)->servername));
-	else if (!sql_can_be_wrapped(strVal(linitial(scan->fdw_private))))
+	else if (!wrapped_by_us(strVal(linitial(scan->fdw_private))) &&
+	         !sql_can_be_wrapped(strVal(linitial(scan->fdw_private))))
 		*why_not = "the remote query sorts, limits or locks rows";
 	else if ((schema = extension_schema()) == NULL)
 		*why_not = "bloomfilter is not installed in this database";
@@ -152,11 +162,20 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 			*why_not = "a key is not a column of the foreign table";
 			return NULL;
 		}
+		if (remote_column_shared(rte->relid, var->varattno))
+		{
+			/* (the scan's SQL then names it twice: a reference to it is ambiguous) */
+			*why_not =
+			    psprintf("key %s: another column of the foreign table reads remote column %s",
+			             get_attname(rte->relid, var->varattno, false),
+			             quote_identifier(remote_column(rte->relid, var->varattno)));
+			return NULL;
+		}
 		column = quote_identifier(remote_column(rte->relid, var->varattno));
-		*why_not = bloom_rf_remote_key(
-		    var, psprintf(PUSHED_ALIAS ".%s", column),
-		    psprintf("(SELECT r.%s FROM %s r LIMIT 0)", column, remote_relation(rte->relid)),
-		    list_nth_oid(info->operators, i), list_nth_oid(info->collations, i), &key, &key_exact);
+		*why_not = bloom_rf_remote_key(var, psprintf(PUSHED_ALIAS ".%s", column),
+		                               remote_column_type(rte->relid, var->varattno),
+		                               list_nth_oid(info->operators, i),
+		                               list_nth_oid(info->collations, i), &key, &key_exact);
 		if (*why_not != NULL)
 		{
 			*why_not =
@@ -175,10 +194,22 @@ bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols, const RuntimePlan
 		}
 	}
 	initStringInfo(&sql);
+	if (wrapped_by_us(strVal(linitial(scan->fdw_private))))
+		/* another filter on the same scan: one more condition of the wrapper's */
+		appendStringInfo(&sql, "%s AND ", strVal(linitial(scan->fdw_private)));
+	else
+		/*
+		 * OFFSET 0 fences the scan's own query: the remote planner neither
+		 * pulls it up nor pushes the filter into it, so the filter sees only
+		 * the rows the scan's WHERE keeps, and no expression of a view's
+		 * column (a constant of a UNION ALL arm, a cast that fails on rows
+		 * the WHERE drops) is folded into the filter's or run before it.
+		 */
+		appendStringInfo(&sql, PUSHED_PREFIX "%s OFFSET 0) " PUSHED_ALIAS " WHERE ",
+		                 strVal(linitial(scan->fdw_private)));
 	appendStringInfo(&sql,
-	                 "SELECT * FROM (%s) " PUSHED_ALIAS " WHERE CASE WHEN %s THEN "
-	                 "%s.bloom_runtime_contains($%d::bytea, %s) ELSE true END",
-	                 strVal(linitial(scan->fdw_private)), exact.data, schema, paramno, hash.data);
+	                 "CASE WHEN %s THEN %s.bloom_runtime_contains($%d::bytea, %s) ELSE true END",
+	                 exact.data, schema, paramno, hash.data);
 	return sql.data;
 }
 
@@ -283,6 +314,39 @@ sql_can_be_wrapped(const char *sql)
 		if (strstr(sql, refused[i]) != NULL)
 			return false;
 	return true;
+}
+
+/* Whether sql is a scan's SQL that a filter was pushed into already. */
+static bool
+wrapped_by_us(const char *sql)
+{
+	return strncmp(sql, PUSHED_PREFIX, strlen(PUSHED_PREFIX)) == 0;
+}
+
+/* Whether another column of foreign table relid reads the remote column attno reads. */
+static bool
+remote_column_shared(Oid relid, AttrNumber attno)
+{
+	char *name = remote_column(relid, attno);
+
+	/* (attribute numbers have no gaps: a dropped column keeps its row) */
+	for (AttrNumber a = 1; get_attname(relid, a, true) != NULL; a++)
+		if (a != attno && strcmp(remote_column(relid, a), name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * SQL of the remote column's type, read from the remote catalog (an oid):
+ * no plan of the remote table, so none of its partitions is locked or read.
+ */
+static char *
+remote_column_type(Oid relid, AttrNumber attno)
+{
+	return psprintf("(SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE a.attrelid = "
+	                "%s::pg_catalog.regclass AND a.attname = %s AND NOT a.attisdropped)",
+	                quote_literal_cstr(remote_relation(relid)),
+	                quote_literal_cstr(remote_column(relid, attno)));
 }
 
 /* The remote column's name: its "column_name" option, or the local name. */

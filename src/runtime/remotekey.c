@@ -15,9 +15,14 @@
  * remote side rebuilds that value from the same text, in the same session
  * as the fetch, and hashes it as the local probe does:
  *
- *	 CASE WHEN <exact> THEN bloom_runtime_contains($n, <hash>) ELSE true END
- *	 <exact>  (SELECT pg_typeof((SELECT r.k FROM public.t r LIMIT 0)) IN ('bigint', ...))
+ *	 SELECT * FROM (<scan's SQL> OFFSET 0) bloomfilter_pushed
+ *	  WHERE CASE WHEN <exact> THEN bloom_runtime_contains($n, <hash>) ELSE true END
+ *	 <exact>  (SELECT (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid =
+ *	           'public.t'::regclass AND a.attname = 'k' AND ...)::regtype IN ('bigint', ...))
  *	 <hash>   hashint8(((bloomfilter_pushed.k)::text)::bigint)
+ *
+ * (OFFSET 0, pushdown.c: the filter sees only the rows the scan's own WHERE
+ * keeps, and the remote planner folds no view's expression into it.)
  *
  * The remote column's type is not known when the plan is made, so the SQL
  * must parse whatever it is, and be exact and never fail for every remote
@@ -31,10 +36,11 @@
  * other local types read the cast's text, which for those is another text
  * of the same value.  key_types lists, for each local type shipped, such
  * remote types; <exact> tests the remote column's type at run time, once
- * per query (an InitPlan: pg_typeof of a scalar subquery of the remote
- * table's column that reads no row), and for any other remote type every
- * row passes, to be probed locally as before (every row: the remote side
- * then sends what it sends without the filter).
+ * per query (an InitPlan reading the remote catalog: no plan of the remote
+ * table, whose partitions it would lock), and for any other remote type
+ * every row passes, to be probed locally as before (every row: the remote
+ * side then sends what it sends without the filter).  A domain over an
+ * allowed type is another type: its rows pass.
  *
  * Where the local input fails on some of S's texts (the local fetch of such
  * a row fails), the cast that stands for it must not fail, and the row is
@@ -205,21 +211,26 @@ remote_text(const char *col, bool by_cast)
 {
 	if (by_cast)
 		return psprintf("(%s)::text", col);
-	return psprintf("(CASE WHEN %s IS NOT NULL THEN pg_catalog.format('%%s', %s) END)", col, col);
+	/*
+	 * (num_nulls, not IS NOT NULL: a composite value with a NULL field is
+	 * not NULL, yet IS NOT NULL is false for it)
+	 */
+	return psprintf(
+	    "(CASE WHEN pg_catalog.num_nulls(%s) = 0 THEN pg_catalog.format('%%s', %s) END)", col, col);
 }
 
 /*
  * SQL of whether the remote column's type is one of types: an InitPlan, so
- * tested once per query.  typed_null is a scalar subquery whose type is the
- * remote column's (it reads no row).
+ * tested once per query.  remote_type is a scalar subquery giving the
+ * remote column's type's oid (from the remote catalog).
  */
 static char *
-remote_type_in(const char *typed_null, const Oid *types, int ntypes)
+remote_type_in(const char *remote_type, const Oid *types, int ntypes)
 {
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "(SELECT pg_catalog.pg_typeof(%s) IN (", typed_null);
+	appendStringInfo(&buf, "(SELECT %s::pg_catalog.regtype IN (", remote_type);
 	for (int i = 0; i < ntypes; i++)
 		appendStringInfo(&buf, "%s%s::pg_catalog.regtype", i == 0 ? "" : ", ",
 		                 quote_literal_cstr(format_type_be(types[i])));
@@ -269,7 +280,7 @@ rebuilt_hash(const KeyType *kt, int32 typmod, const char *text)
 }
 
 const char *
-bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null, Oid opno,
+bloom_rf_remote_key(const Var *var, const char *col, const char *remote_type, Oid opno,
                     Oid collation, char **hash, char **exact)
 {
 	const KeyType *kt = NULL;
@@ -302,14 +313,14 @@ bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null, Oid
 		*exact = psprintf("(SELECT pg_catalog.getdatabaseencoding() = %s)",
 		                  quote_literal_cstr(GetDatabaseEncodingName()));
 		*hash = psprintf("CASE WHEN %s THEN %s ELSE %s END",
-		                 remote_type_in(typed_null, (const Oid[]){TEXTOID, VARCHAROID}, 2),
+		                 remote_type_in(remote_type, (const Oid[]){TEXTOID, VARCHAROID}, 2),
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, true)),
 		                 rebuilt_hash(kt, var->vartypmod, remote_text(col, false)));
 		return NULL;
 	}
 	while (ntypes < (int) lengthof(kt->from) && OidIsValid(kt->from[ntypes]))
 		ntypes++;
-	*exact = remote_type_in(typed_null, kt->from, ntypes);
+	*exact = remote_type_in(remote_type, kt->from, ntypes);
 	*hash = rebuilt_hash(kt, var->vartypmod, remote_text(col, true));
 	return NULL;
 }

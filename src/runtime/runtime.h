@@ -260,15 +260,16 @@ extern char *bloom_rf_remote_sql(ForeignScan *scan, const AttrNumber *cols,
 /*
  * remotekey.c: the remote SQL of a join key of a filter shipped into a
  * postgres_fdw scan: the local column var, col the remote column's SQL in
- * the filtering query, typed_null a scalar subquery of the remote column's
- * type that reads no row, compared by the join operator opno under
+ * the filtering query, remote_type a scalar subquery of the remote
+ * column's type's oid (read from the remote catalog), compared by the join
+ * operator opno under
  * collation.  *hash is its 32-bit hash as the local probe computes it on
  * the value postgres_fdw makes of the remote value; *exact a condition
  * under which it is that (false for remote types whose value it does not
  * rebuild: then the row must pass).  Returns NULL, or why the key is not
  * shipped (remotekey.c's header).
  */
-extern const char *bloom_rf_remote_key(const Var *var, const char *col, const char *typed_null,
+extern const char *bloom_rf_remote_key(const Var *var, const char *col, const char *remote_type,
                                        Oid opno, Oid collation, char **hash, char **exact);
 
 /* pushdown.c: ship the filter into scan, whose remote query becomes sql (bloom_rf_remote_sql's). */

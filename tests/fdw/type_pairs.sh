@@ -206,6 +206,37 @@ ANALYZE f_two, l_two;
 CREATE FOREIGN TABLE f_plain (k int8) SERVER plain OPTIONS (table_name 'r_int8_int8');
 ANALYZE f_plain;"
 
+# ---- what a hostile review of the shipping found (issue 39) ----
+# a composite remote column with NULL fields, read as text ("(1,)" is no NULL)
+remote_sql+="
+CREATE TYPE pair AS (a int, b text);
+CREATE TABLE r_composite AS SELECT v::pair AS k FROM (VALUES ('(1,)'), ('(,)'), ('(2,x)')) s(v)
+  UNION ALL SELECT ROW(g, 'w' || g)::pair FROM generate_series(1, 3000) g;"
+local_sql+="
+CREATE FOREIGN TABLE f_composite (k text) SERVER shard OPTIONS (table_name 'r_composite');
+CREATE TABLE l_composite AS SELECT k FROM f_composite LIMIT 100;
+ANALYZE f_composite, l_composite;"
+# a remote view whose key is a cast that fails on rows the query's own WHERE
+# leaves out, that WHERE costlier than the filter; a UNION ALL arm whose key
+# is a constant the local int4 cannot hold, on a row the WHERE leaves out
+remote_sql+="
+CREATE TABLE events (id int, kind text, payload jsonb);
+INSERT INTO events SELECT g, 'order', jsonb_build_object('customer', g) FROM generate_series(1, 3000) g;
+INSERT INTO events SELECT 3000 + g, 'note', jsonb_build_object('customer', 'n/a') FROM generate_series(1, 50) g;
+CREATE VIEW r_view AS SELECT id, kind, (payload->>'customer')::int8 AS k FROM events;
+CREATE TABLE cur AS SELECT g AS id, g::int8 AS k FROM generate_series(1, 3000) g;
+CREATE TABLE archive AS SELECT 999999 AS id;
+CREATE VIEW r_union AS SELECT id, k FROM cur UNION ALL SELECT id, 9223372036854775807 FROM archive;"
+local_sql+="
+CREATE FOREIGN TABLE f_view (id int, kind text, k int8) SERVER shard OPTIONS (table_name 'r_view');
+CREATE TABLE l_view AS SELECT g * 7 AS k FROM generate_series(1, 100) g;
+CREATE FOREIGN TABLE f_union (id int, k int4) SERVER shard OPTIONS (table_name 'r_union');
+ANALYZE l_view;"
+# two local columns reading one remote column (the scan's SQL names it twice)
+local_sql+="
+CREATE FOREIGN TABLE f_twice (k int8, k_text text OPTIONS (column_name 'k')) SERVER shard
+  OPTIONS (table_name 'r_int8_int8');"
+
 remote_psql -X -q -v ON_ERROR_STOP=1 -d "$remote_db" <<<"$remote_sql"
 remote_psql -X -q -v ON_ERROR_STOP=1 -d "$latin_db" <<<"$latin_sql"
 psql -X -q -v ON_ERROR_STOP=1 -v pw="${PGPASSWORD:-}" -v port="$remote_port" -v host="$remote_host" \
@@ -346,6 +377,20 @@ check two_keys filters "SELECT f.a::text FROM f_two f JOIN l_two l ON f.a = l.a 
 check two_keys_one_inert inert "SELECT f.a::text FROM f_two f JOIN l_two l ON f.a = l.a AND f.c = l.c"
 check plain_server "refused:does not list bloomfilter" \
 	"SELECT f.k::text FROM f_plain f JOIN l_int8_int8 l ON f.k = l.k"
+check composite filters
+check view_costly_where filters \
+	"SELECT f.id::text FROM f_view f JOIN l_view l ON f.k = l.k WHERE to_tsvector('simple', f.kind) @@ 'order'::tsquery"
+check view_long_or filters \
+	"SELECT f.id::text FROM f_view f JOIN l_view l ON f.k = l.k
+	 WHERE f.kind = 'order' OR f.kind = 'a1' OR f.kind = 'a2' OR f.kind = 'a3' OR f.kind = 'a4' OR f.kind = 'a5'
+	    OR f.kind = 'a6' OR f.kind = 'a7' OR f.kind = 'a8' OR f.kind = 'a9' OR f.kind = 'b1' OR f.kind = 'b2'"
+check union_constant inert \
+	"SELECT f.id::text FROM f_union f JOIN l_int4_int8 l ON f.k = l.k WHERE f.id < 500000"
+check twice_named "refused:another column of the foreign table reads remote column" \
+	"SELECT f.k::text FROM f_twice f JOIN l_int8_int8 l ON f.k = l.k"
+# two joins on one foreign scan: both filters go into its remote query
+check two_filters filters \
+	"SELECT f.a::text FROM f_two f JOIN l_two l ON f.a = l.a JOIN l_two m ON f.b = m.b"
 
 echo "type_pairs: $passed passed, $failed failed"
 [ "$failed" = 0 ]
