@@ -38,13 +38,11 @@
 #include "utils/syscache.h"
 
 bool
-bloom_index_read_key(BloomIndexReadKey *key)
+bloom_index_read_key(BloomIndexReadKey *key, bool take_in)
 {
-	/*
-	 * The catalog as this backend may know it now (a lock it already holds
-	 * takes in nothing): cheap when nothing arrived, a check of a flag.
-	 */
-	AcceptInvalidationMessages();
+	/* the catalog as this backend may know it now (a lock it already holds takes in nothing) */
+	if (take_in)
+		AcceptInvalidationMessages();
 	if (RecoveryInProgress())
 		return false;
 	/* after this backend's latest snapshot was taken: it sees no later completion */

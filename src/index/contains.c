@@ -372,10 +372,12 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 		contains_setup(fcinfo, cache, indexoid);
 		cache->valid = true;
 	}
-	keyed = bloom_index_read_key(&now);
+	keyed = bloom_index_read_key(&now, false);
 	if (!keyed || !cache->keyed || !bloom_index_read_key_equal(&cache->key, &now))
 	{
 		cache->keyed = false; /* until revalidated */
+		/* the key again, invalidations taken in: what revalidate checks is this fresh */
+		keyed = bloom_index_read_key(&now, true);
 		revalidate(cache);
 		cache->key = now;
 		cache->keyed = keyed;

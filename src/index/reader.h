@@ -38,9 +38,10 @@
  *	   or a trigger of an INSERT sees the INSERT's later rows under one
  *	   command id), and this transaction's command is the same;
  *	 - invalidations: this backend took in no catalog invalidation
- *	   (SharedInvalidMessageCounter, after AcceptInvalidationMessages(): a
- *	   REVOKE, a policy, an attached partition are seen once their
- *	   messages arrive, even if their commit was counted before);
+ *	   (SharedInvalidMessageCounter: a REVOKE or a policy is seen once its
+ *	   messages are taken in, by a revalidation, which takes them in first,
+ *	   or by anything else the backend does, even if its commit was counted
+ *	   before its messages arrived);
  *	 - user, row_security: the privileges asked for are the same user's
  *	   (GetUserId(): a SECURITY DEFINER frame, SET ROLE and SET SESSION
  *	   AUTHORIZATION change it) under the same row_security setting.
@@ -57,12 +58,14 @@ typedef struct BloomIndexReadKey
 } BloomIndexReadKey;
 
 /*
- * The key now, in *key, after taking in the invalidations that have
- * arrived; false where no key holds (during recovery, where a standby's
- * snapshots follow replay, not that count: nothing may be kept across calls
- * then).
+ * The key now, in *key, after taking in the invalidations that have arrived
+ * if take_in (a revalidation: what it then checks is as fresh as the key;
+ * a call that only compares keys takes in nothing, which would cost it a
+ * tenth of a probe); false where no key holds (during recovery, where a
+ * standby's snapshots follow replay, not that count: nothing may be kept
+ * across calls then).
  */
-extern bool bloom_index_read_key(BloomIndexReadKey *key);
+extern bool bloom_index_read_key(BloomIndexReadKey *key, bool take_in);
 
 extern bool bloom_index_read_key_equal(const BloomIndexReadKey *a, const BloomIndexReadKey *b);
 
