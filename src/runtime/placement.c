@@ -209,7 +209,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	return not_shipped(bloom_rf_make_node(plan, keys, info, true, ctx), why_not);
 }
 
-/* The probe probe, for EXPLAIN: why the postgres_fdw scan below did not take the filter. */
+/* The probe, noted for EXPLAIN with why the postgres_fdw scan below did not take the filter. */
 static Plan *
 not_shipped(Plan *probe, const char *why_not)
 {
