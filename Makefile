@@ -15,19 +15,25 @@ CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o cor
 	core/bf_text.o core/bf_runtime.o core/bf_layered.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h core/bf_runtime.h
-# the type's room (src/), the runtime filters' room (src/runtime/), the core
+# the type's room (src/), the runtime filters' room (src/runtime/ and its
+# sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o
-RUNTIME_OBJS = src/runtime/settings.o src/runtime/hooks.o src/runtime/plan.o src/runtime/cost.o \
-	src/runtime/placement.o src/runtime/plantree.o src/runtime/node.o src/runtime/build.o \
-	src/runtime/probe.o src/runtime/filter.o src/runtime/keys.o src/runtime/counts.o \
-	src/runtime/pushdown.o src/runtime/remotekey.o src/runtime/remote.o src/runtime/values.o \
-	src/runtime/skip.o src/runtime/rangescan.o src/runtime/keyscan.o
-INDEX_OBJS = src/index/handler.o src/index/pages.o src/index/build.o src/index/insert.o \
-	src/index/vacuum.o src/index/probe.o src/index/sql.o src/index/contains.o \
-	src/index/access.o src/index/keys.o src/index/snapshot.o \
-	src/index/source.o
+RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
+	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/values.o \
+	src/runtime/skip/partitions.o src/runtime/skip/lineage.o src/runtime/skip/brinranges.o \
+	src/runtime/skip/btreekeys.o \
+	src/runtime/ship/pushdown.o src/runtime/ship/remotekey.o src/runtime/ship/remote.o \
+	src/runtime/plan/plan.o src/runtime/plan/placement.o src/runtime/plan/scantarget.o \
+	src/runtime/plan/plantree.o \
+	src/runtime/exec/node.o src/runtime/exec/build.o src/runtime/exec/probe.o \
+	src/runtime/exec/scan.o src/runtime/exec/counts.o \
+	src/runtime/hooks.o
+INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/index/aminsert.o \
+	src/index/amvacuum.o src/index/amprobe.o src/index/amsql.o src/index/amcontains.o \
+	src/index/amaccess.o src/index/amkeys.o src/index/amsnapshot.o \
+	src/index/amsource.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
@@ -91,7 +97,7 @@ unitcheck: $(UNIT_BINS)
 EXTRA_CLEAN = $(UNIT_BINS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes
-$(OBJS): $(CORE_HEADERS) $(wildcard src/*.h src/runtime/*.h src/index/*.h)
+$(OBJS): $(CORE_HEADERS) $(wildcard src/*.h src/runtime/*.h src/runtime/*/*.h src/index/*.h)
 
 # ---- libFuzzer targets of the core's parsers (clang) ----
 # `make fuzzcheck FUZZ_SECONDS=60` runs each target on a scratch copy of its

@@ -64,7 +64,7 @@
 /*
  * 16 let a custom scan choose its scan slot's kind (CustomScanState.slotOps,
  * set when the state is created); 15 always gives a virtual slot, which a
- * scan of a table must replace with the table's own kind (rangescan.c).
+ * scan of a table must replace with the table's own kind (src/runtime/exec/scan.c).
  */
 #if PG_VERSION_NUM >= 160000
 #define bloom_custom_scan_set_slot_ops(css, ops) ((css)->slotOps = (ops))

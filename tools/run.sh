@@ -225,13 +225,21 @@ else
 fi
 
 echo "== formatting (clang-format, .clang-format)"
-if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h src/index/*.c src/index/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h; then
+if clang-format --dry-run -Werror bloomfilter.c src/*.c src/*.h src/runtime/*.c src/runtime/*.h src/runtime/*/*.c src/runtime/*/*.h src/index/*.c src/index/*.h core/*.c core/*.h tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h; then
 	echo "format: ok"
 	passed=$((passed + 1))
 else
-	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] src/index/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h)"
+	echo "format: FAILED (run: clang-format -i bloomfilter.c src/*.[ch] src/runtime/*.[ch] src/runtime/*/*.[ch] src/index/*.[ch] core/*.[ch] tests/unit/*.c fuzz/*.c clients/js/wasm/*.c clients/js/wasm/include/*.h)"
 	failed=$((failed + 1))
 fi
+echo "== the tree's shape (tests/unit/check_structure.sh) and its Markdown links (check_links.sh)"
+for check in tests/unit/check_structure.sh tests/unit/check_links.sh; do
+	if bash "$check"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
 core_line="core: $passed passed, $failed failed"
 [ "$skipped" -eq 0 ] || core_line+=", $skipped skipped"
 summary+=("$core_line")

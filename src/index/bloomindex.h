@@ -72,20 +72,20 @@
  * live rows.
  *
  * The files:
- *	 handler.c   the handler (its callbacks: am.h), options, amvalidate,
+ *	 amhandler.c   the handler (its callbacks: am.h), options, amvalidate,
  *	             the functions a scan would need (which refuse)
- *	 pages.c     the metapage and data pages: reading, checking, writing
- *	 build.c     CREATE INDEX and the empty index of an unlogged table
- *	 insert.c    adding a key; a new layer when the last is full
- *	 keys.c      how keys are hashed (as bloom_agg hashes them)
- *	 vacuum.c    VACUUM (nothing to remove)
- *	 probe.c     whether the index may hold a key, for the SQL functions
- *	 snapshot.c  the filter as a layered bloom value
- *	 access.c    who may read an index, its partitions' indexes, predicate
+ *	 ampages.c     the metapage and data pages: reading, checking, writing
+ *	 ambuild.c     CREATE INDEX and the empty index of an unlogged table
+ *	 aminsert.c    adding a key; a new layer when the last is full
+ *	 amkeys.c      how keys are hashed (as bloom_agg hashes them)
+ *	 amvacuum.c    VACUUM (nothing to remove)
+ *	 amprobe.c     whether the index may hold a key, for the SQL functions
+ *	 amsnapshot.c  the filter as a layered bloom value
+ *	 amaccess.c    who may read an index, its partitions' indexes, predicate
  *	             locks, and when a reader's knowledge holds (reader.h: the
  *	             readers' own header, and their visibility contract)
- *	 contains.c  bloom_index_contains, with what its call site keeps
- *	 sql.c       bloom_index_info, bloom_index_verify, bloom_index_filter
+ *	 amcontains.c  bloom_index_contains, with what its call site keeps
+ *	 amsql.c       bloom_index_info, bloom_index_verify, bloom_index_filter
  *
  * Every function the room exports is named bloom_index_*, its types
  * BloomIndex*.  From the rest of the PostgreSQL layer it uses bloom_error.h
@@ -191,7 +191,7 @@ StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) +
                      BLCKSZ,
                  "the metapage's contents fit in a page");
 
-/* ---- options (handler.c) ---- */
+/* ---- options (amhandler.c) ---- */
 
 typedef struct BloomIndexOptions
 {
@@ -205,12 +205,12 @@ typedef struct BloomIndexOptions
 /* Register the options (from _PG_init, through bloom_index_module_init). */
 extern void bloom_index_module_init(void);
 
-/* ---- pages (pages.c) ---- */
+/* ---- pages (ampages.c) ---- */
 
 /* What an index's relcache entry keeps (rd_amcache, in rd_indexcxt). */
 typedef struct BloomIndexCache
 {
-	bool hashed;              /* hasher is set up (keys.c) */
+	bool hashed;              /* hasher is set up (amkeys.c) */
 	BloomHasher hasher;       /* the column's, as bloom_agg hashes it */
 	BlockNumber known_blocks; /* the file was seen to hold at least these */
 } BloomIndexCache;
@@ -310,7 +310,7 @@ extern void bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capac
 /* A new page at the end of index's fork, pinned and locked exclusively. */
 extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
 
-/* ---- hashing keys (keys.c) ---- */
+/* ---- hashing keys (amkeys.c) ---- */
 
 /* The support function of an operator class: the keys' hash function. */
 #define BLOOM_INDEX_HASH_PROC 1
@@ -335,15 +335,15 @@ extern void bloom_index_cached_hasher(Relation index, BloomHasher *hasher);
  */
 extern bool bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher *hasher);
 
-/* ---- adding a key (insert.c) ---- */
+/* ---- adding a key (aminsert.c) ---- */
 
 /* Add a key (not NULL); a new layer if the last is full. */
 extern void bloom_index_add(Relation index, Datum value);
 
-/* This backend's adds that set a bit, and its new layers (insert.c says why). */
+/* This backend's adds that set a bit, and its new layers (aminsert.c says why). */
 extern uint64 bloom_index_local_changes;
 
-/* ---- probing (probe.c) ---- */
+/* ---- probing (amprobe.c) ---- */
 
 /*
  * What a caller probing many keys keeps across probes: the buffer each
@@ -369,7 +369,7 @@ extern bool bloom_index_may_contain(Relation index, const BloomIndexMeta *meta, 
 extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer,
                                        uint64 h, BloomIndexRecent *recent);
 
-/* ---- the filter as a bloom value (snapshot.c) ---- */
+/* ---- the filter as a bloom value (amsnapshot.c) ---- */
 
 /*
  * A layered bloom value holding the layers of the bloomfilter indexes
@@ -379,7 +379,7 @@ extern bool bloom_index_layer_contains(Relation index, const BloomIndexMeta *met
  */
 extern bytea *bloom_index_snapshot(List *leaves, const BloomHasher *hasher);
 
-/* ---- whether an index may be read (source.c) ---- */
+/* ---- whether an index may be read (amsource.c) ---- */
 
 typedef enum BloomIndexUsability
 {

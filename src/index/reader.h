@@ -1,10 +1,10 @@
 /*
  * reader.h
- *	  What the SQL functions that read a bloomfilter index share (access.c):
+ *	  What the SQL functions that read a bloomfilter index share (amaccess.c):
  *	  opening an index for a caller who may read its keys, the indexes that
  *	  hold a partitioned index's keys, the predicate locks of SERIALIZABLE,
  *	  and the key under which what a call site learned stays true
- *	  (BloomIndexReadKey).  Used by contains.c and sql.c only: the room's
+ *	  (BloomIndexReadKey).  Used by amcontains.c and amsql.c only: the room's
  *	  other files write or hand on the filter, and include bloomindex.h.
  *
  * The visibility contract every reader keeps: a false answer ("certainly

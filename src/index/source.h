@@ -3,10 +3,11 @@
  *	  The index room's one door to the runtime filters' room: a hash join
  *	  whose inner side reads a whole table may take its runtime filter from
  *	  a bloomfilter index on the join key instead of building one
- *	  (src/runtime/plan.c decides, build.c takes it, probe.c probes it).
+ *	  (src/runtime/plan/plan.c decides, exec/build.c takes it, exec/probe.c
+ *	  probes it).
  *	  Nothing else of the index room is visible outside it:
  *	  tests/unit/check_rooms.sh lets the runtime room call only the
- *	  bloom_index_source_* functions, and only here (source.c).
+ *	  bloom_index_source_* functions, and only here (amsource.c).
  *
  * Why the index may stand in for the inner side: every row the join's
  * snapshot sees was inserted into the index before it was committed, and

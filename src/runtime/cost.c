@@ -15,12 +15,15 @@
  * is built (the probe asks, with the table's real size).
  *
  * At run time it also prices reading only the built keys' rows through a
- * B-tree index on the outer table (rangescan.c), against reading the whole
+ * B-tree index on the outer table (skip/btreekeys.c), against reading the whole
  * table: core's bf_rf_index_read_cost, given the table's size now, the key
  * column's statistics (distinct values, most common values, correlation)
  * and the planner's settings.
  */
-#include "runtime.h"
+#include "cost.h"
+#include "settings.h"
+
+#include "../../core/bf_runtime.h"
 
 #include <math.h>
 
@@ -64,26 +67,26 @@ estimate_pass(JoinType jointype, double outer, double inner, double join)
 }
 
 void
-bloom_rf_cost_join(const HashJoin *join, const Hash *hash, RuntimePlanInfo *info)
+bloom_rf_cost_join(const HashJoin *join, const Hash *hash, RuntimeJoinCost *cost)
 {
 	const Plan *outer = outerPlan(join);
 
 	Assert(outer != NULL && hash != NULL);
-	info->outer_rows = outer->plan_rows;
-	info->inner_rows = hash->plan.plan_rows;
-	info->pass = estimate_pass(join->join.jointype, info->outer_rows, info->inner_rows,
+	cost->outer_rows = outer->plan_rows;
+	cost->inner_rows = hash->plan.plan_rows;
+	cost->pass = estimate_pass(join->join.jointype, cost->outer_rows, cost->inner_rows,
 	                           join->join.plan.plan_rows);
 	/* the hash table: every inner row (of every process, if shared), with its header */
-	info->table_bytes = (hash->plan.parallel_aware ? hash->rows_total : info->inner_rows) *
+	cost->table_bytes = (hash->plan.parallel_aware ? hash->rows_total : cost->inner_rows) *
 	                    (MAXALIGN(hash->plan.plan_width) + HASH_ROW_OVERHEAD);
 	/* forced (tests): the switch pauses only what would not pay beyond the cache */
-	info->saved =
-	    bloom_rf_forced ? BF_RF_SAVED_PER_REMOVED : bf_rf_saved_per_removed(info->table_bytes);
+	cost->saved =
+	    bloom_rf_forced ? BF_RF_SAVED_PER_REMOVED : bf_rf_saved_per_removed(cost->table_bytes);
 	/* a shared filter is sized before the build, for twice the estimate of all inner rows */
-	info->shared_keys = hash->plan.parallel_aware ? Max(2.0 * hash->rows_total, 1024.0) : 0;
-	info->worthwhile =
-	    bloom_rf_forced || bf_rf_worthwhile(info->outer_rows, info->inner_rows, info->table_bytes,
-	                                        info->pass, bloom_rf_max_bytes());
+	cost->shared_keys = hash->plan.parallel_aware ? Max(2.0 * hash->rows_total, 1024.0) : 0;
+	cost->worthwhile =
+	    bloom_rf_forced || bf_rf_worthwhile(cost->outer_rows, cost->inner_rows, cost->table_bytes,
+	                                        cost->pass, bloom_rf_max_bytes());
 }
 
 void
@@ -107,8 +110,8 @@ bloom_rf_cost_built_table(double table_bytes, double *saved)
 #define MAX_MCV_COMPARISONS 10000
 
 /*
- * The fraction of the table's rows whose key column equals one of k's
- * exact values (eq: the join operator's function, column against key,
+ * The fraction of the table's rows whose key column equals one of the
+ * nkeys keys (eq: the join operator's function, column against key,
  * under collation), from the column's statistics stats as eqsel figures
  * one value: a most common value's frequency, else the rest of the
  * non-null rows spread evenly over the other distinct values.  Past
@@ -116,7 +119,7 @@ bloom_rf_cost_built_table(double table_bytes, double *saved)
  * (the most rows they can match).  Fills *correlation.
  */
 static double
-keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid collation,
+keys_fraction(HeapTuple stats, const Datum *keys, int nkeys, FmgrInfo *eq, Oid collation,
               double tuples, double *correlation)
 {
 	Form_pg_statistic form = (Form_pg_statistic) GETSTRUCT(stats);
@@ -141,7 +144,7 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 	if (get_attstatsslot(&slot, stats, STATISTIC_KIND_MCV, InvalidOid,
 	                     ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 	{
-		bool compare = (double) slot.nvalues * k->nexact <= MAX_MCV_COMPARISONS;
+		bool compare = (double) slot.nvalues * nkeys <= MAX_MCV_COMPARISONS;
 
 		for (int i = 0; i < slot.nnumbers; i++)
 		{
@@ -151,15 +154,15 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 			if (!compare)
 			{
 				/* the frequencies come largest first */
-				if (i < k->nexact)
+				if (i < nkeys)
 				{
 					matched += slot.numbers[i];
 					nmatched++;
 				}
 				continue;
 			}
-			for (int e = 0; e < k->nexact; e++)
-				if (DatumGetBool(FunctionCall2Coll(eq, collation, slot.values[i], k->exact[e])))
+			for (int e = 0; e < nkeys; e++)
+				if (DatumGetBool(FunctionCall2Coll(eq, collation, slot.values[i], keys[e])))
 				{
 					matched += slot.numbers[i];
 					nmatched++;
@@ -170,20 +173,20 @@ keys_fraction(HeapTuple stats, const RuntimeKeyValues *k, FmgrInfo *eq, Oid coll
 		free_attstatsslot(&slot);
 	}
 	other = Max(0.0, 1.0 - nullfrac - mcv_total) / ndistinct;
-	return Max(0.0, Min(1.0, matched + Max(0, k->nexact - nmatched) * other));
+	return Max(0.0, Min(1.0, matched + Max(0, nkeys - nmatched) * other));
 }
 
 bool
-bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
-                            const RuntimeKeyValues *k, Oid opno, Oid collation, double *rows,
-                            double *by_index, double *whole)
+bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno, const Datum *keys,
+                            int nkeys, Oid opno, Oid collation, double *rows, double *by_index,
+                            double *whole)
 {
 	BlockNumber pages = RelationGetNumberOfBlocks(heap);
 	double density, fraction, correlation = 0;
 	bf_rf_table_read t;
 	HeapTuple stats;
 
-	Assert(!k->overflow && k->nexact >= 1);
+	Assert(nkeys >= 1);
 	if (pages == 0)
 		return false; /* nothing to read either way */
 	/* rows per page as of the last VACUUM or ANALYZE, as the planner scales them */
@@ -206,17 +209,17 @@ bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
 		FmgrInfo eq;
 
 		fmgr_info(get_opcode(opno), &eq);
-		fraction = keys_fraction(stats, k, &eq, collation, t.tuples, &correlation);
+		fraction = keys_fraction(stats, keys, nkeys, &eq, collation, t.tuples, &correlation);
 		ReleaseSysCache(stats);
 	}
 	else
-		fraction = Min(1.0, k->nexact / (double) DEFAULT_NUM_DISTINCT); /* no statistics */
+		fraction = Min(1.0, nkeys / (double) DEFAULT_NUM_DISTINCT); /* no statistics */
 	*rows = fraction * t.tuples;
 	/* a unique index holds a key once */
 	if (index->rd_index->indisunique && index->rd_index->indnkeyatts == 1)
-		*rows = Min(*rows, (double) k->nexact);
+		*rows = Min(*rows, (double) nkeys);
 	t.correlation = correlation;
-	*by_index = bf_rf_index_read_cost(&t, k->nexact, *rows);
+	*by_index = bf_rf_index_read_cost(&t, nkeys, *rows);
 	*whole = bf_rf_seq_read_cost(&t);
 	/* forced (tests): through the index wherever one serves, so that every such plan reads by it */
 	return *by_index < *whole || bloom_rf_forced;

@@ -15,6 +15,9 @@
  * EvalPlanQual recheck) passes every row.
  */
 #include "runtime.h"
+#include "settings.h"
+#include "exec/exec.h"
+#include "plan/plan.h"
 
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
@@ -27,7 +30,15 @@ static PlannedStmt *runtime_planner(Query *parse, const char *query_string, int 
                                     ParamListInfo bound_params);
 static void runtime_executor_start(QueryDesc *query, int eflags);
 static bool connect_joins(PlanState *ps, void *context);
-static bool connect_probes(PlanState *ps, void *filter);
+static bool connect_probes(PlanState *ps, void *arg);
+
+/* What connect_probes gives out: a build node's filter, and its remote parameter. */
+typedef struct BuildWiring
+{
+	PlanState *build;
+	RuntimeFilter *filter;
+	int remote_param; /* or -1 */
+} BuildWiring;
 
 void
 bloom_rf_module_init(void)
@@ -91,33 +102,35 @@ connect_joins(PlanState *ps, void *context)
 
 		if (below != NULL && bloom_rf_is_build(below))
 		{
-			RuntimeFilter *filter = bloom_rf_build_filter(below);
+			BuildWiring wiring = {below, bloom_rf_build_filter(below),
+			                      bloom_rf_build_remote_param(below)};
 
-			filter->join = (HashJoinState *) ps;
-			connect_probes(outerPlanState(ps), filter);
+			bloom_rf_filter_set_join(wiring.filter, (HashJoinState *) ps);
+			connect_probes(outerPlanState(ps), &wiring);
 		}
 	}
 	return planstate_tree_walker(ps, connect_joins, context);
 }
 
 /*
- * Give the filter to its probes in the join's outer side, and tell it the
- * remote scans it was shipped into (pushdown.c), whose plans name its
- * parameter: a rebuild must make them send their queries again.
+ * Give the filter to its probes and scans in the join's outer side, and
+ * tell its build the remote scans it was shipped into (ship/pushdown.c),
+ * whose plans name its parameter: a rebuild must make them send their
+ * queries again.
  */
 static bool
 connect_probes(PlanState *ps, void *arg)
 {
-	RuntimeFilter *filter = arg;
+	BuildWiring *wiring = arg;
 
 	if (ps == NULL)
 		return false;
 	if (bloom_rf_is_probe(ps))
-		bloom_rf_probe_attach(ps, filter);
-	if (bloom_rf_is_range_scan(ps))
-		bloom_rf_range_scan_attach(ps, filter);
-	if (IsA(ps, ForeignScanState) && filter->remote_param >= 0 &&
-	    bms_is_member(filter->remote_param, ps->plan->allParam))
-		filter->remote_scans = lappend(filter->remote_scans, ps);
-	return planstate_tree_walker(ps, connect_probes, filter);
+		bloom_rf_probe_attach(ps, wiring->filter);
+	if (bloom_rf_is_scan(ps))
+		bloom_rf_scan_attach(ps, wiring->filter);
+	if (IsA(ps, ForeignScanState) && wiring->remote_param >= 0 &&
+	    bms_is_member(wiring->remote_param, ps->plan->allParam))
+		bloom_rf_build_add_remote_scan(wiring->build, ps);
+	return planstate_tree_walker(ps, connect_probes, wiring);
 }

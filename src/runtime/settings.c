@@ -1,10 +1,12 @@
 /*
  * settings.c
- *	  The runtime filters' settings.  A file of its own, at the bottom of
+ *	  The runtime filters' settings (settings.h).  A file of its own, at the bottom of
  *	  the room: the planner and the probe read the settings, and the hooks
  *	  that call them define the settings, so the variables live in neither.
  */
-#include "runtime.h"
+#include "settings.h"
+
+#include "../../core/bf_runtime.h"
 
 #include "utils/guc.h"
 

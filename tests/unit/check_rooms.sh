@@ -4,12 +4,18 @@
 # as check_layers.sh reads the core's layers.
 #   - no circles: the graph of "object A calls a function or reads a variable
 #     that object B defines" over bloomfilter.o and src/**/*.o has no cycle;
-#   - the runtime filters' room (src/runtime/*.o) calls into the rest of the
-#     layer only what its header includes besides the core: bloom_error.h,
-#     and the index room's door (src/index/source.h: the bloom_index_source_*
-#     functions, defined in src/index/source.o);
+#   - the front door (bloomfilter.o) starts the runtime filters' room only
+#     through its door (runtime.h: bloom_rf_module_init, in hooks.o);
+#   - the runtime filters' room (src/runtime/**) calls into the rest of the
+#     layer only bloom_error.h's functions, and the index room's door
+#     (src/index/source.h: the bloom_index_source_* functions, defined in
+#     src/index/amsource.o);
+#   - inside it, each sub-room calls only rooms below it (runtime.h lists
+#     them, lowest first): the bottom (settings, private, cost), then
+#     filter/, then skip/ and ship/ (which never call each other), then
+#     plan/ and exec/ (plan/ makes exec/'s nodes; exec/ never calls plan/),
+#     then hooks.o;
 #   - the type's room (src/*.o) never calls into the runtime filters' room;
-#     only the front door (bloomfilter.o) starts it;
 #   - the index's room (src/index/*.o) calls into the rest of the layer only
 #     what its header includes besides the core: bloom_error.h and the
 #     hasher of bloom_value.h; the type's room never calls into it, the
@@ -20,7 +26,7 @@
 set -euo pipefail
 
 shopt -s nullglob
-objects=(bloomfilter.o src/*.o src/runtime/*.o src/index/*.o)
+objects=(bloomfilter.o src/*.o src/runtime/*.o src/runtime/*/*.o src/index/*.o)
 [ ${#objects[@]} -gt 4 ] || {
 	echo "rooms: no objects (run make first)"
 	exit 1
@@ -46,13 +52,30 @@ done | perl -e '
 			push @{ $edge{$from}{$to} }, $sym;
 		}
 	}
+	# the runtime sub-rooms and their rank: a room calls only lower ranks
+	# (plan calls exec, at its own rank, for the nodes it makes)
+	sub runtime_room {
+		my ($o) = @_;
+		return "bottom" if $o =~ m{^src/runtime/(settings|private|cost)\.o$};
+		return "hooks" if $o eq "src/runtime/hooks.o";
+		return $1 if $o =~ m{^src/runtime/(filter|skip|ship|plan|exec)/[^/]+\.o$};
+		return undef;
+	}
+	my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, plan => 3, exec => 3, hooks => 4);
 	my @error_h = qw(bloom_report bloom_report_as);
 	my @hasher_h = qw(bloom_hasher_init bloom_hash_value);
 	my $door = qr/^bloom_index_source_\w+$/;
 	for my $from (sort keys %edge) {
 		for my $to (sort keys %{ $edge{$from} }) {
 			my @syms = @{ $edge{$from}{$to} };
-			if ($from =~ m{^src/runtime/} && $to eq "src/index/source.o") {
+			if ($from eq "bloomfilter.o" && $to =~ m{^src/runtime/}) {
+				my @bad = grep { $_ ne "bloom_rf_module_init" } @syms;
+				if (@bad) {
+					print "rooms: the front door calls @bad in $to, behind the door of the runtime room\n";
+					$status = 1;
+				}
+			}
+			if ($from =~ m{^src/runtime/} && $to eq "src/index/amsource.o") {
 				my @bad = grep { $_ !~ $door } @syms;
 				if (@bad) {
 					print "rooms: $from calls @bad in $to, outside the door of the index room\n";
@@ -63,7 +86,18 @@ done | perl -e '
 			if ($from =~ m{^src/runtime/} && $to !~ m{^src/runtime/} && $to =~ m{^src/}) {
 				my @bad = grep { my $s = $_; !grep { $_ eq $s } @error_h } @syms;
 				if (@bad) {
-					print "rooms: $from calls @bad in $to, outside what runtime.h names\n";
+					print "rooms: $from calls @bad in $to, outside what the runtime room may use\n";
+					$status = 1;
+				}
+			}
+			my ($rf, $rt) = (runtime_room($from), runtime_room($to));
+			if ($from =~ m{^src/runtime/} && !defined $rf) {
+				print "rooms: $from is in no runtime sub-room (runtime.h lists them)\n";
+				$status = 1;
+			} elsif (defined $rf && defined $rt && $rf ne $rt) {
+				my $ok = $rank{$rt} < $rank{$rf} || ($rf eq "plan" && $rt eq "exec");
+				if (!$ok) {
+					print "rooms: $from ($rf) calls @syms in $to ($rt), not a room below it\n";
 					$status = 1;
 				}
 			}
@@ -79,7 +113,7 @@ done | perl -e '
 				}
 			}
 			if ($from =~ m{^src/(?:runtime/)?[^/]+\.o$} && $to =~ m{^src/index/}) {
-				# (a runtime object reaching source.o was judged above)
+				# (a runtime object reaching amsource.o was judged above)
 				print "rooms: $from calls @syms in $to (the index)\n";
 				$status = 1;
 			}

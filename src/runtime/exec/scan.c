@@ -1,0 +1,498 @@
+/*
+ * scan.c
+ *	  BloomFilterScan: a sequential scan that skips what the join's build
+ *	  says it would throw away: the whole table, when it is a partition
+ *	  whose bounds hold no built key (skip/partitions.c), or the block
+ *	  ranges whose BRIN summary holds none (skip/brinranges.c); or that reads
+ *	  only the keys' rows through a B-tree index (skip/btreekeys.c), where
+ *	  that costs less.
+ *
+ * The planner (plan/scantarget.c) puts it in place of a Seq Scan (not a
+ * parallel one) on the outer side of a hash join with a runtime filter.  It
+ * keeps the Seq Scan's target list, quals and costs, and reads rows through
+ * ExecScan the same way; doing the skipping itself, it costs no node and no
+ * row more than the Seq Scan where nothing is skipped.
+ *
+ * At its first row of each build (the join holds its outer side until the
+ * build is finished, plan/plan.c) it decides.  A partition that can hold no
+ * key returns no row.  Otherwise, with a B-tree index, it reads the keys'
+ * rows through it if the cost model says that costs less than the whole
+ * table.  Otherwise, with a BRIN index, it reads only the runs of blocks
+ * the index says may hold a key, with TID range scans; the rows read are
+ * joined (and filtered by a probe above, if there is one) as before.
+ *
+ * It reads the whole table, as the Seq Scan would, when the filter is not
+ * built or keeps no values, or when the skip room says so (each of its
+ * rooms has its reasons).  EXPLAIN ANALYZE says which, how many blocks were
+ * read, and how many partition scans were skipped.
+ *
+ * Under SERIALIZABLE, a scan that reads block ranges locks the whole table
+ * for predicate locking, as the Seq Scan it replaces does: reading less
+ * must not let a concurrent write to a block not read go unseen.  (A
+ * partition skipped is not locked, as PostgreSQL's own pruning does not:
+ * no row it could hold can match.)
+ */
+#include "exec.h"
+#include "../private.h"
+#include "../skip/skip.h"
+
+#include <math.h>
+
+#include "access/brin.h"
+#include "access/htup_details.h"
+#include "access/nbtree.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "parser/parsetree.h"
+#include "storage/predicate.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include BLOOM_EXPLAIN_STATE_H
+#include BLOOM_EXPLAIN_FORMAT_H
+
+/*
+ * How one scan read, for EXPLAIN: the order of its "Whole Table Read"
+ * lines is this enum's.
+ */
+typedef enum ScanOutcome
+{
+	OUT_BY_RANGES,   /* runs of blocks read */
+	OUT_NOT_BUILT,   /* the whole table: the filter was not built (or keeps no values) */
+	OUT_BRIN_WHOLE,  /* the whole table: as the BRIN room says (brin_why) */
+	OUT_BTREE_WHOLE, /* the whole table: as the B-tree room says (btree_why), no BRIN index */
+	OUT_NO_INDEX,    /* the whole table: a partition's scan not skipped, no index */
+	OUT_SKIPPED,     /* nothing read: the partition was skipped */
+	OUT_BY_BTREE,    /* the keys' rows read through the B-tree */
+	OUTCOMES
+} ScanOutcome;
+
+typedef struct FilterScanState
+{
+	CustomScanState css;
+	RuntimeScanPrivate plan; /* what the planner said (private.h) */
+	RuntimeFilter *filter;   /* given at executor start (hooks.c) */
+	Oid opno;                /* the join operator of the BRIN index's key, given with it */
+	List *operators;         /* the join's, given with the filter */
+	List *collations;
+	RuntimePartitionSkip skip; /* skip.partition NIL: not a partition that may be skipped */
+	RuntimeKeyScan btree;      /* index_oid InvalidOid: no B-tree (skip/btreekeys.c) */
+
+	bool slot_pending; /* the scan's slot is not of the table's kind yet (fscan_begin) */
+
+	/* the current scan */
+	bool started; /* decided and started: scan is NULL if there is nothing to read */
+	TableScanDesc scan;
+	bool by_ranges;        /* reading runs of blocks, else the whole table */
+	RuntimeBlockRuns runs; /* the runs (skip/brinranges.c) */
+	int run;               /* the run being read */
+	ScanOutcome why;       /* how the current build's scans read */
+	RuntimeBrinChoice brin_why;
+	RuntimeKeyScanChoice btree_why;
+	RuntimeBuildStamp decided; /* the build decided for */
+
+	/* for EXPLAIN ANALYZE, over every scan */
+	uint64 scans;
+	uint64 outcomes[OUTCOMES];
+	uint64 brin_whole[BRIN_CHOICES];     /* OUT_BRIN_WHOLE's, by reason */
+	uint64 btree_whole[KEYSCAN_CHOICES]; /* OUT_BTREE_WHOLE's, by reason */
+	uint64 blocks_read;                  /* blocks of the runs read */
+	uint64 blocks;                       /* blocks of the table, at each scan by ranges */
+	int btree_keys; /* keys looked up in the B-tree by the last scan through it */
+} FilterScanState;
+
+static Node *fscan_create(CustomScan *cscan);
+static void fscan_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *fscan_exec(CustomScanState *node);
+static TupleTableSlot *fscan_exec_direct(PlanState *ps);
+static void fscan_end(CustomScanState *node);
+static void fscan_rescan(CustomScanState *node);
+static void fscan_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static TupleTableSlot *fscan_next(ScanState *ss);
+static bool fscan_recheck(ScanState *ss, TupleTableSlot *slot);
+static void fscan_start(FilterScanState *state);
+static void use_table_slot(FilterScanState *state);
+static bool next_run(FilterScanState *state);
+static ScanOutcome fscan_decide(FilterScanState *state, Relation rel);
+static TupleTableSlot *keys_next(FilterScanState *state, ScanDirection direction,
+                                 TupleTableSlot *slot);
+
+const CustomScanMethods bloom_rf_scan_plan_methods = {
+    .CustomName = BLOOM_RF_SCAN_NAME,
+    .CreateCustomScanState = fscan_create,
+};
+
+static const CustomExecMethods fscan_exec_methods = {
+    .CustomName = BLOOM_RF_SCAN_NAME,
+    .BeginCustomScan = fscan_begin,
+    .ExecCustomScan = fscan_exec,
+    .EndCustomScan = fscan_end,
+    .ReScanCustomScan = fscan_rescan,
+    .ExplainCustomScan = fscan_explain,
+};
+
+bool
+bloom_rf_is_scan(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) && ((CustomScanState *) ps)->methods == &fscan_exec_methods;
+}
+
+/*
+ * The join's operators and collations come with the filter, which alone
+ * makes them of use; the partition's skip is set up with them, in the
+ * query's memory (hooks.c calls this there).
+ */
+void
+bloom_rf_scan_attach(PlanState *ps, RuntimeFilter *filter)
+{
+	FilterScanState *state = (FilterScanState *) ps;
+
+	Assert(bloom_rf_is_scan(ps));
+	if (state->plan.id != bloom_rf_filter_id(filter))
+		return;
+	state->filter = filter;
+	state->operators = bloom_rf_filter_operators(filter);
+	state->collations = bloom_rf_filter_collations(filter);
+	state->opno = list_nth_oid(state->operators, state->plan.brin_key);
+	if (state->plan.partition != NIL)
+		bloom_rf_partition_skip_init(&state->skip, state->plan.partition, state->plan.attnos,
+		                             state->operators, state->collations);
+}
+
+static Node *
+fscan_create(CustomScan *cscan)
+{
+	FilterScanState *state = palloc0(sizeof(FilterScanState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.methods = &fscan_exec_methods;
+	/* a heap table's slots, from the start where the version allows (fscan_begin) */
+	if (bloom_rf_private_scan_heap(cscan->custom_private))
+		bloom_custom_scan_set_slot_ops(&state->css, &TTSOpsBufferHeapTuple);
+	return (Node *) state;
+}
+
+static void
+fscan_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	FilterScanState *state = (FilterScanState *) node;
+	Relation rel = node->ss.ss_currentRelation;
+
+	Assert(rel != NULL);
+	/*
+	 * Every row of the scan comes through here: skip the call through
+	 * ExecCustomScan (which only checks for interrupts; ExecScan does too),
+	 * as exec/probe.c does.  ExecInitNode wraps whatever this field holds when
+	 * BeginCustomScan returns.
+	 */
+	Assert(node->ss.ps.ExecProcNode != NULL);
+	node->ss.ps.ExecProcNode = fscan_exec_direct;
+	/*
+	 * Where ExecInitCustomScan gave the scan a slot of another kind than the
+	 * table's (15 always gives a virtual one; 16 and later the kind asked
+	 * for in fscan_create, for a heap table), and built the quals and
+	 * projection for it (which, for a virtual slot, read its values without
+	 * deforming a tuple): the table's own kind is needed, and both again,
+	 * but only once the scan is to return a row (use_table_slot): a
+	 * partition skipped never does, and with many partitions that work was
+	 * most of the scan's start-up.  Until then the scan's result is not
+	 * declared to be of a fixed kind, so that the nodes above, initialized
+	 * next, do not take it to be virtual.
+	 */
+	if (node->ss.ss_ScanTupleSlot->tts_ops != table_slot_callbacks(rel))
+	{
+		state->slot_pending = true;
+		if (node->ss.ps.ps_ProjInfo == NULL)
+			node->ss.ps.resultopsfixed = false; /* the scan's slot is the result */
+	}
+	bloom_rf_private_read_scan(((CustomScan *) node->ss.ps.plan)->custom_private, &state->plan);
+	state->btree.index_oid = state->plan.btree_index;
+	if (OidIsValid(state->btree.index_oid))
+		state->btree.context = AllocSetContextCreate(estate->es_query_cxt, "BloomFilterScan keys",
+		                                             ALLOCSET_SMALL_SIZES);
+}
+
+/*
+ * A scan decides and starts before ExecScan, which reads the quals and the
+ * projection at its start: use_table_slot may replace both.
+ */
+static TupleTableSlot *
+fscan_exec_direct(PlanState *ps)
+{
+	if (unlikely(!((FilterScanState *) ps)->started))
+		fscan_start((FilterScanState *) ps);
+	return ExecScan((ScanState *) ps, fscan_next, fscan_recheck);
+}
+
+static TupleTableSlot *
+fscan_exec(CustomScanState *node)
+{
+	return fscan_exec_direct(&node->ss.ps);
+}
+
+/*
+ * Give the scan a slot of the table's kind, and build its quals and
+ * projection again for it (fscan_begin says why), in the query's memory.
+ * The nodes above were told that the result's kind is not fixed, and keep
+ * being told so.
+ */
+static pg_noinline void
+use_table_slot(FilterScanState *state)
+{
+	ScanState *ss = &state->css.ss;
+	Relation rel = ss->ss_currentRelation;
+	EState *estate = ss->ps.state;
+	MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+
+	Assert(state->slot_pending);
+	ExecInitScanTupleSlot(estate, ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+	ExecAssignScanProjectionInfoWithVarno(ss, ((Scan *) ss->ps.plan)->scanrelid);
+	ss->ps.qual = ExecInitQual(ss->ps.plan->qual, &ss->ps);
+	if (ss->ps.ps_ProjInfo == NULL)
+		ss->ps.resultopsfixed = false;
+	state->slot_pending = false;
+	MemoryContextSwitchTo(old);
+}
+
+static bool
+fscan_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true; /* no quals of ours: ExecScan rechecks the plan's */
+}
+
+/*
+ * Every row comes through here: the cold paths (deciding and starting, the
+ * next run of blocks) are functions of their own, so that this one keeps a
+ * small frame (with no local array, no stack-protector check per row).
+ */
+static TupleTableSlot *
+fscan_next(ScanState *ss)
+{
+	FilterScanState *state = (FilterScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	ScanDirection direction = ss->ps.state->es_direction;
+
+	Assert(state->started); /* fscan_exec_direct */
+	if (unlikely(state->scan == NULL))
+		return state->btree.scan != NULL ? keys_next(state, direction, slot)
+		                                 : NULL; /* no block may hold a key */
+	if (likely(!state->by_ranges))
+		return table_scan_getnextslot(state->scan, direction, slot) ? slot : NULL;
+	while (!table_scan_getnextslot_tidrange(state->scan, direction, slot))
+		if (!next_run(state))
+			return NULL;
+	return slot;
+}
+
+/* The next row of the keys' through the B-tree, or NULL. */
+static pg_noinline TupleTableSlot *
+keys_next(FilterScanState *state, ScanDirection direction, TupleTableSlot *slot)
+{
+	return index_getnext_slot(state->btree.scan, direction, slot) ? slot : NULL;
+}
+
+/* Move on to the next run of blocks; false if there is none. */
+static pg_noinline bool
+next_run(FilterScanState *state)
+{
+	ItemPointerData from, to;
+
+	if (++state->run >= state->runs.nruns)
+		return false;
+	ItemPointerSet(&from, state->runs.starts[state->run], FirstOffsetNumber);
+	ItemPointerSet(&to, state->runs.ends[state->run], MaxOffsetNumber);
+	table_rescan_tidrange(state->scan, &from, &to);
+	return true;
+}
+
+/* Decide how this scan reads (once per build), and start it. */
+static pg_noinline void
+fscan_start(FilterScanState *state)
+{
+	Relation rel = state->css.ss.ss_currentRelation;
+	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
+	RuntimeFilter *f = state->filter;
+	RuntimeBuildStamp now;
+	ScanOutcome why;
+
+	if (f != NULL && bloom_rf_filter_values(f) != NULL && bloom_rf_filter_built(f, &now))
+	{
+		if (bloom_rf_stamp_renew(&state->decided, &now))
+			state->why = fscan_decide(state, rel);
+		why = state->why; /* as decided for this build */
+	}
+	else
+	{
+		why = OUT_NOT_BUILT;
+		state->by_ranges = false;
+		bloom_rf_stamp_forget(&state->decided);
+	}
+	state->started = true;
+	state->scans++;
+	state->outcomes[why]++;
+	if (why == OUT_BRIN_WHOLE)
+		state->brin_whole[state->brin_why]++;
+	if (why == OUT_BTREE_WHOLE)
+		state->btree_whole[state->btree_why]++;
+	/* a row may be returned (under EvalPlanQual, one the recheck gives) */
+	if (state->slot_pending &&
+	    (why != OUT_SKIPPED || state->css.ss.ps.state->es_epq_active != NULL))
+		use_table_slot(state);
+	if (why == OUT_SKIPPED)
+		return; /* no row: scan stays NULL */
+	if (why == OUT_BY_BTREE)
+	{
+		/* no key, no row: scan stays NULL, and so does the index's */
+		if (state->btree.have_key)
+			bloom_rf_keyscan_begin(&state->btree, rel, snapshot);
+		return;
+	}
+	if (!state->by_ranges)
+	{
+		state->scan = table_beginscan(rel, snapshot, 0, NULL);
+		return;
+	}
+	/* as the Seq Scan would (the header) */
+	PredicateLockRelation(rel, snapshot);
+	state->blocks += RelationGetNumberOfBlocks(rel);
+	if (state->runs.nruns == 0)
+		return;
+	{
+		ItemPointerData from, to;
+
+		state->run = 0;
+		ItemPointerSet(&from, state->runs.starts[0], FirstOffsetNumber);
+		ItemPointerSet(&to, state->runs.ends[0], MaxOffsetNumber);
+		state->scan = table_beginscan_tidrange(rel, snapshot, &from, &to);
+	}
+	for (int r = 0; r < state->runs.nruns; r++)
+		state->blocks_read += state->runs.ends[r] - state->runs.starts[r] + 1;
+}
+
+/*
+ * How the scans of a new build read: skipped (the partition can hold no
+ * key), through the B-tree, by runs of blocks, or the whole table.  The
+ * B-tree is asked first; where reading through it does not pay, a BRIN
+ * index next.
+ */
+static ScanOutcome
+fscan_decide(FilterScanState *state, Relation rel)
+{
+	const RuntimeValues *v = bloom_rf_filter_values(state->filter);
+	ScanOutcome why = OUT_NO_INDEX;
+	const RuntimeKeyValues *k;
+
+	state->by_ranges = false;
+	if (state->skip.partition != NIL && bloom_rf_partition_skip_decide(&state->skip, state->filter))
+		return OUT_SKIPPED;
+	if (OidIsValid(state->btree.index_oid))
+	{
+		int key = state->plan.btree_key;
+
+		k = &v->keys[key];
+		state->btree_why =
+		    bloom_rf_keyscan_decide(&state->btree, rel, k, list_nth_oid(state->operators, key),
+		                            list_nth_oid(state->collations, key));
+		if (state->btree_why == KEYSCAN_READ)
+		{
+			state->btree_keys = k->nexact;
+			return OUT_BY_BTREE;
+		}
+		why = OUT_BTREE_WHOLE;
+	}
+	if (OidIsValid(state->plan.brin_index))
+	{
+		k = &v->keys[state->plan.brin_key];
+		state->brin_why = bloom_rf_brin_decide(rel, state->plan.brin_index, state->plan.column,
+		                                       state->opno, k, state->css.ss.ps.state->es_snapshot,
+		                                       state->css.ss.ps.state->es_query_cxt, &state->runs);
+		state->by_ranges = state->brin_why == BRIN_READ_RUNS;
+		why = state->by_ranges ? OUT_BY_RANGES : OUT_BRIN_WHOLE;
+	}
+	return why;
+}
+
+static void
+fscan_end(CustomScanState *node)
+{
+	FilterScanState *state = (FilterScanState *) node;
+
+	if (state->scan != NULL)
+		table_endscan(state->scan);
+	state->scan = NULL;
+	bloom_rf_keyscan_end(&state->btree);
+}
+
+static void
+fscan_rescan(CustomScanState *node)
+{
+	FilterScanState *state = (FilterScanState *) node;
+
+	/* the next row starts again, deciding again if the build changed */
+	fscan_end(node);
+	state->started = false;
+	ExecScanReScan(&node->ss);
+}
+
+static void
+fscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	FilterScanState *state = (FilterScanState *) node;
+	const char *whole[1 + BRIN_CHOICES + KEYSCAN_CHOICES];
+	uint64 counts[1 + BRIN_CHOICES + KEYSCAN_CHOICES];
+	int n = 0;
+
+	ExplainPropertyInteger("Runtime Filter", NULL, state->plan.id, es);
+	if (OidIsValid(state->plan.btree_index))
+		ExplainPropertyText("B-tree Index", get_rel_name(state->plan.btree_index), es);
+	if (OidIsValid(state->plan.brin_index))
+		ExplainPropertyText("BRIN Index", get_rel_name(state->plan.brin_index), es);
+	bloom_rf_partition_skip_explain_test(&state->skip, es);
+	if (!es->analyze || state->scans == 0)
+		return;
+	bloom_rf_explain_scans_skipped(state->skip.skips, state->skip.checked, es);
+	if (state->outcomes[OUT_BY_BTREE] > 0)
+		ExplainPropertyText("Read Through B-tree",
+		                    state->scans > 1
+		                        ? psprintf("%d keys (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
+		                                   state->btree_keys, state->outcomes[OUT_BY_BTREE],
+		                                   state->scans)
+		                        : psprintf("%d keys", state->btree_keys),
+		                    es);
+	if (!OidIsValid(state->plan.brin_index) && !OidIsValid(state->plan.btree_index))
+		return;
+	if (state->outcomes[OUT_BY_RANGES] > 0)
+		ExplainPropertyText(
+		    "Heap Blocks Read",
+		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->blocks_read, state->blocks), es);
+	/* why the whole table was read: not built, then the BRIN room's reasons, the B-tree's */
+	whole[n] = "the filter was not built";
+	counts[n++] = state->outcomes[OUT_NOT_BUILT];
+	for (int c = BRIN_READ_RUNS + 1; c < BRIN_CHOICES; c++)
+	{
+		whole[n] = bloom_rf_brin_why((RuntimeBrinChoice) c);
+		counts[n++] = state->brin_whole[c];
+	}
+	for (int c = KEYSCAN_READ + 1; c < KEYSCAN_CHOICES; c++)
+	{
+		whole[n] = bloom_rf_keyscan_why((RuntimeKeyScanChoice) c);
+		counts[n++] = state->btree_whole[c];
+	}
+	for (int w = 0; w < n; w++)
+		if (counts[w] > 0)
+			ExplainPropertyText("Whole Table Read",
+			                    state->scans > 1
+			                        ? psprintf("%s (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
+			                                   whole[w], counts[w], state->scans)
+			                        : whole[w],
+			                    es);
+}

@@ -1,0 +1,558 @@
+/*
+ * filter.c
+ *	  The filter of a runtime join filter: collected, sized, filled, probed.
+ *
+ * A build collects the 32-bit key hashes of the inner rows; at the end of
+ * the inner side it sizes a blocked512 filter for the rows it read (the
+ * planner's estimate can be far off) and adds them.  If more rows come than
+ * MAX_PENDING, the hashes go straight into a filter of the largest size
+ * instead (core/bf_runtime.h); if that ends up too full to be worth
+ * probing, the filter is marked useless and probes pass every row.
+ *
+ * A filter taken from a bloomfilter index (source_index) collects nothing:
+ * its finish takes the index's filter as it is then, a layered value.
+ */
+#include "filter.h"
+#include "../settings.h"
+#include "../../bloom_error.h"
+#include "../../../core/bf_runtime.h"
+
+#include "executor/hashjoin.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "portability/instr_time.h"
+#include "storage/barrier.h"
+
+#define FIRST_PENDING 1024
+
+/*
+ * Under a Parallel Hash Join every participant reads a share of the inner
+ * side.  There the filter is shared: each participant adds its share to a
+ * filter of its own of the planned shape (sized for twice the planner's
+ * estimate of all inner rows) and, at the end of its share, ORs it into the
+ * shared one, in the build node's shared memory, word by word with atomic
+ * ORs.  The join's build barrier tells when every participant is done: the
+ * probes use the shared filter only once it has passed the hashing of the
+ * inner side, which is also when the join starts reading outer rows.
+ */
+struct RuntimeFilter
+{
+	int id;
+	struct HashJoinState *join; /* the join it serves; NULL if not wired */
+	bool ready;                 /* this process's build is finished (its share, if shared) */
+	bool useless;               /* too full to be worth probing */
+	MemoryContext context;
+	List *operators;  /* the join's hash operators (OidList; the build node's plan's, read only) */
+	List *collations; /* their collations (likewise) */
+
+	size_t max_bytes; /* the largest this filter may be: the setting when it was made */
+	uint32 *pending;  /* hashes of the current build, until it is finished */
+	size_t npending;
+	size_t pending_size;
+	uint8 *bytes; /* the filter, once sized */
+	bf_view view;
+
+	/* shared (Parallel Hash Join) */
+	double shared_keys; /* the shape of the shared filter; 0 if not shared */
+	uint8 *shared;      /* its bytes, in shared memory, while attached */
+	bf_view shared_view;
+	bool checked; /* the shared filter's fill has been read */
+
+	/*
+	 * Taken from a bloomfilter index (source.h) rather than built: the build
+	 * reads no key, and its finish takes the index's filter, a layered
+	 * value (bytes is the bytea), whose probes hash key source_key as the
+	 * index hashes (exec/probe.c).  source_missing: the index could not
+	 * serve at the last build (the filter is useless then).
+	 */
+	Oid source_index;
+	int source_key;
+	bool source_missing;
+
+	/* the build's key values, for skipping scans (values.c); NULL if not kept */
+	RuntimeValues *values;
+	/* scans its probes asked about (all builds), and skipped: for EXPLAIN ANALYZE */
+	uint64 scans_checked;
+	uint64 scans_skipped;
+
+	/* for EXPLAIN ANALYZE: the last build */
+	uint64 keys;     /* keys added */
+	uint64 builds;   /* builds started (rescans rebuild) */
+	double build_ms; /* from the first inner row to the finished filter */
+	double fill;     /* fraction of bits set */
+	instr_time started;
+	bool timing;
+};
+
+static void allocate_filter(RuntimeFilter *f, double nkeys);
+static void add_pending(RuntimeFilter *f);
+static void merge_into_shared(RuntimeFilter *f);
+static void measure_fill(const bf_view *view, double *fill, bool *useless);
+static void shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size);
+static void take_source(RuntimeFilter *f);
+
+RuntimeFilter *
+bloom_rf_filter_create(int id, double shared_keys, List *operators, List *collations)
+{
+	RuntimeFilter *f = palloc0(sizeof(RuntimeFilter));
+
+	Assert(shared_keys >= 0 && list_length(operators) == list_length(collations));
+	f->id = id;
+	f->context = CurrentMemoryContext;
+	f->operators = operators;
+	f->collations = collations;
+	f->shared_keys = shared_keys;
+	f->max_bytes = bloom_rf_max_bytes();
+	f->source_key = -1;
+	return f;
+}
+
+int
+bloom_rf_filter_id(const RuntimeFilter *f)
+{
+	return f->id;
+}
+
+List *
+bloom_rf_filter_operators(const RuntimeFilter *f)
+{
+	return f->operators;
+}
+
+List *
+bloom_rf_filter_collations(const RuntimeFilter *f)
+{
+	return f->collations;
+}
+
+void
+bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *join)
+{
+	f->join = join;
+}
+
+void
+bloom_rf_filter_keep_values(RuntimeFilter *f, List *families)
+{
+	Assert(f->shared_keys <= 0 && f->values == NULL && !OidIsValid(f->source_index));
+	f->values =
+	    bloom_rf_values_create(list_length(f->operators), f->operators, f->collations, families);
+}
+
+const RuntimeValues *
+bloom_rf_filter_values(const RuntimeFilter *f)
+{
+	return f->values;
+}
+
+Oid
+bloom_rf_filter_source(const RuntimeFilter *f, int *key)
+{
+	*key = f->source_key;
+	return f->source_index;
+}
+
+bool
+bloom_rf_filter_ready(const RuntimeFilter *f)
+{
+	return f->ready;
+}
+
+bool
+bloom_rf_filter_is_shared(const RuntimeFilter *f)
+{
+	return f->shared_keys > 0;
+}
+
+void
+bloom_rf_filter_note_scan(RuntimeFilter *f, bool skipped)
+{
+	f->scans_checked++;
+	if (skipped)
+		f->scans_skipped++;
+}
+
+void
+bloom_rf_filter_set_source(RuntimeFilter *f, Oid index, int key)
+{
+	Assert(OidIsValid(index) && key >= 0 && f->shared_keys <= 0 && f->values == NULL);
+	f->source_index = index;
+	f->source_key = key;
+}
+
+void
+bloom_rf_filter_reset(RuntimeFilter *f)
+{
+	if (f->bytes)
+		pfree(f->bytes);
+	f->bytes = NULL;
+	f->npending = 0;
+	f->ready = false;
+	f->useless = false;
+	f->keys = 0;
+	f->fill = 0;
+	f->timing = false;
+	f->checked = false;
+	f->source_missing = false;
+	if (f->values)
+		bloom_rf_values_reset(f->values);
+}
+
+void
+bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
+{
+	Assert(!f->ready);
+	if (!f->timing)
+	{
+		INSTR_TIME_SET_CURRENT(f->started);
+		f->timing = true;
+		f->builds++;
+	}
+	f->keys++;
+	if (f->shared && f->bytes == NULL)
+		allocate_filter(f, f->shared_keys);
+	if (f->bytes)
+	{
+		/* a share of a shared filter, or past MAX_PENDING rows: straight in */
+		bf_add_hash(&f->view, (uint64) hash);
+		return;
+	}
+	if (f->npending == f->pending_size)
+	{
+		/* the pending hashes never take more memory than the largest filter */
+		if (f->pending_size >= f->max_bytes / sizeof(uint32))
+		{
+			/* the count is unknown: the largest filter */
+			allocate_filter(f, bf_rf_max_keys(f->max_bytes) + 1);
+			add_pending(f);
+			bf_add_hash(&f->view, (uint64) hash);
+			return;
+		}
+		f->pending_size = f->pending_size == 0 ? FIRST_PENDING : 2 * f->pending_size;
+		if (f->pending == NULL)
+			f->pending = MemoryContextAlloc(f->context, f->pending_size * sizeof(uint32));
+		else
+			f->pending = repalloc(f->pending, f->pending_size * sizeof(uint32));
+	}
+	f->pending[f->npending++] = hash;
+}
+
+void
+bloom_rf_filter_add_values(RuntimeFilter *f, uint32 hash, const Datum *values, const uint32 *hashes)
+{
+	Assert(f->values != NULL);
+	bloom_rf_filter_add(f, hash);
+	bloom_rf_values_add(f->values, values, hashes);
+}
+
+void
+bloom_rf_filter_finish(RuntimeFilter *f)
+{
+	instr_time now;
+
+	Assert(!f->ready);
+	if (!f->timing)
+	{
+		/* an empty inner side (or share of it) */
+		INSTR_TIME_SET_CURRENT(f->started);
+		f->builds++;
+	}
+	if (f->shared)
+	{
+		/* this share is read: into the shared filter; its fill is read when probed */
+		if (f->bytes != NULL)
+			merge_into_shared(f);
+	}
+	else if (OidIsValid(f->source_index))
+		take_source(f);
+	else
+	{
+		if (f->bytes == NULL)
+		{
+			allocate_filter(f, (double) f->npending);
+			add_pending(f);
+		}
+		measure_fill(&f->view, &f->fill, &f->useless);
+	}
+	if (f->values)
+		bloom_rf_values_finish(f->values);
+	f->ready = true;
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, f->started);
+	f->build_ms = INSTR_TIME_GET_MILLISEC(now);
+	f->timing = false;
+}
+
+const bf_view *
+bloom_rf_filter_usable(RuntimeFilter *f, RuntimeBuildStamp *now)
+{
+	HashJoinTable table;
+
+	if (f->join == NULL || (table = f->join->hj_HashTable) == NULL)
+		return NULL;
+	now->build = f->builds;
+	now->table = table;
+	if (f->shared == NULL)
+		return f->ready && !f->useless ? &f->view : NULL;
+	/* every participant has hashed its share of the inner side */
+	if (table->parallel_state == NULL ||
+	    BarrierPhase(&table->parallel_state->build_barrier) < BLOOM_PHJ_BUILD_HASH_OUTER)
+		return NULL;
+	if (!f->checked)
+	{
+		measure_fill(&f->shared_view, &f->fill, &f->useless);
+		f->checked = true;
+	}
+	return !f->useless ? &f->shared_view : NULL;
+}
+
+bool
+bloom_rf_filter_built(const RuntimeFilter *f, RuntimeBuildStamp *now)
+{
+	if (f->shared != NULL || !f->ready || f->join == NULL || f->join->hj_HashTable == NULL)
+		return false;
+	now->build = f->builds;
+	now->table = f->join->hj_HashTable;
+	return true;
+}
+
+void
+bloom_rf_filter_describe(const RuntimeFilter *f, RuntimeFilterFacts *counts)
+{
+	const bf_view *view = f->shared ? &f->shared_view : &f->view;
+
+	memset(counts, 0, sizeof(*counts));
+	counts->source_missing = f->source_missing;
+	counts->keys = f->keys;
+	counts->builds = f->builds;
+	counts->scans_checked = f->scans_checked;
+	counts->scans_skipped = f->scans_skipped;
+	counts->ready = f->ready;
+	if (f->shared && f->builds > 0)
+	{
+		/* every participant's keys, as far as they have been merged */
+		counts->ready = true;
+		measure_fill(view, &counts->fill, &counts->useless);
+	}
+	else if (f->ready)
+	{
+		counts->fill = f->fill;
+		counts->useless = f->useless;
+	}
+	if (counts->ready)
+	{
+		counts->bytes = view->nbytes;
+		counts->nhashes = view->p.nhashes;
+		counts->build_ms = f->build_ms;
+	}
+}
+
+bytea *
+bloom_rf_filter_to_send(const RuntimeFilter *f)
+{
+	size_t len;
+	bytea *out;
+
+	Assert(f->ready);
+	if (f->shared != NULL || f->useless || f->bytes == NULL)
+		return NULL;
+	len = (size_t) (f->view.data + f->view.nbytes - f->view.payload);
+	if (len > (size_t) bloom_rf_ship_max_kb * 1024)
+		return NULL;
+	out = (bytea *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(out, VARHDRSZ + len);
+	memcpy(VARDATA(out), f->view.payload, len);
+	return out;
+}
+
+Size
+bloom_rf_filter_shared_size(const RuntimeFilter *f)
+{
+	bf_params p;
+	size_t size;
+
+	Assert(f->shared_keys > 0);
+	shape_params(f->shared_keys, f->max_bytes, &p, &size);
+	return size;
+}
+
+void
+bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem)
+{
+	bf_params p;
+	size_t size;
+
+	Assert(f->shared_keys > 0);
+	shape_params(f->shared_keys, f->max_bytes, &p, &size);
+	bf_init(mem, &p, 0, "", 0, 0, &f->shared_view);
+	f->shared = mem;
+	f->checked = false;
+}
+
+void
+bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem)
+{
+	bf_error err;
+
+	Assert(f->shared_keys > 0);
+	if (!bf_check_header(mem, bloom_rf_filter_shared_size(f), &f->shared_view, &err))
+		bloom_report(&err, BLOOM_FROM_STORAGE);
+	f->shared = mem;
+	f->checked = false;
+}
+
+void
+bloom_rf_filter_shared_reset(RuntimeFilter *f)
+{
+	Assert(f->shared != NULL);
+	memset(f->shared_view.data, 0, f->shared_view.nbytes);
+	f->checked = false;
+}
+
+void
+bloom_rf_filter_shared_detach(RuntimeFilter *f)
+{
+	f->shared = NULL;
+}
+
+/*
+ * OR this participant's filter into the shared one, 32 bits at a time with
+ * atomic ORs (other participants merge at the same time).  Both have the
+ * planned shape, and their data start 4-byte aligned in MAXALIGNed memory.
+ */
+static void
+merge_into_shared(RuntimeFilter *f)
+{
+	const uint32 *mine = (const uint32 *) f->view.data;
+	pg_atomic_uint32 *shared = (pg_atomic_uint32 *) f->shared_view.data;
+	size_t nwords = f->view.nbytes / sizeof(uint32);
+
+	Assert(f->view.nbytes == f->shared_view.nbytes && f->view.nbytes % sizeof(uint32) == 0);
+	Assert((uintptr_t) mine % sizeof(uint32) == 0 && (uintptr_t) shared % sizeof(uint32) == 0);
+	for (size_t i = 0; i < nwords; i++)
+	{
+		if (mine[i] != 0)
+			pg_atomic_fetch_or_u32(&shared[i], mine[i]);
+		if ((i & 0xFFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * The index's filter, as it is now: the bloom value bloom_index_filter
+ * would give, in the filter's memory.  An index that cannot serve now, or
+ * whose filter is larger than the largest runtime filter, leaves the filter
+ * useless: probes pass every row.
+ */
+static void
+take_source(RuntimeFilter *f)
+{
+	MemoryContext old = MemoryContextSwitchTo(f->context);
+	bytea *value = bloom_index_source_filter(f->source_index, f->max_bytes);
+	bf_error err;
+
+	MemoryContextSwitchTo(old);
+	Assert(f->bytes == NULL);
+	if (value == NULL)
+	{
+		f->source_missing = true;
+		f->useless = true;
+		return;
+	}
+	f->bytes = (uint8 *) value;
+	if (!bf_check_header((uint8 *) VARDATA(value), VARSIZE(value) - VARHDRSZ, &f->view, &err))
+		bloom_report(&err, BLOOM_FROM_STORAGE);
+	Assert(f->view.p.layout == BF_LAYOUT_LAYERED);
+	f->keys = f->view.nadded;
+	measure_fill(&f->view, &f->fill, &f->useless);
+}
+
+/*
+ * The rate of a filter whose bits set are occupied of ncells, k hashes; of
+ * a layered one, the chance that some layer passes a key none holds.
+ */
+static double
+current_fpp(const bf_view *view, uint64 occupied)
+{
+	bf_layer_cursor c;
+	double clear = 1.0;
+
+	if (view->p.layout != BF_LAYOUT_LAYERED)
+		return bf_current_fpp(view->p.ncells, view->p.nhashes, occupied);
+	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
+	{
+		size_t bytes = (size_t) (c.layer.ncells / 8);
+
+		clear *= 1.0 - bf_current_fpp(c.layer.ncells, c.layer.nhashes,
+		                              bf_occupied(view, c.offset, c.offset + bytes));
+	}
+	return 1.0 - clear;
+}
+
+/* The fraction of a filter's bits set, and whether the rate they give is too high. */
+static void
+measure_fill(const bf_view *view, double *fill, bool *useless)
+{
+	uint64 occupied = bf_occupied(view, 0, view->nbytes);
+
+	*fill = (double) occupied / (double) view->p.ncells;
+	*useless = current_fpp(view, occupied) > BF_RF_MAX_USEFUL_FPP;
+}
+
+/*
+ * The parameters of a runtime filter for nkeys keys, at most max_bytes
+ * large (in bits; its header adds a few bytes), and its size in bytes
+ * (the shape's payload, which the core computes; a shape it refuses would be
+ * a bug here, reported as a bad argument).
+ */
+static void
+shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size)
+{
+	uint64_t ncells;
+	int nhashes;
+	bf_error err;
+
+	bf_rf_shape(nkeys, max_bytes, &ncells, &nhashes);
+	memset(p, 0, sizeof(*p));
+	p->layout = BF_LAYOUT_BLOCKED512;
+	p->scheme = BF_SCHEME_DOUBLE_HASHING;
+	p->nhashes = (uint16) nhashes;
+	p->seed = 0;
+	p->ncells = ncells;
+	if (!bf_payload_size(p, 0, 0, size, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+}
+
+/* Allocate and zero the filter for nkeys keys, in the filter's context. */
+static void
+allocate_filter(RuntimeFilter *f, double nkeys)
+{
+	bf_params p;
+	size_t size;
+
+	Assert(f->bytes == NULL);
+	shape_params(nkeys, f->max_bytes, &p, &size);
+	f->bytes = MemoryContextAlloc(f->context, size);
+	bf_init(f->bytes, &p, 0, "", 0, 0, &f->view);
+}
+
+/* Move the pending hashes into the filter, in batches for bf_add_hashes(). */
+static void
+add_pending(RuntimeFilter *f)
+{
+	uint64_t batch[256];
+	size_t i = 0;
+
+	while (i < f->npending)
+	{
+		size_t n = Min(lengthof(batch), f->npending - i);
+
+		for (size_t j = 0; j < n; j++)
+			batch[j] = f->pending[i + j];
+		bf_add_hashes(&f->view, batch, n);
+		i += n;
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	f->npending = 0;
+}
