@@ -23,20 +23,24 @@ set -euo pipefail
 top=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$top"
 
-git ls-files -z -- '*.md' | perl -0 -e '
+prog=$(
+	cat <<'PERL'
 use strict;
 use warnings;
 use utf8;
-use Encode qw(decode);
+use Encode qw(decode encode);
 
-my @files = grep { $_ ne "" && !m{(^|/)node_modules/} && !m{^\.\./} } map { chomp; $_ } <STDIN>;
+binmode(STDOUT, ":encoding(UTF-8)");
+
+# paths are held as text, and encoded again where they meet the file system
+my @files = grep { $_ ne "" && !m{(^|/)node_modules/} && !m{^\.\./} } map { chomp; decode("UTF-8", $_) } <STDIN>;
 my %slugs;     # file => { slug => 1 }
 my $broken = 0;
 my $checked = 0;
 
 sub read_lines {
 	my ($path) = @_;
-	open(my $fh, "<:raw", $path) or return undef;
+	open(my $fh, "<:raw", encode("UTF-8", $path)) or return undef;
 	local $/ = undef;
 	my $text = <$fh>;
 	close $fh;
@@ -123,6 +127,15 @@ sub normalize {
 	return join("/", @out);
 }
 
+# %xx escapes of a link target, read as UTF-8
+sub unescape {
+	my ($t) = @_;
+	return $t unless $t =~ /%[0-9A-Fa-f]{2}/;
+	my $b = encode("UTF-8", $t);
+	$b =~ s/%([0-9A-Fa-f]{2})/chr(hex($1))/ge;
+	return decode("UTF-8", $b);
+}
+
 sub check {
 	my ($file, $n, $target) = @_;
 	$target =~ s/^<(.*)>$/$1/;
@@ -130,24 +143,22 @@ sub check {
 	return if $target =~ m{^[A-Za-z][A-Za-z0-9+.-]*:};    # http:, https:, mailto:, ...
 	$checked++;
 	my ($path, $anchor) = $target =~ /^([^#]*)(?:#(.*))?$/;
-	$path =~ s/%([0-9A-Fa-f]{2})/chr(hex($1))/ge;
+	$path = unescape($path);
 	my $resolved;
 	if ($path eq "") {
 		$resolved = $file;
 	} else {
 		(my $dir = $file) =~ s{[^/]*$}{};
 		$resolved = normalize($path =~ m{^/} ? $path : $dir . $path);
-		if (!defined $resolved || ($resolved ne "" && !-e $resolved)) {
+		if (!defined $resolved || ($resolved ne "" && !-e encode("UTF-8", $resolved))) {
 			print "$file:$n: $target (no such file)\n";
 			$broken++;
 			return;
 		}
 	}
 	return unless defined $anchor && $anchor ne "";
-	return unless $resolved =~ /\.md$/i && -f $resolved;
-	my $want = $anchor;
-	$want =~ s/%([0-9A-Fa-f]{2})/chr(hex($1))/ge;
-	$want = decode("UTF-8", $want) if $want =~ /[\x80-\xff]/;
+	return unless $resolved =~ /\.md$/i && -f encode("UTF-8", $resolved);
+	my $want = unescape($anchor);
 	unless (slugs_of($resolved)->{$want}) {
 		print "$file:$n: $target (no heading with that anchor in $resolved)\n";
 		$broken++;
@@ -181,4 +192,6 @@ if ($broken) {
 	exit 1;
 }
 print "links: ok\n";
-'
+PERL
+)
+git ls-files -z -- '*.md' | perl -0 -e "$prog"
