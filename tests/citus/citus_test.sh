@@ -18,8 +18,8 @@
 #     joined to the large side, or given as a literal, is probed in the map
 #     tasks (what citus.log_remote_commands shows), and the join's answer is
 #     the local one;
-#   - a column of a nondeterministic collation (README, Citus);
-#   - a type without aggregates of its own is refused, as the README says.
+#   - a column of a nondeterministic collation (docs/citus.md);
+#   - a type without aggregates of its own is refused, as docs/citus.md says.
 # Run as root, with the extension built and installed for N.  Ends with
 # "citusN: P passed, F failed", or "citusN: skipped (why)" when the vendored
 # source is absent or Citus does not support N.
@@ -243,7 +243,7 @@ SELECT count(*) FROM orders o JOIN regions r ON o.region_key = r.region_key
 # their arguments as a row, which carries no collation, so they hash by the
 # bytes (the default collation's key), and a probe with values of the
 # nondeterministic collation is refused rather than answered wrongly
-# (README, Citus).
+# (docs/citus.md, Limits).
 citus_sql <<'SQL'
 SET client_min_messages = warning;
 CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
@@ -265,8 +265,8 @@ expect "nondeterministic collation: bloom_agg(v, n, fpp) hashes by bytes, probes
 	"ERROR:  bloom filter holds values hashed by pg_catalog\\.text_ops, not values of type text"
 
 # A type without aggregates of its own: Citus refuses to push the
-# polymorphic aggregate down (README, Citus).  If this starts to pass,
-# the README is out of date.
+# polymorphic aggregate down (docs/citus.md).  If this starts to pass,
+# docs/citus.md is out of date.
 out=$(citus_sql 2>&1 <<<"SELECT bloom_agg(ARRAY[c_int4]) FROM dist;" || true)
 expect "a polymorphic bloom_agg is refused by Citus, as documented" "$out" \
 	"worker_partial_agg_sfunc could not confirm type correctness"

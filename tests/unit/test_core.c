@@ -7,8 +7,8 @@
  * anything failed.  Worked examples of Bloom filters from the literature
  * are replayed with explicit bit positions (they use toy hash functions),
  * the formulas are checked against published figures, and the format is
- * checked against its definition (core/bf_format.h, and the README's copy
- * of its table) and a catalogue of malformed inputs.  Run from the
+ * checked against its definition (core/bf_format.h, and docs/format.md's
+ * copy of its table) and a catalogue of malformed inputs.  Run from the
  * repository's top folder (make unitcheck), which the format test reads.
  */
 #define _POSIX_C_SOURCE 200809L /* fork, for the assertion test */
@@ -2108,16 +2108,16 @@ test_format_table(void)
 	    {"`target`", BF_HEADER_SIZE, BF_TARGET_SIZE},
 	};
 	char *header = format_table_of("core/bf_format.h");
-	char *readme = format_table_of("README.md");
+	char *readme = format_table_of("docs/format.md");
 	char number[40];
 	const char *m_row;
 
 	CHECK(header != NULL && readme != NULL);
 	if (header == NULL || readme == NULL)
 		return;
-	/* the README shows the definition's table, word for word */
+	/* docs/format.md shows the definition's table, word for word */
 	if (strcmp(header, readme) != 0)
-		fprintf(stderr, "  the README's format table differs from core/bf_format.h's: copy it "
+		fprintf(stderr, "  docs/format.md's format table differs from core/bf_format.h's: copy it "
 		                "from there\n");
 	CHECK(strcmp(header, readme) == 0);
 	/* every fixed field's offset and size are the ones the code uses */

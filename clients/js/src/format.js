@@ -1,5 +1,5 @@
 // The serialized form of a bloom value, read and checked: core/bf_format.h
-// (the extension's one definition; the README's "On-disk format" copies its
+// (the extension's one definition; its docs/format.md copies its
 // table), with the server's checks (bf_check_header, bf_check_data), so that
 // a value the server refuses is refused here, with the library's own error.
 // The text form (core/bf_text.c) is parsed into the binary form.

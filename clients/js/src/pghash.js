@@ -3,7 +3,7 @@
 // 64-bit value is a pair [hi, lo] of 32-bit words (int32 from hashBytes and
 // hashUint32, below; the others may give them as unsigned numbers: a
 // caller takes either with | 0).  Only little-endian servers are matched
-// (the README's "Portability").
+// (the extension's docs/format.md, "Portability").
 
 // Every 32-bit word here is held as an int32 (the same bits as the uint32
 // the C code holds): V8 keeps int32 values unboxed across calls it does not

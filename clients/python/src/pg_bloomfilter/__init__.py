@@ -8,7 +8,7 @@
 
 The answers are the server's, bit for bit (bloom_contains), false positives
 included; the library reads every layout the server writes and writes
-nothing.  See the extension's README, "Clients".
+nothing.  See the extension's docs/clients.md.
 """
 
 from .errors import BloomFilterError

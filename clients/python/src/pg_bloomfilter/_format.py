@@ -1,7 +1,7 @@
 """The serialized form of a bloom value, read and checked.
 
-The one definition is core/bf_format.h in the extension's source (the
-README's "On-disk format" copies its table); this module follows it field
+The one definition is core/bf_format.h in the extension's source (its
+docs/format.md copies its table); this module follows it field
 by field and applies the same checks as the server's bf_check_header and
 bf_check_data, so that a value the server would refuse is refused here too,
 with the library's own error.  Every integer is little-endian.  The text

@@ -7,7 +7,7 @@ bytes, text, bytea and uuid; hash_bytes_uint32_extended for the integer
 types, dates and timestamps; hash_numeric_extended's reduction of a
 numeric to its base-10000 digits.  Only little-endian servers are matched:
 PostgreSQL's hashes of some types differ on big-endian machines (the
-README's "Portability").
+extension's docs/format.md, "Portability").
 """
 
 from __future__ import annotations
