@@ -4,7 +4,7 @@
  *
  * A bloom value is what PostgreSQL stores, sends and receives: a header, an
  * optional extension, an element key and the data of one of four layouts.
- * This file is where that format is defined; the README's table is checked
+ * This file is where that format is defined; docs/format.md's table is checked
  * against the table below by the unit tests (test "format_table"), and no
  * other file computes an offset: they read and write the bytes through the
  * functions declared here, which keep a decoded view (bf_view) and the
