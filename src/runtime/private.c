@@ -10,40 +10,59 @@
 #include "nodes/primnodes.h"
 #include "nodes/value.h"
 
-/* The head of a build's and a probe's list: their positions 0 to 2. */
-typedef enum NodeHeadSlot
+/*
+ * A build's and a probe's lists are described by a table of slots, in
+ * their order: one table per layout, read and written by the same two
+ * functions, so that the writer and the reader cannot disagree on a
+ * position.  Both start with the head (id, operators, collations).
+ */
+typedef enum SlotKind
 {
-	HEAD_ID,         /* Integer */
-	HEAD_OPERATORS,  /* OidList */
-	HEAD_COLLATIONS, /* OidList */
-	HEAD_SLOTS
-} NodeHeadSlot;
+	SLOT_INT,    /* an int: an Integer */
+	SLOT_BOOL,   /* a bool: an Integer 0 or 1 */
+	SLOT_FLOAT,  /* a double: a float8 Const (float_node) */
+	SLOT_LIST,   /* a List * (copied when it is the planner's own), or NIL */
+	SLOT_OID,    /* an Oid: a one-element OidList, or NIL for InvalidOid */
+	SLOT_STRING, /* a const char *: a String, or NULL */
+} SlotKind;
 
-/* A build's, after the head. */
-typedef enum BuildSlot
+typedef struct Slot
 {
-	BUILD_OUTER_ROWS = HEAD_SLOTS, /* Float */
-	BUILD_INNER_ROWS,              /* Float */
-	BUILD_PASS,                    /* Float */
-	BUILD_SHARED_KEYS,             /* Float */
-	BUILD_REMOTE_PARAM,            /* Integer */
-	BUILD_COLLECT,                 /* Integer: 0 or 1 */
-	BUILD_FAMILIES,                /* OidList */
-	BUILD_SOURCE,                  /* OidList: the index, or NIL */
-	BUILD_SOURCE_KEY,              /* Integer */
-	BUILD_SLOTS
-} BuildSlot;
+	SlotKind kind;
+	size_t offset; /* of the field in the layout's struct */
+	bool copy;     /* SLOT_LIST: copy it (the planner keeps using its own) */
+} Slot;
 
-/* A probe's, after the head. */
-typedef enum ProbeSlot
-{
-	PROBE_SAVED = HEAD_SLOTS, /* Float */
-	PROBE_ROWS,               /* Integer: 0 or 1 */
-	PROBE_SKIP_LINEAGE,       /* OidList, or NIL */
-	PROBE_SKIP_ATTNOS,        /* IntList, or NIL */
-	PROBE_NOT_SHIPPED,        /* String, or NIL */
-	PROBE_SLOTS
-} ProbeSlot;
+#define HEAD_SLOTS(type)                                                                           \
+	{SLOT_INT, offsetof(type, head.id), false}, {SLOT_LIST, offsetof(type, head.operators), true}, \
+	{                                                                                              \
+		SLOT_LIST, offsetof(type, head.collations), true                                           \
+	}
+
+static const Slot build_slots[] = {
+    HEAD_SLOTS(RuntimeBuildPrivate),
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, outer_rows), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, inner_rows), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, pass), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, shared_keys), false},
+    {SLOT_INT, offsetof(RuntimeBuildPrivate, remote_param), false},
+    {SLOT_BOOL, offsetof(RuntimeBuildPrivate, collect), false},
+    {SLOT_LIST, offsetof(RuntimeBuildPrivate, families), true},
+    {SLOT_OID, offsetof(RuntimeBuildPrivate, source_index), false},
+    {SLOT_INT, offsetof(RuntimeBuildPrivate, source_key), false},
+};
+
+static const Slot probe_slots[] = {
+    HEAD_SLOTS(RuntimeProbePrivate),
+    {SLOT_FLOAT, offsetof(RuntimeProbePrivate, saved), false},
+    {SLOT_BOOL, offsetof(RuntimeProbePrivate, probe_rows), false},
+    {SLOT_LIST, offsetof(RuntimeProbePrivate, skip_lineage), false},
+    {SLOT_LIST, offsetof(RuntimeProbePrivate, skip_attnos), false},
+    {SLOT_STRING, offsetof(RuntimeProbePrivate, not_shipped), false},
+};
+
+/* the head's three slots, in both tables */
+#define NHEAD 3
 
 /* A scan's: few allocations (private.h). */
 typedef enum ScanSlot
@@ -76,96 +95,120 @@ float_node(double value)
 	                          false, FLOAT8PASSBYVAL);
 }
 
-/* Slot n of private, a Float. */
-static double
-float_at(List *private, int n)
+/* The list of the layout struct p, as slots (n of them) describe it. */
+static List *
+make_list(const void *p, const Slot *slots, int n)
 {
-	Const *c = (Const *) list_nth(private, n);
+	List *private = NIL;
 
-	Assert(IsA(c, Const) && c->consttype == FLOAT8OID && !c->constisnull);
-	return DatumGetFloat8(c->constvalue);
+	for (int i = 0; i < n; i++)
+	{
+		const char *field = (const char *) p + slots[i].offset;
+		Node *node = NULL;
+
+		switch (slots[i].kind)
+		{
+			case SLOT_INT:
+				node = (Node *) makeInteger(*(const int *) field);
+				break;
+			case SLOT_BOOL:
+				node = (Node *) makeInteger(*(const bool *) field ? 1 : 0);
+				break;
+			case SLOT_FLOAT:
+				node = float_node(*(const double *) field);
+				break;
+			case SLOT_LIST:
+				node = (Node *) (slots[i].copy ? list_copy(*(List *const *) field)
+				                               : *(List *const *) field);
+				break;
+			case SLOT_OID:
+				node = (Node *) (OidIsValid(*(const Oid *) field)
+				                     ? list_make1_oid(*(const Oid *) field)
+				                     : NIL);
+				break;
+			case SLOT_STRING:
+				node = *(const char *const *) field
+				           ? (Node *) makeString(pstrdup(*(const char *const *) field))
+				           : NULL;
+				break;
+		}
+		private = lappend(private, node);
+	}
+	return private;
 }
 
-static List *
-make_head(const RuntimeNodeHead *head)
+/* Fill the layout struct p from private's first n slots, as slots describe them. */
+static void
+read_list(List *private, void *p, const Slot *slots, int n)
 {
-	return list_make3(makeInteger(head->id), list_copy(head->operators),
-	                  list_copy(head->collations));
+	Assert(list_length(private) >= n);
+	for (int i = 0; i < n; i++)
+	{
+		char *field = (char *) p + slots[i].offset;
+		Node *node = list_nth(private, i);
+
+		switch (slots[i].kind)
+		{
+			case SLOT_INT:
+				*(int *) field = intVal(node);
+				break;
+			case SLOT_BOOL:
+				*(bool *) field = intVal(node) != 0;
+				break;
+			case SLOT_FLOAT:
+				Assert(IsA(node, Const) && ((Const *) node)->consttype == FLOAT8OID &&
+				       !((Const *) node)->constisnull);
+				*(double *) field = DatumGetFloat8(((Const *) node)->constvalue);
+				break;
+			case SLOT_LIST:
+				*(List **) field = (List *) node;
+				break;
+			case SLOT_OID:
+				*(Oid *) field = node != NULL ? linitial_oid((List *) node) : InvalidOid;
+				break;
+			case SLOT_STRING:
+				*(const char **) field = node != NULL ? strVal(node) : NULL;
+				break;
+		}
+	}
 }
 
 void
 bloom_rf_private_read_head(List *private, RuntimeNodeHead *head)
 {
-	Assert(list_length(private) == BUILD_SLOTS || list_length(private) == PROBE_SLOTS);
-	head->id = intVal(list_nth(private, HEAD_ID));
-	head->operators = list_nth(private, HEAD_OPERATORS);
-	head->collations = list_nth(private, HEAD_COLLATIONS);
+	/* the head's slots of either table, read into a RuntimeBuildPrivate's head */
+	RuntimeBuildPrivate p;
+
+	Assert(list_length(private) == lengthof(build_slots) ||
+	       list_length(private) == lengthof(probe_slots));
+	read_list(private, &p, build_slots, NHEAD);
+	*head = p.head;
 }
 
 List *
 bloom_rf_private_make_build(const RuntimeBuildPrivate *p)
 {
-	List *private = make_head(&p->head);
-
-	private = lappend(private, float_node(p->outer_rows));
-	private = lappend(private, float_node(p->inner_rows));
-	private = lappend(private, float_node(p->pass));
-	private = lappend(private, float_node(p->shared_keys));
-	private = lappend(private, makeInteger(p->remote_param));
-	private = lappend(private, makeInteger(p->collect));
-	private = lappend(private, list_copy(p->families));
-	private = lappend(private, OidIsValid(p->source_index) ? list_make1_oid(p->source_index) : NIL);
-	private = lappend(private, makeInteger(p->source_key));
-	Assert(list_length(private) == BUILD_SLOTS);
-	return private;
+	return make_list(p, build_slots, lengthof(build_slots));
 }
 
 void
 bloom_rf_private_read_build(List *private, RuntimeBuildPrivate *p)
 {
-	List *source;
-
-	Assert(list_length(private) == BUILD_SLOTS);
-	bloom_rf_private_read_head(private, &p->head);
-	p->outer_rows = float_at(private, BUILD_OUTER_ROWS);
-	p->inner_rows = float_at(private, BUILD_INNER_ROWS);
-	p->pass = float_at(private, BUILD_PASS);
-	p->shared_keys = float_at(private, BUILD_SHARED_KEYS);
-	p->remote_param = intVal(list_nth(private, BUILD_REMOTE_PARAM));
-	p->collect = intVal(list_nth(private, BUILD_COLLECT)) != 0;
-	p->families = list_nth(private, BUILD_FAMILIES);
-	source = list_nth(private, BUILD_SOURCE);
-	p->source_index = source != NIL ? linitial_oid(source) : InvalidOid;
-	p->source_key = intVal(list_nth(private, BUILD_SOURCE_KEY));
+	Assert(list_length(private) == lengthof(build_slots));
+	read_list(private, p, build_slots, lengthof(build_slots));
 }
 
 List *
 bloom_rf_private_make_probe(const RuntimeProbePrivate *p)
 {
-	List *private = make_head(&p->head);
-
-	private = lappend(private, float_node(p->saved));
-	private = lappend(private, makeInteger(p->probe_rows));
-	private = lappend(private, p->skip_lineage);
-	private = lappend(private, p->skip_attnos);
-	private = lappend(private, p->not_shipped ? makeString(pstrdup(p->not_shipped)) : NULL);
-	Assert(list_length(private) == PROBE_SLOTS);
-	return private;
+	return make_list(p, probe_slots, lengthof(probe_slots));
 }
 
 void
 bloom_rf_private_read_probe(List *private, RuntimeProbePrivate *p)
 {
-	Node *not_shipped;
-
-	Assert(list_length(private) == PROBE_SLOTS);
-	bloom_rf_private_read_head(private, &p->head);
-	p->saved = float_at(private, PROBE_SAVED);
-	p->probe_rows = intVal(list_nth(private, PROBE_ROWS)) != 0;
-	p->skip_lineage = list_nth(private, PROBE_SKIP_LINEAGE);
-	p->skip_attnos = list_nth(private, PROBE_SKIP_ATTNOS);
-	not_shipped = list_nth(private, PROBE_NOT_SHIPPED);
-	p->not_shipped = not_shipped ? strVal(not_shipped) : NULL;
+	Assert(list_length(private) == lengthof(probe_slots));
+	read_list(private, p, probe_slots, lengthof(probe_slots));
 }
 
 List *
