@@ -8,7 +8,10 @@
 #     room);
 #   - each sub-room of the runtime filters' room (a folder of src/runtime/)
 #     has exactly one header, named after it, and no file outside the
-#     folder includes anything else of it;
+#     folder includes anything else of it; a sub-room includes only the
+#     headers of rooms below it (the ranks check_rooms.sh reads from the
+#     objects, here for what objects do not show: inline functions, macros,
+#     struct layouts); no folder deeper than one under src/runtime/;
 #   - no include circles among our own files (#include "...", resolved
 #     from the including file's folder).
 # Run from the top folder; prints "structure: ok" or what breaks a rule,
@@ -67,9 +70,35 @@ git ls-files bloomfilter.c 'src/*.c' 'src/*.h' 'core/*.c' 'core/*.h' \
 			$status = 1;
 		}
 	}
+	sub rank_of {
+		my ($f) = @_;
+		return 0 if $f =~ m{^src/runtime/(settings|private|cost)\.[ch]$};
+		return 4 if $f =~ m{^src/runtime/(hooks\.c|runtime\.h)$};
+		my %r = (filter => 1, skip => 2, ship => 2, plan => 3, exec => 3);
+		return $r{$1} if $f =~ m{^src/runtime/([^/]+)/[^/]+$} && exists $r{$1};
+		return undef;
+	}
+	for my $f (sort keys %lines) {
+		if ($f =~ m{^src/runtime/[^/]+/[^/]+/}) {
+			print "structure: $f is deeper than a sub-room of src/runtime/\n";
+			$status = 1;
+		}
+		if ($f =~ m{^src/runtime/} && !defined rank_of($f)) {
+			print "structure: $f is in no runtime sub-room (runtime.h lists them)\n";
+			$status = 1;
+		}
+	}
 	for my $f (sort keys %includes) {
 		for my $t (@{ $includes{$f} }) {
 			next unless exists $lines{$t}; # (a PostgreSQL header)
+			my ($rf, $rt) = (rank_of($f), rank_of($t));
+			# below it, or in its own folder; plan/ makes the nodes of exec/
+			if (defined $rf && defined $rt &&
+				($rt > $rf || ($rt == $rf && dirname($f) ne dirname($t) &&
+					!($f =~ m{^src/runtime/plan/} && $t =~ m{^src/runtime/exec/})))) {
+				print "structure: $f includes $t, not a room below it\n";
+				$status = 1;
+			}
 			next unless $t =~ m{^src/runtime/([^/]+)/([^/]+)$};
 			my ($room, $name) = ($1, $2);
 			next if $f =~ m{^src/runtime/\Q$room\E/};

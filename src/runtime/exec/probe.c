@@ -360,7 +360,7 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Probe Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (state->plan.not_shipped != NULL)
 		ExplainPropertyText("Not Shipped", state->plan.not_shipped, es);
-	bloom_rf_partition_skip_explain_test(&state->skip, es);
+	bloom_rf_explain_skip_test(state->plan.skip_lineage, es);
 	if (!state->plan.probe_rows)
 		ExplainPropertyText("Filter Use", "skipping only", es);
 	if (!state->source_ok)

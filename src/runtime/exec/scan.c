@@ -157,7 +157,8 @@ bloom_rf_scan_attach(PlanState *ps, RuntimeFilter *filter)
 	FilterScanState *state = (FilterScanState *) ps;
 
 	Assert(bloom_rf_is_scan(ps));
-	if (state->plan.id != bloom_rf_filter_id(filter))
+	/* (a join in an initplan or subplan is wired twice: once is enough) */
+	if (state->plan.id != bloom_rf_filter_id(filter) || state->filter == filter)
 		return;
 	state->filter = filter;
 	state->operators = bloom_rf_filter_operators(filter);
@@ -456,7 +457,7 @@ fscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("B-tree Index", get_rel_name(state->plan.btree_index), es);
 	if (OidIsValid(state->plan.brin_index))
 		ExplainPropertyText("BRIN Index", get_rel_name(state->plan.brin_index), es);
-	bloom_rf_partition_skip_explain_test(&state->skip, es);
+	bloom_rf_explain_skip_test(state->plan.partition, es);
 	if (!es->analyze || state->scans == 0)
 		return;
 	bloom_rf_explain_scans_skipped(state->skip.skips, state->skip.checked, es);

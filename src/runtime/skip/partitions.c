@@ -166,9 +166,9 @@ bloom_rf_partition_skip_decide(RuntimePartitionSkip *s, RuntimeFilter *f)
 }
 
 void
-bloom_rf_partition_skip_explain_test(const RuntimePartitionSkip *s, ExplainState *es)
+bloom_rf_explain_skip_test(List *partition, ExplainState *es)
 {
-	if (s->partition != NIL && es->verbose)
+	if (partition != NIL && es->verbose)
 		ExplainPropertyText("Skip Test", "partition bounds", es);
 }
 

@@ -106,9 +106,8 @@ extern void bloom_rf_partition_skip_init(RuntimePartitionSkip *s, List *partitio
  */
 extern bool bloom_rf_partition_skip_decide(RuntimePartitionSkip *s, RuntimeFilter *f);
 
-/* EXPLAIN (VERBOSE): the scan's skip test. */
-extern void bloom_rf_partition_skip_explain_test(const RuntimePartitionSkip *s,
-                                                 struct ExplainState *es);
+/* EXPLAIN (VERBOSE): the skip test of a scan of partition (the plan's; NIL: none). */
+extern void bloom_rf_explain_skip_test(List *partition, struct ExplainState *es);
 
 /* EXPLAIN ANALYZE: "Partition Scans Skipped: N of M", if any was asked. */
 extern void bloom_rf_explain_scans_skipped(uint64 skipped, uint64 checked, struct ExplainState *es);
