@@ -32,6 +32,7 @@ typedef struct BuildState
 	RuntimeNode node;         /* first: the state both nodes share */
 	RuntimeBuildPrivate plan; /* what the planner said (private.h) */
 	RuntimeFilter *filter;
+	bool finished; /* bloom_rf_filter_ready, kept here: read per row (finish and reset are ours) */
 	Datum *values; /* one row's key values and their own hashes, if the filter keeps values */
 	uint32 *hashes;
 	/* shipped to postgres_fdw scans (ship/pushdown.c) */
@@ -139,20 +140,21 @@ build_exec(CustomScanState *node)
 
 	if (TupIsNull(slot))
 	{
-		if (!bloom_rf_filter_ready(state->filter))
+		if (!state->finished)
 		{
 			bloom_rf_filter_finish(state->filter);
+			state->finished = true;
 			set_remote_param(state, true);
 		}
 		return slot;
 	}
 	/* a row with a NULL key matches nothing: the operators are strict */
-	if (bloom_rf_filter_ready(state->filter) || OidIsValid(state->plan.source_index))
+	if (state->finished || OidIsValid(state->plan.source_index))
 		return slot;
 	if (state->values == NULL)
 	{
 		if (bloom_rf_keys_hash(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash))
-			bloom_rf_filter_add(state->filter, hash);
+			bloom_rf_filter_add(state->filter, hash, NULL, NULL);
 	}
 	else if (bloom_rf_keys_hash_values(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash,
 	                                   state->values, state->hashes))
@@ -161,7 +163,7 @@ build_exec(CustomScanState *node)
 		MemoryContext old =
 		    MemoryContextSwitchTo(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
 
-		bloom_rf_filter_add_values(state->filter, hash, state->values, state->hashes);
+		bloom_rf_filter_add(state->filter, hash, state->values, state->hashes);
 		MemoryContextSwitchTo(old);
 	}
 	return slot;
@@ -181,6 +183,7 @@ build_rescan(CustomScanState *node)
 	ListCell *lc;
 
 	bloom_rf_filter_reset(state->filter);
+	state->finished = false;
 	set_remote_param(state, false);
 	foreach (lc, state->remote_scans)
 	{

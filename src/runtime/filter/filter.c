@@ -198,8 +198,9 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 		bloom_rf_values_reset(f->values);
 }
 
-void
-bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
+/* Add one key hash (bloom_rf_filter_add's first half, inlined there). */
+static inline void
+add_hash(RuntimeFilter *f, uint32 hash)
 {
 	Assert(!f->ready);
 	if (!f->timing)
@@ -238,11 +239,12 @@ bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
 }
 
 void
-bloom_rf_filter_add_values(RuntimeFilter *f, uint32 hash, const Datum *values, const uint32 *hashes)
+bloom_rf_filter_add(RuntimeFilter *f, uint32 hash, const Datum *values, const uint32 *hashes)
 {
-	Assert(f->values != NULL);
-	bloom_rf_filter_add(f, hash);
-	bloom_rf_values_add(f->values, values, hashes);
+	Assert((values != NULL) == (f->values != NULL));
+	add_hash(f, hash);
+	if (values != NULL)
+		bloom_rf_values_add(f->values, values, hashes);
 }
 
 void

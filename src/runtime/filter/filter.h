@@ -142,15 +142,13 @@ extern Oid bloom_rf_filter_source(const RuntimeFilter *f, int *key);
 /* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
 extern void bloom_rf_filter_reset(RuntimeFilter *f);
 
-/* Add the key hash of one inner row. */
-extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash);
-
 /*
- * Add the key hash of one inner row and its keys' values (none NULL), each
- * with its own hash (bloom_rf_filter_keep_values first).
+ * Add the key hash of one inner row and, where the filter keeps values
+ * (bloom_rf_filter_keep_values), its keys' values (none NULL), each with
+ * its own hash; else values and hashes are NULL.
  */
-extern void bloom_rf_filter_add_values(RuntimeFilter *f, uint32 hash, const Datum *values,
-                                       const uint32 *hashes);
+extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash, const Datum *values,
+                                const uint32 *hashes);
 
 /*
  * The inner side is read: size and fill the filter, or take the index's;
