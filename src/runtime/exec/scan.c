@@ -61,8 +61,9 @@
 #include BLOOM_EXPLAIN_FORMAT_H
 
 /*
- * How one scan read, for EXPLAIN: the order of its "Whole Table Read"
- * lines is this enum's.
+ * How one scan read, counted for EXPLAIN (the whole table's reasons are
+ * the skip room's: brin_why, btree_why; fscan_explain prints them after
+ * "not built", BRIN's first).
  */
 typedef enum ScanOutcome
 {

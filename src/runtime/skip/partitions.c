@@ -39,6 +39,12 @@
  * The partition's bounds are read at each decision from the partitioned
  * table's descriptor without detached partitions, so that a partition being
  * detached counts as a gap: the default partition is then scanned.
+ *
+ * The planner's part (which scans read a partition, its ancestry) is
+ * lineage.c, which asks bloom_rf_partition_decidable here.  The decision,
+ * its counts and its EXPLAIN lines are the same for a probe and for a
+ * BloomFilterScan (RuntimePartitionSkip); each decides once per build
+ * (RuntimeBuildStamp).
  */
 #include "skip.h"
 #include "../private.h"
@@ -46,12 +52,9 @@
 #include "access/hash.h"
 #include "access/nbtree.h"
 #include "access/table.h"
-#include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
-#include "nodes/pathnodes.h"
-#include "parser/parsetree.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
 #include "utils/lsyscache.h"
