@@ -31,6 +31,11 @@
 # per probe-side row, on a data set a tenth the size, the dynamic linker
 # binding every symbol at load (LD_BIND_NOW: a function's first call is
 # bound once a backend, which would count here as part of the rows).
+# Last, the benchmarks of the runtime filters (ROOMS_SQL, by default
+# bench/runtime.sql, skip.sql and index_runtime.sql), each run once under
+# each library, the order alternating from one to the next, on the same
+# server; their outputs in bench/results/rooms/NAME-{base,head}.txt, and
+# their summary tables side by side.  ROOMS_SQL= skips them.
 # Run as root; writes bench/results/rooms.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,18 +73,18 @@ as_pg "$bin/initdb -D $work/data -A trust >/dev/null"
 cat >>"$work/data/postgresql.conf" <<CONF
 port = $port
 unix_socket_directories = '$work'
-listen_addresses = ''
-shared_buffers = 1GB
+listen_addresses = 'localhost'
+shared_buffers = 2GB
 jit = off
 work_mem = 512MB
-max_parallel_workers_per_gather = 0
 shared_preload_libraries = 'bloomfilter'
 autovacuum = off
 max_wal_size = 8GB
 CONF
 start() { as_pg "$bin/pg_ctl -D $work/data -l $work/log -w start >/dev/null"; }
 stop() { as_pg "$bin/pg_ctl -D $work/data -w stop >/dev/null"; }
-export PGHOST=$work PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+# (PGPASSWORD: skip.sql's loopback user mapping names one; the server trusts)
+export PGHOST=$work PGPORT=$port PGUSER=postgres PGDATABASE=postgres PGPASSWORD=unused
 sql() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -195,4 +200,25 @@ names="semijoin small misled parallel partitions brin btree index"
 		done
 		start
 	fi
+	mkdir -p bench/results/rooms
+	first=base
+	for name in ${ROOMS_SQL-runtime skip index_runtime}; do
+		order="$first head"
+		[ "$first" = head ] && order="head base"
+		for lib in $order; do
+			stop
+			use "$lib"
+			start
+			psql -X -q -v ON_ERROR_STOP=1 -f "bench/$name.sql" >"bench/results/rooms/$name-$lib.txt" 2>&1 ||
+				echo "   bench/$name.sql under $lib: FAILED (bench/results/rooms/$name-$lib.txt)"
+		done
+		[ "$first" = base ] && first=head || first=base
+		echo
+		echo "== bench/$name.sql once under each library ($order), its summary tables (bench/results/rooms/$name-*.txt)"
+		for lib in base head; do
+			echo "   -- ${!lib}"
+			awk '/^== / {title = $0} /speedup|on_over_off|on_ms/ && !p {p = 1; print "   " title} p && /^$/ {p = 0} p {print "   " $0}' \
+				"bench/results/rooms/$name-$lib.txt"
+		done
+	done
 } 2>&1 | tee bench/results/rooms.txt
