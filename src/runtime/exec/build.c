@@ -33,7 +33,8 @@ typedef struct BuildState
 	RuntimeBuildPrivate plan; /* what the planner said (private.h) */
 	RuntimeFilter *filter;
 	bool finished; /* bloom_rf_filter_ready, kept here: read per row (finish and reset are ours) */
-	Datum *values; /* one row's key values and their own hashes, if the filter keeps values */
+	RuntimeValues *kept; /* the filter's key values, if it keeps them (filled here) */
+	Datum *values;       /* one row's key values and their own hashes, for them */
 	uint32 *hashes;
 	/* shipped to postgres_fdw scans (ship/pushdown.c) */
 	List *remote_scans; /* the scans reading plan.remote_param (hooks.c), changed at a new build */
@@ -122,7 +123,7 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	{
 		int nkeys = state->node.keys.nkeys;
 
-		bloom_rf_filter_keep_values(state->filter, state->plan.families);
+		state->kept = bloom_rf_filter_keep_values(state->filter, state->plan.families);
 		state->values = palloc(nkeys * sizeof(Datum));
 		state->hashes = palloc(nkeys * sizeof(uint32));
 	}
@@ -154,7 +155,7 @@ build_exec(CustomScanState *node)
 	if (state->values == NULL)
 	{
 		if (bloom_rf_keys_hash(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash))
-			bloom_rf_filter_add(state->filter, hash, NULL, NULL);
+			bloom_rf_filter_add(state->filter, hash);
 	}
 	else if (bloom_rf_keys_hash_values(&state->node.keys, slot, node->ss.ps.ps_ExprContext, &hash,
 	                                   state->values, state->hashes))
@@ -163,7 +164,8 @@ build_exec(CustomScanState *node)
 		MemoryContext old =
 		    MemoryContextSwitchTo(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
 
-		bloom_rf_filter_add(state->filter, hash, state->values, state->hashes);
+		bloom_rf_filter_add(state->filter, hash);
+		bloom_rf_values_add(state->kept, state->values, state->hashes);
 		MemoryContextSwitchTo(old);
 	}
 	return slot;

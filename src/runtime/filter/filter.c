@@ -131,12 +131,13 @@ bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *join)
 	f->join = join;
 }
 
-void
+RuntimeValues *
 bloom_rf_filter_keep_values(RuntimeFilter *f, List *families)
 {
 	Assert(f->shared_keys <= 0 && f->values == NULL && !OidIsValid(f->source_index));
 	f->values =
 	    bloom_rf_values_create(list_length(f->operators), f->operators, f->collations, families);
+	return f->values;
 }
 
 const RuntimeValues *
@@ -198,9 +199,8 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 		bloom_rf_values_reset(f->values);
 }
 
-/* Add one key hash (bloom_rf_filter_add's first half, inlined there). */
-static inline void
-add_hash(RuntimeFilter *f, uint32 hash)
+void
+bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
 {
 	Assert(!f->ready);
 	if (!f->timing)
@@ -236,15 +236,6 @@ add_hash(RuntimeFilter *f, uint32 hash)
 			f->pending = repalloc(f->pending, f->pending_size * sizeof(uint32));
 	}
 	f->pending[f->npending++] = hash;
-}
-
-void
-bloom_rf_filter_add(RuntimeFilter *f, uint32 hash, const Datum *values, const uint32 *hashes)
-{
-	Assert((values != NULL) == (f->values != NULL));
-	add_hash(f, hash);
-	if (values != NULL)
-		bloom_rf_values_add(f->values, values, hashes);
 }
 
 void

@@ -124,8 +124,10 @@ extern void bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *joi
  * The filter keeps the build's key values (values.c), each key ordered by
  * its B-tree family (families, an OidList; InvalidOid: that key keeps
  * nothing).  Not for a shared filter, whose values would be one share.
+ * Returns them, for the build to add each inner row's keys to
+ * (bloom_rf_values_add); the filter finishes and resets them.
  */
-extern void bloom_rf_filter_keep_values(RuntimeFilter *f, List *families);
+extern struct RuntimeValues *bloom_rf_filter_keep_values(RuntimeFilter *f, List *families);
 
 /* The build's key values, or NULL if not kept (bloom_rf_filter_built first). */
 extern const struct RuntimeValues *bloom_rf_filter_values(const RuntimeFilter *f);
@@ -142,13 +144,8 @@ extern Oid bloom_rf_filter_source(const RuntimeFilter *f, int *key);
 /* Forget the keys, for a new build (a rescan that rebuilds the hash table). */
 extern void bloom_rf_filter_reset(RuntimeFilter *f);
 
-/*
- * Add the key hash of one inner row and, where the filter keeps values
- * (bloom_rf_filter_keep_values), its keys' values (none NULL), each with
- * its own hash; else values and hashes are NULL.
- */
-extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash, const Datum *values,
-                                const uint32 *hashes);
+/* Add the key hash of one inner row. */
+extern void bloom_rf_filter_add(RuntimeFilter *f, uint32 hash);
 
 /*
  * The inner side is read: size and fill the filter, or take the index's;
