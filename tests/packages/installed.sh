@@ -7,7 +7,8 @@
 #
 #   1. nothing of the extension is on the system yet;
 #   2. the package installs (dpkg -i) and owns the library, the control file
-#      and every SQL script;
+#      and every SQL script, and installs the manual's pages (docs/, beside
+#      the README in /usr/share/doc, compressed or not);
 #   3. the autopkgtest (debian/tests/installcheck: pg_buildext installcheck,
 #      the whole pg_regress suite on a throwaway cluster) passes against the
 #      installed files, and nothing was compiled for it;
@@ -66,6 +67,13 @@ installs() {
 			return 1
 		}
 	done
+	for f in README.md docs/*.md; do
+		f=/usr/share/doc/$pkg/$f
+		[ -e "$f" ] || [ -e "$f.gz" ] || {
+			echo "not installed by $pkg: $f"
+			return 1
+		}
+	done
 }
 
 # The autopkgtest, run as autopkgtest runs it: from the source tree, as root.
@@ -99,7 +107,7 @@ removes() {
 
 echo "== $pkg: $previous_version and $current_version, on $(. /etc/os-release && echo "$PRETTY_NAME")"
 step "the extension was never built or installed here" never_built
-step "dpkg -i $pkg $current_version: it owns the library, the control file and the SQL scripts" installs
+step "dpkg -i $pkg $current_version: it owns the library, the control file and the SQL scripts, and installs the README and docs/" installs
 step "autopkgtest (debian/tests/installcheck: pg_buildext installcheck) against the installed files" \
 	autopkgtest_installcheck
 step "upgrade from $previous_version: stored filters answer the same, ALTER EXTENSION UPDATE reaches $control_version" upgrades
