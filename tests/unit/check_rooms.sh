@@ -31,14 +31,17 @@ objects=(bloomfilter.o src/*.o src/runtime/**/*.o src/index/**/*.o)
 	echo "rooms: no objects (run make first)"
 	exit 1
 }
+# (the sub-rooms' ranks and the circle search: rooms.pl, shared with check_structure.sh)
+export ROOMS_PL="$(cd "$(dirname "$0")" && pwd)/rooms.pl"
 for obj in "${objects[@]}"; do
 	echo "@ $obj"
 	nm "$obj"
 done | perl -e '
 	use strict;
-	my ($obj, %defines, %calls);
+	require $ENV{ROOMS_PL};
+	my ($obj, %defines, %calls, @objects);
 	while (<STDIN>) {
-		if (/^@ (\S+)/) { $obj = $1; next; }
+		if (/^@ (\S+)/) { $obj = $1; push @objects, $obj; next; }
 		if (/^\s+U (\S+)/) { $calls{$obj}{$1} = 1; next; }
 		$defines{$2} = $obj if /^[0-9a-f]+ ([TDBR]) (\S+)/;
 	}
@@ -52,18 +55,8 @@ done | perl -e '
 			push @{ $edge{$from}{$to} }, $sym;
 		}
 	}
-	# the runtime sub-rooms and their rank: a room calls only lower ranks
-	# (plan calls exec, at its own rank, for the nodes it makes)
-	sub runtime_room {
-		my ($o) = @_;
-		return "bottom" if $o =~ m{^src/runtime/(settings|private|cost)\.o$};
-		return "hooks" if $o eq "src/runtime/hooks.o";
-		return $1 if $o =~ m{^src/runtime/(filter|skip|ship|plan|exec)/[^/]+\.o$};
-		return undef;
-	}
-	my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, plan => 3, exec => 3, hooks => 4);
 	# every object of the room is in a sub-room, whether or not it calls anything
-	for my $o (sort keys %calls) {
+	for my $o (@objects) {
 		next unless $o =~ m{^src/runtime/} && !defined runtime_room($o);
 		print "rooms: $o is in no runtime sub-room (runtime.h lists them)\n";
 		$status = 1;
@@ -101,12 +94,9 @@ done | perl -e '
 				}
 			}
 			my ($rf, $rt) = (runtime_room($from), runtime_room($to));
-			if (defined $rf && defined $rt && $rf ne $rt) {
-				my $ok = $rank{$rt} < $rank{$rf} || ($rf eq "plan" && $rt eq "exec");
-				if (!$ok) {
-					print "rooms: $from ($rf) calls @syms in $to ($rt), not a room below it\n";
-					$status = 1;
-				}
+			if (defined $rf && defined $rt && !room_may_use($rf, $rt)) {
+				print "rooms: $from ($rf) calls @syms in $to ($rt), not a room below it\n";
+				$status = 1;
 			}
 			if ($from =~ m{^src/[^/]+\.o$} && $to =~ m{^src/runtime/}) {
 				print "rooms: $from (the type) calls @syms in $to (runtime filters)\n";
@@ -126,26 +116,10 @@ done | perl -e '
 			}
 		}
 	}
-	# cycles: a depth-first search that finds a back edge
-	my (%state, @path);
-	my $visit;
-	$visit = sub {
-		my ($v) = @_;
-		$state{$v} = 1;
-		push @path, $v;
-		for my $w (sort keys %{ $edge{$v} || {} }) {
-			if (($state{$w} // 0) == 1) {
-				my @cycle = (@path[(grep { $path[$_] eq $w } 0 .. $#path)[0] .. $#path], $w);
-				print "rooms: a circle: ", join(" -> ", @cycle), "\n";
-				$status = 1;
-			} elsif (!$state{$w}) {
-				$visit->($w);
-			}
-		}
-		pop @path;
-		$state{$v} = 2;
-	};
-	for my $v (sort keys %edge) { $visit->($v) unless $state{$v}; }
+	for my $circle (circles([sort keys %edge], sub { sort keys %{ $edge{ $_[0] } || {} } })) {
+		print "rooms: a circle: ", join(" -> ", @$circle), "\n";
+		$status = 1;
+	}
 	print "rooms: ok\n" if $status == 0;
 	exit $status;
 '

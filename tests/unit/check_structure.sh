@@ -18,11 +18,14 @@
 # and exits non-zero then.
 set -euo pipefail
 
+# (the sub-rooms' ranks and the circle search: rooms.pl, shared with check_rooms.sh)
+export ROOMS_PL="$(cd "$(dirname "$0")" && pwd)/rooms.pl"
 git ls-files bloomfilter.c 'src/*.c' 'src/*.h' 'core/*.c' 'core/*.h' \
 	'clients/*.c' 'clients/*.h' 'clients/*.js' 'clients/*.mjs' 'clients/*.ts' 'clients/*.py' \
 	':!:clients/js/node_modules' | perl -e '
 	use strict;
 	use File::Basename;
+	require $ENV{ROOMS_PL};
 	use File::Spec;
 	my @files = map { chomp; $_ } <STDIN>;
 	my $status = 0;
@@ -70,20 +73,12 @@ git ls-files bloomfilter.c 'src/*.c' 'src/*.h' 'core/*.c' 'core/*.h' \
 			$status = 1;
 		}
 	}
-	sub rank_of {
-		my ($f) = @_;
-		return 0 if $f =~ m{^src/runtime/(settings|private|cost)\.[ch]$};
-		return 4 if $f =~ m{^src/runtime/(hooks\.c|runtime\.h)$};
-		my %r = (filter => 1, skip => 2, ship => 2, plan => 3, exec => 3);
-		return $r{$1} if $f =~ m{^src/runtime/([^/]+)/[^/]+$} && exists $r{$1};
-		return undef;
-	}
 	for my $f (sort keys %lines) {
 		if ($f =~ m{^src/runtime/[^/]+/[^/]+/}) {
 			print "structure: $f is deeper than a sub-room of src/runtime/\n";
 			$status = 1;
 		}
-		if ($f =~ m{^src/runtime/} && !defined rank_of($f)) {
+		if ($f =~ m{^src/runtime/} && !defined runtime_room($f)) {
 			print "structure: $f is in no runtime sub-room (runtime.h lists them)\n";
 			$status = 1;
 		}
@@ -91,11 +86,8 @@ git ls-files bloomfilter.c 'src/*.c' 'src/*.h' 'core/*.c' 'core/*.h' \
 	for my $f (sort keys %includes) {
 		for my $t (@{ $includes{$f} }) {
 			next unless exists $lines{$t}; # (a PostgreSQL header)
-			my ($rf, $rt) = (rank_of($f), rank_of($t));
-			# below it, or in its own folder; plan/ makes the nodes of exec/
-			if (defined $rf && defined $rt &&
-				($rt > $rf || ($rt == $rf && dirname($f) ne dirname($t) &&
-					!($f =~ m{^src/runtime/plan/} && $t =~ m{^src/runtime/exec/})))) {
+			my ($rf, $rt) = (runtime_room($f), runtime_room($t));
+			if (defined $rf && defined $rt && !room_may_use($rf, $rt)) {
 				print "structure: $f includes $t, not a room below it\n";
 				$status = 1;
 			}
@@ -108,27 +100,12 @@ git ls-files bloomfilter.c 'src/*.c' 'src/*.h' 'core/*.c' 'core/*.h' \
 			}
 		}
 	}
-	# include circles: a depth-first search for a back edge
-	my (%state, @path);
-	my $visit;
-	$visit = sub {
-		my ($v) = @_;
-		$state{$v} = 1;
-		push @path, $v;
-		for my $w (@{ $includes{$v} || [] }) {
-			next unless exists $lines{$w};
-			if (($state{$w} // 0) == 1) {
-				my @cycle = (@path[(grep { $path[$_] eq $w } 0 .. $#path)[0] .. $#path], $w);
-				print "structure: an include circle: ", join(" -> ", @cycle), "\n";
-				$status = 1;
-			} elsif (!$state{$w}) {
-				$visit->($w);
-			}
-		}
-		pop @path;
-		$state{$v} = 2;
-	};
-	for my $v (sort keys %includes) { $visit->($v) unless $state{$v}; }
+	# include circles, among our own files
+	for my $circle (circles([sort keys %includes],
+			sub { grep { exists $lines{$_} } @{ $includes{ $_[0] } || [] } })) {
+		print "structure: an include circle: ", join(" -> ", @$circle), "\n";
+		$status = 1;
+	}
 	if ($status == 0) {
 		printf "structure: ok (%d files, %d runtime sub-rooms, largest %d lines)\n",
 			scalar(keys %lines), scalar(keys %rooms), (sort { $b <=> $a } values %lines)[0];
