@@ -14,6 +14,7 @@ bool bloom_rf_enabled = true;
 bool bloom_rf_forced = false;
 int bloom_rf_ship_max_kb = 4096;
 int bloom_rf_max_size_kb = (int) (BF_RF_MAX_BYTES / 1024);
+bool bloom_rf_skip_costing = true;
 
 size_t
 bloom_rf_max_bytes(void)
@@ -55,4 +56,15 @@ bloom_rf_define_settings(void)
 	    "is not probed, and not sent to remote servers.",
 	    &bloom_rf_max_size_kb, (int) (BF_RF_MAX_BYTES / 1024), (int) (BF_RF_MIN_MAX_BYTES / 1024),
 	    (int) (BF_RF_MAX_BYTES / 1024), PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable(
+	    "bloomfilter.runtime_filter_skip_costing",
+	    "Lets the planner's join search price the partitions, block ranges and B-tree reads "
+	    "that a hash join's keys will skip.",
+	    "Where a filtered table is hashed and the other side of the join is partitioned, "
+	    "BRIN-indexed or B-tree-indexed on the join key, the planner is offered a hash join "
+	    "whose outer side costs only what the keys are expected to let it read, and picks it "
+	    "when it is cheaper; EXPLAIN shows the expectation.  Off: plans are chosen as "
+	    "PostgreSQL chooses them, and runtime filters are added to them as before.  Has no "
+	    "effect while bloomfilter.runtime_filter is off.",
+	    &bloom_rf_skip_costing, true, PGC_USERSET, 0, NULL, NULL, NULL);
 }

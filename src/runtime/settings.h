@@ -1,6 +1,6 @@
 /*
  * settings.h
- *	  The runtime filters' four settings (settings.c): the bottom of the
+ *	  The runtime filters' five settings (settings.c): the bottom of the
  *	  room, read by the planner, the filter and the probe, defined by the
  *	  module's start (hooks.c).
  */
@@ -17,6 +17,8 @@ extern bool bloom_rf_forced;
 extern int bloom_rf_ship_max_kb;
 /* bloomfilter.runtime_filter_max_size: the largest runtime filter, in kB */
 extern int bloom_rf_max_size_kb;
+/* bloomfilter.runtime_filter_skip_costing: the join search prices what a hash join's keys skip */
+extern bool bloom_rf_skip_costing;
 
 /* bloomfilter.runtime_filter_max_size in bytes, as the core takes it (max_bytes). */
 extern size_t bloom_rf_max_bytes(void);
