@@ -135,13 +135,27 @@ pays(const bf_rf_switch *s, double removed, double rows)
 
 #define VALID_TABLE_READ(t)                                                                \
 	((t)->tuples > 0 && (t)->pages > 0 && (t)->index_pages >= 0 && (t)->cache_pages > 0 && \
-	 (t)->correlation >= -1 && (t)->correlation <= 1)
+	 (t)->correlation >= -1 && (t)->correlation <= 1 && (t)->heap_cached >= 0 &&           \
+	 (t)->heap_cached <= 1 && (t)->index_cached >= 0 && (t)->index_cached <= 1)
+
+/*
+ * The price of a page of which the fraction `cached` is in shared buffers,
+ * the rest costing `uncached` (bf_rf_table_read's heap_cached).
+ */
+static double
+page_price(const bf_rf_table_read *t, double cached, double uncached)
+{
+	double hit = fmin(t->cpu_tuple_cost, t->seq_page_cost);
+
+	return cached * fmin(hit, uncached) + (1.0 - cached) * uncached;
+}
 
 double
 bf_rf_seq_read_cost(const bf_rf_table_read *t)
 {
 	assert(VALID_TABLE_READ(t));
-	return t->pages * t->seq_page_cost + t->tuples * t->cpu_tuple_cost;
+	return t->pages * page_price(t, t->heap_cached, t->seq_page_cost) +
+	       t->tuples * t->cpu_tuple_cost;
 }
 
 /*
@@ -173,21 +187,28 @@ double
 bf_rf_index_read_cost(const bf_rf_table_read *t, double keys, double rows)
 {
 	double fraction, descents, leaves, uncorrelated, per_key, correlated, c2, heap, cpu;
+	double index_random, heap_random, heap_seq;
 
 	assert(VALID_TABLE_READ(t));
 	assert(keys >= 1 && rows >= 0 && rows <= t->tuples);
 	fraction = rows / t->tuples;
-	/* the index: a random leaf per key, the comparisons down to it, then the entries' leaves */
-	descents =
-	    keys * (t->random_page_cost + (ceil(log2(t->tuples + 1)) + 150) * t->cpu_operator_cost);
-	leaves = ceil(fraction * t->index_pages) * t->random_page_cost;
+	index_random = page_price(t, t->index_cached, t->random_page_cost);
+	heap_random = page_price(t, t->heap_cached, t->random_page_cost);
+	heap_seq = page_price(t, t->heap_cached, t->seq_page_cost);
+	/*
+	 * The index: a leaf at random per key (the levels above stay cached),
+	 * but no page twice, the keys being looked up in order; the comparisons
+	 * down to each; then the leaves the entries fill.
+	 */
+	descents = fmin(keys, fmax(1.0, t->index_pages)) * index_random +
+	           keys * (ceil(log2(t->tuples + 1)) + 150) * t->cpu_operator_cost;
+	leaves = ceil(fraction * t->index_pages) * index_random;
 	/* the heap in no order: each distinct page once, at random */
-	uncorrelated = pages_fetched(rows, t->pages, t->cache_pages) * t->random_page_cost;
+	uncorrelated = pages_fetched(rows, t->pages, t->cache_pages) * heap_random;
 	/* in the key's order: per key, a random page and the rest of its run in sequence */
 	per_key = fmax(1.0, ceil(fraction * t->pages / keys));
 	/* (never dearer than no order: keys with a row or two each fall on that many pages anyway) */
-	correlated =
-	    fmin(keys * (t->random_page_cost + (per_key - 1) * t->seq_page_cost), uncorrelated);
+	correlated = fmin(keys * (heap_random + (per_key - 1) * heap_seq), uncorrelated);
 	c2 = t->correlation * t->correlation;
 	heap = uncorrelated + c2 * (correlated - uncorrelated);
 	cpu = rows * (t->cpu_tuple_cost + t->cpu_index_tuple_cost + t->cpu_operator_cost);

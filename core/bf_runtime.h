@@ -125,12 +125,25 @@ typedef struct bf_rf_table_read
 	double cpu_tuple_cost;
 	double cpu_index_tuple_cost;
 	double cpu_operator_cost;
+	/*
+	 * The fractions of the table's and the index's pages found in shared
+	 * buffers (0 to 1; 0: none, or not known).  A page found there costs
+	 * what processing a row does (cpu_tuple_cost: a lookup and a pin), at
+	 * most a sequential page, whether it is read in order or at random.
+	 * Measured on 61 partitions of 50,000 rows (bench/btree_cache.sh): the
+	 * rows of 180 keys (about 500 a partition) read through the B-trees
+	 * take a quarter of the whole tables' time when cached, while those of
+	 * 100 keys take 2.5 times as long when read from disk.
+	 */
+	double heap_cached;
+	double index_cached;
 } bf_rf_table_read;
 
 /*
  * What reading the whole table costs: every page in sequence, every row
  * processed (a Seq Scan's cost without its quals, which an index scan would
  * evaluate on fewer rows: leaving them out only favors the whole table).
+ * Pages in shared buffers are priced as heap_cached says.
  */
 extern double bf_rf_seq_read_cost(const bf_rf_table_read *t);
 

@@ -155,6 +155,15 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #define BLOOM_REL_FILE(rel) ((rel)->rd_node)
 #endif
 
+/* 16 made a buffer's tag a function's work, on a RelFileLocator (runtime/cost.c). */
+#if PG_VERSION_NUM >= 160000
+#define bloom_buffer_tag_init(tag, rel, block) \
+	InitBufferTag((tag), &BLOOM_REL_FILE(rel), MAIN_FORKNUM, (block))
+#else
+#define bloom_buffer_tag_init(tag, rel, block) \
+	INIT_BUFFERTAG(*(tag), BLOOM_REL_FILE(rel), MAIN_FORKNUM, (block))
+#endif
+
 /*
  * Code run as a table's owner (bloom_index_verify evaluates the index's
  * expressions): 17 also restricts the search_path of such code, as its

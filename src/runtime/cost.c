@@ -17,19 +17,25 @@
  * At run time it also prices reading only the built keys' rows through a
  * B-tree index on the outer table (skip/btreekeys.c), against reading the whole
  * table: core's bf_rf_index_read_cost, given the table's size now, the key
- * column's statistics (distinct values, most common values, correlation)
- * and the planner's settings.
+ * column's statistics (distinct values, most common values, correlation),
+ * the planner's settings, and how much of the table and the index is in
+ * shared buffers now (cached_fraction): on cached data the random fetches
+ * cost next to nothing, on data read from disk they cost what the settings
+ * say, and the better side differs by several times either way.
  */
 #include "cost.h"
 #include "settings.h"
+#include "../bloom_compat.h"
 
 #include "../../core/bf_runtime.h"
 
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
+#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
@@ -110,17 +116,45 @@ bloom_rf_cost_built_table(double table_bytes, double *saved)
 #define MAX_MCV_COMPARISONS 10000
 
 /*
+ * Whether value (of the column's type) equals one of the nkeys sorted keys,
+ * by binary search with cmp, the order family's comparison of the column's
+ * type against the keys'.
+ */
+static bool
+sorted_keys_hold(FmgrInfo *cmp, Oid collation, const Datum *keys, int nkeys, Datum value)
+{
+	int lo = 0, hi = nkeys;
+
+	while (lo < hi)
+	{
+		int mid = lo + (hi - lo) / 2;
+		int32 c = DatumGetInt32(FunctionCall2Coll(cmp, collation, value, keys[mid]));
+
+		if (c == 0)
+			return true;
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
  * The fraction of the table's rows whose key column equals one of the
  * nkeys keys (eq: the join operator's function, column against key,
  * under collation), from the column's statistics stats as eqsel figures
  * one value: a most common value's frequency, else the rest of the
  * non-null rows spread evenly over the other distinct values.  Past
- * MAX_MCV_COMPARISONS, the keys are taken to be the most common values
- * (the most rows they can match).  Fills *correlation.
+ * MAX_MCV_COMPARISONS, each most common value is looked up among the keys
+ * by binary search where cmp (the comparison of the keys' order, column
+ * against key: the keys are sorted by it) is given, else the keys are
+ * taken to be the most common values (the most rows they can match).
+ * Fills *correlation.
  */
 static double
-keys_fraction(HeapTuple stats, const Datum *keys, int nkeys, FmgrInfo *eq, Oid collation,
-              double tuples, double *correlation)
+keys_fraction(HeapTuple stats, const Datum *keys, int nkeys, FmgrInfo *eq, FmgrInfo *cmp,
+              Oid collation, double tuples, double *correlation)
 {
 	Form_pg_statistic form = (Form_pg_statistic) GETSTRUCT(stats);
 	double ndistinct = form->stadistinct > 0 ? form->stadistinct : -form->stadistinct * tuples;
@@ -151,6 +185,15 @@ keys_fraction(HeapTuple stats, const Datum *keys, int nkeys, FmgrInfo *eq, Oid c
 			if (!isfinite(slot.numbers[i]) || slot.numbers[i] < 0)
 				continue; /* a frequency not to be trusted counts for nothing */
 			mcv_total += slot.numbers[i];
+			if (!compare && cmp != NULL)
+			{
+				if (sorted_keys_hold(cmp, collation, keys, nkeys, slot.values[i]))
+				{
+					matched += slot.numbers[i];
+					nmatched++;
+				}
+				continue;
+			}
 			if (!compare)
 			{
 				/* the frequencies come largest first */
@@ -176,10 +219,50 @@ keys_fraction(HeapTuple stats, const Datum *keys, int nkeys, FmgrInfo *eq, Oid c
 	return Max(0.0, Min(1.0, matched + Max(0, nkeys - nmatched) * other));
 }
 
+/*
+ * The fraction of rel's first nblocks blocks (> 0) in shared buffers, from
+ * up to CACHE_SAMPLES blocks spread evenly over them, looked up in the
+ * buffer table as the buffer manager looks a block up, under the mapping
+ * partition's lock and reading nothing (PrefetchBuffer, the public lookup,
+ * also starts reading a block it does not find: from disk, 8 index blocks
+ * a partition read for nothing cost 60 partitions' whole reads a fifth
+ * more).  A temporary table's blocks are in this process's local buffers,
+ * not asked: 0, the settings' page costs.
+ */
+#define CACHE_SAMPLES 8
+
+static double
+cached_fraction(Relation rel, BlockNumber nblocks)
+{
+	int samples = (int) Min((BlockNumber) CACHE_SAMPLES, nblocks);
+	int found = 0;
+
+	Assert(nblocks > 0);
+	if (RelationUsesLocalBuffers(rel))
+		return 0;
+	for (int i = 0; i < samples; i++)
+	{
+		/* the middle block of each of `samples` equal stretches */
+		BlockNumber block = (BlockNumber) (((2 * (uint64) i + 1) * nblocks) / (2 * samples));
+		BufferTag tag;
+		uint32 hash;
+		LWLock *lock;
+
+		bloom_buffer_tag_init(&tag, rel, block);
+		hash = BufTableHashCode(&tag);
+		lock = BufMappingPartitionLock(hash);
+		LWLockAcquire(lock, LW_SHARED);
+		if (BufTableLookup(&tag, hash) >= 0)
+			found++;
+		LWLockRelease(lock);
+	}
+	return (double) found / samples;
+}
+
 bool
 bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno, const Datum *keys,
-                            int nkeys, Oid opno, Oid collation, double *rows, double *by_index,
-                            double *whole)
+                            int nkeys, Oid opno, Oid family, Oid collation, double *rows,
+                            double *by_index, double *whole)
 {
 	BlockNumber pages = RelationGetNumberOfBlocks(heap);
 	double density, fraction, correlation = 0;
@@ -202,14 +285,23 @@ bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno, con
 	t.cpu_tuple_cost = cpu_tuple_cost;
 	t.cpu_index_tuple_cost = cpu_index_tuple_cost;
 	t.cpu_operator_cost = cpu_operator_cost;
+	t.heap_cached = cached_fraction(heap, pages);
+	t.index_cached = t.index_pages > 0 ? cached_fraction(index, (BlockNumber) t.index_pages) : 0;
 	stats = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(heap)),
 	                        Int16GetDatum(attno), BoolGetDatum(false));
 	if (HeapTupleIsValid(stats))
 	{
-		FmgrInfo eq;
+		FmgrInfo eq, cmp;
+		Oid lefttype, righttype, cmp_proc = InvalidOid;
 
 		fmgr_info(get_opcode(opno), &eq);
-		fraction = keys_fraction(stats, keys, nkeys, &eq, collation, t.tuples, &correlation);
+		op_input_types(opno, &lefttype, &righttype);
+		if (OidIsValid(family))
+			cmp_proc = get_opfamily_proc(family, lefttype, righttype, BTORDER_PROC);
+		if (OidIsValid(cmp_proc))
+			fmgr_info(cmp_proc, &cmp);
+		fraction = keys_fraction(stats, keys, nkeys, &eq, OidIsValid(cmp_proc) ? &cmp : NULL,
+		                         collation, t.tuples, &correlation);
 		ReleaseSysCache(stats);
 	}
 	else

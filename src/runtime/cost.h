@@ -50,11 +50,13 @@ extern bool bloom_rf_cost_built_table(double table_bytes, double *saved);
  * At run time: whether reading the rows of nkeys distinct key values keys
  * (at least one) through B-tree index on column attno of heap costs less
  * than reading the whole table.  opno is the join operator (column against
- * key), under collation.  Fills *rows (expected), *by_index and *whole
- * (costs).
+ * key), under collation; the keys are sorted in the order of B-tree family
+ * family (InvalidOid: not sorted).  Fills *rows (expected), *by_index and
+ * *whole (costs).
  */
 extern bool bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno,
-                                        const Datum *keys, int nkeys, Oid opno, Oid collation,
-                                        double *rows, double *by_index, double *whole);
+                                        const Datum *keys, int nkeys, Oid opno, Oid family,
+                                        Oid collation, double *rows, double *by_index,
+                                        double *whole);
 
 #endif /* BLOOM_RT_COST_H */

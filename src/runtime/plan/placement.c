@@ -34,7 +34,10 @@
  * B-tree led by one, is replaced by a BloomFilterScan, which skips by
  * itself (scantarget.c, exec/scan.c).  A filter placed
  * only to skip or ship (info->probe_rows false) changes such scans alone,
- * and nothing elsewhere.
+ * and nothing elsewhere; but a scan that may be skipped may also be read
+ * after all (whole, or by BRIN ranges), and then the probe above it drops
+ * the rows the filter rejects, as any probe would (it judges the real hash
+ * table and pauses where it does not pay: exec/probe.c).
  */
 #include "plan.h"
 #include "../exec/exec.h"
@@ -189,7 +192,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	                            &partition, attnos);
 	if (safe && (ranged = bloom_rf_scan_target(plan, cols, info, ctx, partition, attnos)) != NULL)
 	{
-		/* the scan skips the partition itself: no probe needed for that */
+		/* the scan skips the partition itself: the probe above needs no partition */
 		if (skip)
 			info->skippable++;
 		else
@@ -197,8 +200,8 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 		skip = false;
 		plan = ranged;
 	}
-	if (!skip && !info->probe_rows)
-		return plan; /* a filter placed to skip or ship only: no probe here */
+	else if (!skip && !info->probe_rows)
+		return plan; /* a filter placed to skip or ship only: nothing to skip here */
 	for (int i = 0; i < info->keys.nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);

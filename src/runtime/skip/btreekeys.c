@@ -76,8 +76,8 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	Assert(strategy == BTEqualStrategyNumber);
 	/* what the statistics' comparisons allocate goes with this decision's memory */
 	old = MemoryContextSwitchTo(ks->context);
-	pays = bloom_rf_cost_keys_by_index(heap, index, attno, k->exact, k->nexact, opno, collation,
-	                                   &rows, &by_index, &whole);
+	pays = bloom_rf_cost_keys_by_index(heap, index, attno, k->exact, k->nexact, opno, k->family,
+	                                   collation, &rows, &by_index, &whole);
 	MemoryContextSwitchTo(old);
 	if (!pays)
 	{
