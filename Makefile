@@ -28,7 +28,9 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/plan/plan.o src/runtime/plan/placement.o src/runtime/plan/scantarget.o \
 	src/runtime/plan/plantree.o \
 	src/runtime/exec/node.o src/runtime/exec/build.o src/runtime/exec/probe.o \
-	src/runtime/exec/scan.o src/runtime/exec/counts.o \
+	src/runtime/exec/scan.o src/runtime/exec/counts.o src/runtime/exec/passthrough.o \
+	src/runtime/paths/joinpaths.o src/runtime/paths/keyrange.o src/runtime/paths/partread.o \
+	src/runtime/paths/marker.o \
 	src/runtime/hooks.o
 INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/index/aminsert.o \
 	src/index/amvacuum.o src/index/amprobe.o src/index/amsql.o src/index/amcontains.o \
@@ -38,7 +40,8 @@ OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right runtime_filter_edges runtime_skip bloom_index bloom_index_visibility runtime_index \
+	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans bloom_index \
+	bloom_index_visibility runtime_index \
 	bloom_upgrade
 # two sessions or more (specs/, run by pg_isolation_regress after REGRESS):
 # SERIALIZABLE readers, partitions attached beside a reader, who may lock

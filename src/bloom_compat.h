@@ -61,6 +61,16 @@
 #define bloom_copy_disabled_nodes(plan, child) ((void) 0)
 #endif
 
+/* 18 counts disabled nodes, also in add_path_precheck (runtime/paths/joinpaths.c). */
+#if PG_VERSION_NUM >= 180000
+#define bloom_add_path_precheck(rel, ws, pathkeys, required_outer)                       \
+	add_path_precheck((rel), (ws)->disabled_nodes, (ws)->startup_cost, (ws)->total_cost, \
+	                  (pathkeys), (required_outer))
+#else
+#define bloom_add_path_precheck(rel, ws, pathkeys, required_outer) \
+	add_path_precheck((rel), (ws)->startup_cost, (ws)->total_cost, (pathkeys), (required_outer))
+#endif
+
 /*
  * 16 let a custom scan choose its scan slot's kind (CustomScanState.slotOps,
  * set when the state is created); 15 always gives a virtual slot, which a

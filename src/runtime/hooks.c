@@ -17,18 +17,24 @@
 #include "runtime.h"
 #include "settings.h"
 #include "exec/exec.h"
+#include "paths/paths.h"
 #include "plan/plan.h"
 
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/paths.h"
 #include "optimizer/planner.h"
 
 static planner_hook_type previous_planner_hook;
+static set_join_pathlist_hook_type previous_join_pathlist;
 static ExecutorStart_hook_type previous_executor_start;
 
 static PlannedStmt *runtime_planner(Query *parse, const char *query_string, int cursor_options,
                                     ParamListInfo bound_params);
 static void runtime_executor_start(QueryDesc *query, int eflags);
+static void runtime_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+                                  RelOptInfo *innerrel, JoinType jointype,
+                                  JoinPathExtraData *extra);
 static bool connect_joins(PlanState *ps, void *context);
 static bool connect_probes(PlanState *ps, void *arg);
 
@@ -47,11 +53,24 @@ bloom_rf_module_init(void)
 	RegisterCustomScanMethods(&bloom_rf_build_plan_methods);
 	RegisterCustomScanMethods(&bloom_rf_probe_plan_methods);
 	RegisterCustomScanMethods(&bloom_rf_scan_plan_methods);
+	RegisterCustomScanMethods(&bloom_rf_costed_plan_methods);
 
 	previous_planner_hook = planner_hook;
 	planner_hook = runtime_planner;
 	previous_executor_start = ExecutorStart_hook;
 	ExecutorStart_hook = runtime_executor_start;
+	/* (Citus sets this hook without calling the one before it: load bloomfilter after citus) */
+	previous_join_pathlist = set_join_pathlist_hook;
+	set_join_pathlist_hook = runtime_join_pathlist;
+}
+
+static void
+runtime_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+                      RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
+{
+	if (previous_join_pathlist)
+		previous_join_pathlist(root, joinrel, outerrel, innerrel, jointype, extra);
+	bloom_rf_paths_join(root, joinrel, outerrel, innerrel, jointype, extra);
 }
 
 static PlannedStmt *

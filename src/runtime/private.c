@@ -50,6 +50,21 @@ static const Slot build_slots[] = {
     {SLOT_LIST, offsetof(RuntimeBuildPrivate, families), true},
     {SLOT_OID, offsetof(RuntimeBuildPrivate, source_index), false},
     {SLOT_INT, offsetof(RuntimeBuildPrivate, source_key), false},
+    {SLOT_INT, offsetof(RuntimeBuildPrivate, planned.kind), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, planned.scans_read), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, planned.scans), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, planned.rows), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, planned.cost), false},
+    {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, planned.cost_whole), false},
+};
+
+static const Slot planned_slots[] = {
+    {SLOT_INT, offsetof(RuntimePlannedSkip, kind), false},
+    {SLOT_FLOAT, offsetof(RuntimePlannedSkip, scans_read), false},
+    {SLOT_FLOAT, offsetof(RuntimePlannedSkip, scans), false},
+    {SLOT_FLOAT, offsetof(RuntimePlannedSkip, rows), false},
+    {SLOT_FLOAT, offsetof(RuntimePlannedSkip, cost), false},
+    {SLOT_FLOAT, offsetof(RuntimePlannedSkip, cost_whole), false},
 };
 
 static const Slot probe_slots[] = {
@@ -209,6 +224,19 @@ bloom_rf_private_read_probe(List *private, RuntimeProbePrivate *p)
 {
 	Assert(list_length(private) == lengthof(probe_slots));
 	read_list(private, p, probe_slots, lengthof(probe_slots));
+}
+
+List *
+bloom_rf_private_make_planned(const RuntimePlannedSkip *p)
+{
+	return make_list(p, planned_slots, lengthof(planned_slots));
+}
+
+void
+bloom_rf_private_read_planned(List *private, RuntimePlannedSkip *p)
+{
+	Assert(list_length(private) == lengthof(planned_slots));
+	read_list(private, p, planned_slots, lengthof(planned_slots));
 }
 
 List *

@@ -38,19 +38,41 @@ typedef struct RuntimeNodeHead
 	List *collations; /* OidList: their collations */
 } RuntimeNodeHead;
 
+/*
+ * What the join search priced a hash join's outer side at, for the skipping
+ * its build's keys were expected to allow (paths/): carried by the marker
+ * path's plan, then by the filter's build, for EXPLAIN.
+ */
+typedef enum RuntimePlannedKind
+{
+	PLANNED_NONE,       /* the join was not chosen for a skip */
+	PLANNED_PARTITIONS, /* partitions skipped */
+} RuntimePlannedKind;
+
+typedef struct RuntimePlannedSkip
+{
+	int kind;          /* RuntimePlannedKind */
+	double scans_read; /* partition scans expected to read */
+	double scans;      /* of these */
+	double rows;       /* rows expected read */
+	double cost;       /* the outer side's cost, as priced */
+	double cost_whole; /* its cost reading everything (PostgreSQL's) */
+} RuntimePlannedSkip;
+
 /* BloomFilterBuild's. */
 typedef struct RuntimeBuildPrivate
 {
 	RuntimeNodeHead head;
 	double outer_rows; /* the planner's estimates, for EXPLAIN */
 	double inner_rows;
-	double pass;        /* the fraction of outer rows expected to match */
-	double shared_keys; /* keys a shared filter (Parallel Hash) is sized for, else 0 */
-	int remote_param;   /* the PARAM_EXEC shipping it to remote scans, or -1 */
-	bool collect;       /* keep the build's key values (for skipping scans) */
-	List *families;     /* OidList: each key's B-tree family (its order), or InvalidOid */
-	Oid source_index;   /* the bloomfilter index the filter is taken from, or InvalidOid */
-	int source_key;     /* the key it holds (0-based), or -1 */
+	double pass;                /* the fraction of outer rows expected to match */
+	double shared_keys;         /* keys a shared filter (Parallel Hash) is sized for, else 0 */
+	int remote_param;           /* the PARAM_EXEC shipping it to remote scans, or -1 */
+	bool collect;               /* keep the build's key values (for skipping scans) */
+	List *families;             /* OidList: each key's B-tree family (its order), or InvalidOid */
+	Oid source_index;           /* the bloomfilter index the filter is taken from, or InvalidOid */
+	int source_key;             /* the key it holds (0-based), or -1 */
+	RuntimePlannedSkip planned; /* the skip the join was chosen for, if any */
 } RuntimeBuildPrivate;
 
 /* BloomFilterProbe's. */
@@ -87,6 +109,10 @@ extern void bloom_rf_private_read_probe(List *private, RuntimeProbePrivate *p);
 
 /* The head of a build's or a probe's list. */
 extern void bloom_rf_private_read_head(List *private, RuntimeNodeHead *head);
+
+/* A marker path's plan (paths/marker.c): the skip it was priced for. */
+extern List *bloom_rf_private_make_planned(const RuntimePlannedSkip *p);
+extern void bloom_rf_private_read_planned(List *private, RuntimePlannedSkip *p);
 
 extern List *bloom_rf_private_make_scan(const RuntimeScanPrivate *p);
 extern void bloom_rf_private_read_scan(List *private, RuntimeScanPrivate *p);

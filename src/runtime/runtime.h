@@ -30,7 +30,7 @@
  * through them).  Each folder has one header, the only one the others
  * include; a room calls only the rooms below it (tests/unit/check_rooms.sh):
  *
- *	 settings.h, private.h, cost.h   the four settings; what the planner tells
+ *	 settings.h, private.h, cost.h   the five settings; what the planner tells
  *	                                 each node (custom_private, make/read pairs);
  *	                                 the cost model, every estimate it reads
  *	 filter/filter.h   the filter (opaque), the keys hashed as the join hashes
@@ -38,8 +38,10 @@
  *	 skip/skip.h       partitions, BRIN block ranges, B-tree keys: what a build
  *	                   lets a scan not read
  *	 ship/ship.h       postgres_fdw: the filter in the remote query
+ *	 exec/exec.h       the nodes (never calls paths/ or plan/)
+ *	 paths/paths.h     the join search: a hash join priced at what its keys
+ *	                   will let a partitioned outer side skip
  *	 plan/plan.h       which joins get a filter, where its nodes go
- *	 exec/exec.h       the three nodes (never calls plan/)
  *	 hooks.c           the door's side: the hooks, node registration, and
  *	                   the wiring of filters to nodes at executor start
  *

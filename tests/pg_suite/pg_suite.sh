@@ -3,16 +3,22 @@
 #
 # PostgreSQL's own regression suite (src/test/regress, `make
 # installcheck-parallel`) against a server with bloomfilter preloaded, run
-# twice on fresh clusters: once with bloomfilter.runtime_filter = off, once
-# with bloomfilter.runtime_filter_force = on, which puts a runtime filter on
-# every hash join that can take one, whatever the cost model says.  It
-# passes when
+# three times on fresh clusters: once with bloomfilter.runtime_filter = off,
+# once with bloomfilter.runtime_filter_force = on, which puts a runtime
+# filter on every hash join that can take one, whatever the cost model says
+# (the join search's skip costing off: the same plans), and once with the
+# settings' defaults and the skip costing on (plans may change).  It passes
+# when
 #   - every test's output is the same in both runs once the filters' own
 #     EXPLAIN lines are taken out (strip_filters.pl); the tests whose text
 #     differs only there are listed as "differs only in EXPLAIN";
 #   - no ERROR appears in the forced run's outputs that the off run's lack;
 #   - neither server log shows a crash, a PANIC or a failed assertion (TRAP);
-#   - filters were really planned (the forced run's DEBUG1 lines are counted).
+#   - filters were really planned (the forced run's DEBUG1 lines are counted);
+#   - the costed run's rows, errors and notices are the run without filters'
+#     once plans are taken out (strip_plans.pl), the tests whose plans
+#     changed are listed, and every join chosen for its skip got a filter
+#     that can skip (no such DEBUG1 line).
 #
 # N: the major version.  By default the server is Debian's
 # (/usr/lib/postgresql/N/bin) and the suite is built from the upstream source
@@ -117,7 +123,9 @@ CONF
 
 echo "== $name: PostgreSQL's own regression suite, filters off and forced (server $full, $bindir)"
 run off "bloomfilter.runtime_filter = off"
-run forced "bloomfilter.runtime_filter_force = on"
+run forced "bloomfilter.runtime_filter_force = on
+bloomfilter.runtime_filter_skip_costing = off"
+run costed "bloomfilter.runtime_filter_skip_costing = on"
 
 passed=0
 failed=0
@@ -178,6 +186,43 @@ filters=$(grep -c 'bloomfilter: runtime filter [0-9]* for a hash join' "$work/fo
 plans=$(grep -c 'bloomfilter: runtime filter 1 for a hash join' "$work/forced.log" || true)
 echo "== $name: the forced run planned $filters runtime filters in $plans plans"
 check "$([ "$plans" -gt 0 ] && echo 0 || echo 1)" "filters planned in the forced run ($plans plans)"
+
+# ---- 5. the run whose join search prices the skips: the same rows ----
+# (its plans may differ: plans are compared no further than "<plan>")
+same=0
+planned=()
+different=()
+for f in "$work"/off/results/*.out; do
+	t=$(basename "$f" .out)
+	g=$work/costed/results/$t.out
+	if [ ! -f "$g" ]; then
+		different+=("$t")
+		continue
+	fi
+	perl tests/pg_suite/strip_filters.pl "$f" | perl tests/pg_suite/strip_plans.pl >"$work/off.plans"
+	perl tests/pg_suite/strip_filters.pl "$g" | perl tests/pg_suite/strip_plans.pl >"$work/costed.plans"
+	if cmp -s "$work/off.plans" "$work/costed.plans"; then
+		perl tests/pg_suite/strip_filters.pl "$f" >"$work/off.stripped"
+		perl tests/pg_suite/strip_filters.pl "$g" >"$work/costed.stripped"
+		cmp -s "$work/off.stripped" "$work/costed.stripped" && same=$((same + 1)) || planned+=("$t")
+	else
+		different+=("$t")
+		echo "---- $t: the costed run differs outside its plans"
+		diff -u "$work/off.plans" "$work/costed.plans" | head -n 60 || true
+	fi
+done
+offered=$(grep -c 'bloomfilter: offered a hash join skipping partitions' "$work/costed.log" || true)
+echo "== $name: costed run: $offered hash joins offered for their skips; plans changed in: ${planned[*]:-none}"
+check "${#different[@]}" "the costed run's rows the same as without filters (${#different[@]} differ: ${different[*]:-none})"
+new_errors=$(comm -13 <(errors "$work/off") <(errors "$work/costed"))
+[ -z "$new_errors" ] || echo "$new_errors" | head -n 20
+check "$(echo -n "$new_errors" | grep -c . || true)" "no error in the costed run that the run without filters lacks"
+crashes=$(grep -hE 'TRAP:|PANIC:|terminated by signal|was terminated by exception' "$work/costed.log" || true)
+check "$(echo -n "$crashes" | grep -c . || true)" "no crash, PANIC or assertion failure in the costed run's log"
+# a join chosen for its skip always gets a filter that can skip
+unskipped=$(grep -cE 'was chosen for the partitions its keys were expected to skip|the join was chosen for the partitions' \
+	"$work/costed.log" || true)
+check "$unskipped" "every join chosen for its skip got a filter that can skip ($unskipped did not)"
 
 echo "$name: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

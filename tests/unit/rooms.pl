@@ -7,7 +7,7 @@ use warnings;
 
 # Ranks, lowest first (src/runtime/runtime.h lists the rooms): a room uses
 # only rooms of a lower rank, or itself.
-my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, plan => 3, exec => 3, door => 4);
+my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, exec => 3, paths => 4, plan => 5, door => 6);
 
 # The runtime sub-room of a path under src/runtime/ (a source, a header or
 # an object), or undef: the bottom (settings, private, cost), a folder, or
@@ -20,11 +20,12 @@ sub runtime_room {
 	return undef;
 }
 
-# Whether room from may use room to: itself, a room below it, or (plan/
-# makes the nodes of exec/) exec/ from plan/.
+# Whether room from may use room to: itself, or a room below it (plan/
+# makes the nodes of exec/ and takes out paths/' markers; paths/ makes the
+# marker's node of exec/).
 sub room_may_use {
 	my ($from, $to) = @_;
-	return $from eq $to || $rank{$to} < $rank{$from} || ($from eq "plan" && $to eq "exec");
+	return $from eq $to || $rank{$to} < $rank{$from};
 }
 
 # The circles of a directed graph: nodes (a list, in the order to visit

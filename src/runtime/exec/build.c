@@ -337,6 +337,18 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Build Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (OidIsValid(state->plan.source_index))
 		ExplainPropertyText("Filter Source", source_name(state->plan.source_index), es);
+	if (state->plan.planned.kind == PLANNED_PARTITIONS)
+	{
+		/* why the plan has this join: the join search priced what its keys skip (paths/) */
+		const RuntimePlannedSkip *planned = &state->plan.planned;
+		char *text =
+		    psprintf("partitions, %.0f of %.0f expected read", planned->scans_read, planned->scans);
+
+		if (es->costs)
+			text = psprintf("%s (outer side cost %.2f instead of %.2f)", text, planned->cost,
+			                planned->cost_whole);
+		ExplainPropertyText("Planned Skip", text, es);
+	}
 	if (es->verbose)
 	{
 		ExplainPropertyFloat("Planned Outer Rows", NULL, state->plan.outer_rows, 0, es);

@@ -1,6 +1,6 @@
 /*
  * exec.h
- *	  The executor room: the three custom scan nodes of runtime filters.
+ *	  The executor room: the custom scan nodes of runtime filters.
  *
  *	 node.c    what the build and the probe share: start, end, rescan, DSM
  *	 build.c   BloomFilterBuild, under the Hash node: fills the filter
@@ -8,6 +8,8 @@
  *	 scan.c    BloomFilterScan, in place of a Seq Scan: skips partitions,
  *	           block ranges, or reads the keys' rows through a B-tree
  *	 counts.c  the nodes' counts across parallel processes, for EXPLAIN
+ *	 passthrough.c  BloomFilterCosted, the plan of the join search's marker
+ *	           path (paths/), run only if the planner's pass left it in
  *
  * The planner room makes the plan nodes (their methods are here, found by
  * name by parallel workers) and what they are told (private.h); the
@@ -25,11 +27,13 @@
 #define BLOOM_RF_BUILD_NAME "BloomFilterBuild"
 #define BLOOM_RF_PROBE_NAME "BloomFilterProbe"
 #define BLOOM_RF_SCAN_NAME "BloomFilterScan"
+#define BLOOM_RF_COSTED_NAME "BloomFilterCosted"
 
 /* The plan methods, registered in _PG_init: workers find them by name. */
 extern const CustomScanMethods bloom_rf_build_plan_methods;
 extern const CustomScanMethods bloom_rf_probe_plan_methods;
 extern const CustomScanMethods bloom_rf_scan_plan_methods;
+extern const CustomScanMethods bloom_rf_costed_plan_methods;
 
 /* ---- counts for EXPLAIN ANALYZE, across processes (counts.c) ---- */
 

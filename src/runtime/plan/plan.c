@@ -139,11 +139,15 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	RuntimePlanInfo info = {0};
 	const char *why;
 	const char *mode = "";
+	Plan *replaced;
 	ListCell *lc;
 	int i = 0;
 
 	if (hash == NULL || !IsA(hash, Hash) || outerPlan(join) == NULL)
 		return; /* not a plan the core planner makes */
+	/* chosen for what its keys skip (paths/): the marker goes, the filter must come */
+	if ((replaced = bloom_rf_marker_take(outerPlan(join), &info.planned)) != NULL)
+		outerPlan(join) = replaced;
 
 	info.keys.nkeys = list_length(join->hashkeys);
 	info.ship.remote_param = -1;
@@ -215,6 +219,11 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	if (info.skippable > 0)
 		elog(DEBUG1, "bloomfilter: runtime filter %d may skip %d partition scans", info.id,
 		     info.skippable);
+	else if (info.planned.kind == PLANNED_PARTITIONS)
+		elog(DEBUG1,
+		     "bloomfilter: runtime filter %d was chosen for the partitions its keys were expected "
+		     "to skip, and no partition scan can be skipped",
+		     info.id);
 	if (info.ranged > 0)
 		elog(DEBUG1, "bloomfilter: runtime filter %d may skip block ranges of %d scans", info.id,
 		     info.ranged);
@@ -232,9 +241,12 @@ debug_no_filter(const RuntimePlanInfo *info, const char *why)
 {
 	elog(DEBUG1,
 	     "bloomfilter: no runtime filter for a hash join (estimated %.0f outer rows, "
-	     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s",
+	     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s%s",
 	     info->cost.outer_rows, info->cost.inner_rows, info->cost.table_bytes / 1024,
-	     100.0 * info->cost.pass, why);
+	     100.0 * info->cost.pass, why,
+	     info->planned.kind != PLANNED_NONE ? " (the join was chosen for the partitions its "
+	                                          "keys were expected to skip: none is)"
+	                                        : "");
 }
 
 /* Why a join can take no filter (the DEBUG1 reason), or NULL if it can. */

@@ -13,13 +13,15 @@
  * It asks the cost model (cost.h) whether a filter pays, the skip room
  * whether a scan may be skipped (skip/skip.h), the ship room whether a
  * postgres_fdw scan takes the filter (ship/ship.h), and makes the exec
- * room's nodes (exec/exec.h).  The module's planner hook (hooks.c) calls
- * bloom_rf_plan.
+ * room's nodes (exec/exec.h).  A join the join search chose for what its
+ * keys skip (paths/) has a marker on its outer side, which plan.c takes
+ * out.  The module's planner hook (hooks.c) calls bloom_rf_plan.
  */
 #ifndef BLOOM_RT_PLAN_H
 #define BLOOM_RT_PLAN_H
 
 #include "../cost.h"
+#include "../paths/paths.h"
 #include "../ship/ship.h"
 #include "../skip/skip.h"
 
@@ -40,6 +42,8 @@ typedef struct RuntimePlanInfo
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
 	RuntimeSkipMemo skip_memo;
 	int ranged; /* Seq Scans replaced by BloomFilterScans that read block ranges or keys */
+	/* the skip the join search priced this join for (paths/), or PLANNED_NONE */
+	RuntimePlannedSkip planned;
 	/* taken from a bloomfilter index rather than built (plan.c) */
 	Oid source_index; /* the index, or InvalidOid */
 	int source_key;   /* the key it holds (0-based), or -1 */

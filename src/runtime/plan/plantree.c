@@ -248,6 +248,7 @@ bloom_rf_make_build(Plan *child, List *keys, const RuntimePlanInfo *info, Runtim
 	p.families = oid_list(info->keys.orders, info->keys.nkeys);
 	p.source_index = info->source_index;
 	p.source_key = info->source_key;
+	p.planned = info->planned;
 	return make_node(child, keys, info, false, bloom_rf_private_make_build(&p), ctx);
 }
 

@@ -1,0 +1,204 @@
+--
+-- Plans that skip (issue 41): the join search prices what a hash join's
+-- keys will let a partitioned outer side skip (src/runtime/paths/), so
+-- that PostgreSQL picks the join orders that skip.  A star query joining a
+-- fact to a date dimension filtered to a month and to an item dimension
+-- filtered to a manager is planned item-first by PostgreSQL (every
+-- partition read); with bloomfilter.runtime_filter_skip_costing on, the
+-- date goes first and the fact's scans of other months are skipped.
+--
+-- plan_order(q) gives the plan's tables in the order its joins read them
+-- (outer before inner) and the build's "Planned Skip"; same(q) compares
+-- the rows with filters off, and says how many partition scans read.
+--
+LOAD 'bloomfilter';
+CREATE SCHEMA runtime_skip_plans;
+SET search_path = runtime_skip_plans, public;
+SET max_parallel_workers_per_gather = 0;
+SET jit = off;
+
+-- the plan's relations, outer side first, and any Planned Skip
+CREATE FUNCTION order_of(plan jsonb) RETURNS text LANGUAGE sql AS $$
+    SELECT concat_ws(' ',
+                     CASE WHEN plan ? 'Relation Name' AND plan->>'Node Type' <> 'Custom Scan'
+                          THEN plan->>'Relation Name' END,
+                     CASE WHEN plan->>'Custom Plan Provider' = 'BloomFilterScan'
+                          THEN plan->>'Relation Name' END,
+                     CASE WHEN plan ? 'Planned Skip' THEN '[' || (plan->>'Planned Skip') || ']' END,
+                     (SELECT string_agg(order_of(c), ' ' ORDER BY i)
+                        FROM jsonb_array_elements(plan->'Plans') WITH ORDINALITY AS x(c, i)))
+$$;
+CREATE FUNCTION order_of_query(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+    rels text[];
+    out text := '';
+    word text;
+    seen text[] := '{}';
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+    -- each table once, in the order first met; partitions named by their table
+    FOREACH word IN ARRAY regexp_split_to_array(order_of(plan->0->'Plan'), ' (?![^\[]*\])') LOOP
+        word := regexp_replace(word, '_(\d+|default)$', '');
+        IF word <> '' AND NOT word = ANY (seen) THEN
+            seen := seen || word;
+            out := out || CASE WHEN out = '' THEN '' ELSE ' ' END || word;
+        END IF;
+    END LOOP;
+    RETURN out;
+END $$;
+CREATE FUNCTION plan_order(q text) RETURNS TABLE (costing text, tables text) LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('bloomfilter.runtime_filter_skip_costing', 'off', true);
+    costing := 'off'; tables := order_of_query(q); RETURN NEXT;
+    PERFORM set_config('bloomfilter.runtime_filter_skip_costing', 'on', true);
+    costing := 'on'; tables := order_of_query(q); RETURN NEXT;
+END $$;
+-- EXPLAIN's lines, without ANALYZE
+CREATE FUNCTION explain_lines(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        RETURN NEXT line;
+    END LOOP;
+END $$;
+-- rows with the costing on against filters off; partition scans that read
+CREATE FUNCTION same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    with_costing text[];
+    without text[];
+    plan jsonb;
+    scans bigint;
+BEGIN
+    EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
+       INTO with_costing;
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    SELECT count(*) INTO scans FROM jsonb_path_query(plan, 'strict $.**') AS s(m)
+     WHERE jsonb_typeof(m) = 'object' AND m->>'Relation Name' ~ '^r?sales'
+       AND (m->>'Actual Loops')::bigint > 0
+       AND coalesce(m->>'Partition Scans Skipped' !~ '^(\d+) of \1$', true);
+    PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
+    EXECUTE format('SELECT coalesce(array_agg(r::text ORDER BY r::text), ''{}'') FROM (%s) r', q)
+       INTO without;
+    PERFORM set_config('bloomfilter.runtime_filter', 'on', true);
+    RETURN format('%s rows, %s; %s scans of sales read', cardinality(with_costing),
+                  CASE WHEN with_costing = without THEN 'same' ELSE 'DIFFERENT' END, scans);
+END $$;
+
+-- A date dimension of 200 years in date order: its key and its year follow
+-- the table's order (correlation 1), its month and weekday do not.
+CREATE TABLE dates AS
+  SELECT g AS dk, date '1900-01-01' + g AS d, extract(year FROM date '1900-01-01' + g)::int AS y,
+         extract(month FROM date '1900-01-01' + g)::int AS m,
+         extract(dow FROM date '1900-01-01' + g)::int AS dow
+    FROM generate_series(0, 73048) g;
+ALTER TABLE dates ADD PRIMARY KEY (dk);
+CREATE TABLE items AS SELECT g AS ik, (g * 7919) % 50 AS manager FROM generate_series(1, 2000) g;
+ALTER TABLE items ADD PRIMARY KEY (ik);
+-- a fact of 3 years (2010 to 2012) in 36 monthly partitions and a default
+CREATE TABLE sales (dk int, ik int, amount int) PARTITION BY RANGE (dk);
+DO $$ BEGIN FOR m IN 0..35 LOOP
+  EXECUTE format('CREATE TABLE sales_%s PARTITION OF sales FOR VALUES FROM (%s) TO (%s)', m,
+                 (date '2010-01-01' + make_interval(months => m))::date - date '1900-01-01',
+                 (date '2010-01-01' + make_interval(months => m + 1))::date - date '1900-01-01');
+END LOOP; END $$;
+CREATE TABLE sales_default PARTITION OF sales DEFAULT;
+INSERT INTO sales
+  SELECT (date '2010-01-01' - date '1900-01-01') + g % 1096, 1 + (g * 7907) % 2000, g % 100
+    FROM generate_series(0, 199999) g;
+CREATE INDEX ON sales (ik);
+-- ANALYZE reads every row of a table no larger than 300 times the largest
+-- statistics target of its columns: the statistics, and the estimates the
+-- expected output shows, are the same at every run
+ALTER TABLE dates ALTER dk SET STATISTICS 250, ALTER y SET STATISTICS 250;
+VACUUM ANALYZE dates, items, sales;
+
+-- a month and a manager: item-first without the costing, date-first with it
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7');
+SELECT same('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7') AS month_manager;
+-- EXPLAIN shows why the plan changed, without ANALYZE: the build's Planned Skip
+SELECT line FROM explain_lines('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7') AS line
+ WHERE line ~ 'Planned Skip|Build Keys|Hash Cond';
+
+-- the same written as semi joins
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales
+  WHERE dk IN (SELECT dk FROM dates WHERE y = 2011 AND m = 3)
+    AND ik IN (SELECT ik FROM items WHERE manager = 7)');
+SELECT same('SELECT count(*), sum(amount) FROM sales
+  WHERE dk IN (SELECT dk FROM dates WHERE y = 2011 AND m = 3)
+    AND ik IN (SELECT ik FROM items WHERE manager = 7)') AS semi_joins;
+-- bounds from a qual on the key itself
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND dates.dk BETWEEN 40000 AND 40030 AND manager = 7');
+SELECT same('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND dates.dk BETWEEN 40000 AND 40030 AND manager = 7') AS key_bounds;
+-- GEQO takes the same paths
+SET geqo_threshold = 2;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7');
+RESET geqo_threshold;
+-- a generic plan: no Const, no bounds: the 31 keys expected may be in 31
+-- of the 37 partitions, which does not pay for the date first
+PREPARE month_manager(int, int, int) AS SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = $1 AND m = $2 AND manager = $3;
+SET plan_cache_mode = force_generic_plan;
+SELECT order_of_query('EXECUTE month_manager(2011, 3, 7)') AS generic;
+EXECUTE month_manager(2011, 3, 7);
+SET bloomfilter.runtime_filter = off;
+EXECUTE month_manager(2011, 3, 7);
+RESET bloomfilter.runtime_filter;
+RESET plan_cache_mode;
+DEALLOCATE month_manager;
+
+-- Where nothing is to be skipped, or the skip cannot be counted on, the
+-- plans are PostgreSQL's:
+-- a weekday of every week (no bounds: more keys than partitions)
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND dow = 1 AND manager = 7');
+-- the date dimension unfiltered
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND manager = 7');
+-- a left join keeps every fact row
+SELECT * FROM plan_order('SELECT count(d.m), sum(amount) FROM sales JOIN items USING (ik)
+  LEFT JOIN (SELECT * FROM dates WHERE y = 2011 AND m = 3) d USING (dk) WHERE manager = 7');
+-- a volatile qual on the fact: its scans are never skipped
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7
+    AND amount < 100 + random()');
+-- hash joins not allowed
+SET enable_hashjoin = off;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7');
+RESET enable_hashjoin;
+-- an order the query fixes (join_collapse_limit = 1, item first)
+SET join_collapse_limit = 1;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales JOIN items USING (ik)
+  JOIN dates USING (dk) WHERE y = 2011 AND m = 3 AND manager = 7');
+RESET join_collapse_limit;
+-- runtime filters off: no costing either
+SET bloomfilter.runtime_filter = off;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7');
+RESET bloomfilter.runtime_filter;
+
+-- List partitions: regions listed two to a partition, a dimension bounded on its key
+CREATE TABLE regions AS SELECT g AS rk, 'r' || g AS name FROM generate_series(0, 39) g;
+CREATE TABLE rsales (rk int, ik int, amount int) PARTITION BY LIST (rk);
+DO $$ BEGIN FOR r IN 0..19 LOOP
+  EXECUTE format('CREATE TABLE rsales_%s PARTITION OF rsales FOR VALUES IN (%s, %s)', r, 2 * r, 2 * r + 1);
+END LOOP; END $$;
+INSERT INTO rsales SELECT g % 40, 1 + (g * 7907) % 2000, g % 100 FROM generate_series(0, 199999) g;
+CREATE INDEX ON rsales (ik);
+VACUUM ANALYZE regions, rsales;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM rsales, regions, items
+  WHERE rsales.rk = regions.rk AND rsales.ik = items.ik AND regions.rk BETWEEN 6 AND 7 AND manager = 7');
+SELECT regexp_replace(same('SELECT count(*), sum(amount) FROM rsales, regions, items
+  WHERE rsales.rk = regions.rk AND rsales.ik = items.ik AND regions.rk BETWEEN 6 AND 7 AND manager = 7'),
+  'scans of sales', 'scans of rsales') AS list_partitions;
+
+RESET ALL;
+DROP SCHEMA runtime_skip_plans CASCADE;

@@ -1,0 +1,181 @@
+/*
+ * joinpaths.c
+ *	  The join search's part of runtime filters (set_join_pathlist_hook):
+ *	  for a join whose hash keys will let the outer side skip partitions,
+ *	  a hash join priced at what the skip leaves.
+ *
+ * PostgreSQL calls the hook for each pair of rels it joins, in each
+ * orientation, after its own paths.  It is offered a path only where:
+ *	 - runtime filters and their skip costing are on, and hash joins allowed;
+ *	 - the join is inner or semi, of two base tables (the outer the one to
+ *	   skip, the first join of it: the skip goes to the first join of a
+ *	   scan, placement stops at a BloomFilterScan);
+ *	 - the inner table has quals (else its keys are every key) and no
+ *	   more rows than a filter holds;
+ *	 - the outer table is partitioned by range or list on one column that a
+ *	   hash clause compares, as a plain column, with a plain column of the
+ *	   inner table, by an operator of the partition's family, under its
+ *	   collation or a deterministic one; no pseudo-constant quals, none
+ *	   with volatile functions or subqueries (placement.c skips no such scan);
+ *	 - the estimate (keyrange.c, partread.c) reads at most 90% of what
+ *	   PostgreSQL's cheapest outer path costs.
+ * The hash join (over the marker, marker.c, and the inner table's cheapest
+ * path) is made as PostgreSQL makes its own (try_hashjoin_path), serial,
+ * with no parameters: it differs from PostgreSQL's twin only in its cost,
+ * and add_path keeps the cheaper.  DEBUG1 says what was offered.
+ */
+#include "paths.h"
+#include "../settings.h"
+#include "../../bloom_compat.h"
+#include "../../../core/bf_runtime.h"
+
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
+
+/* offered only where the skip leaves at most this share of the outer side's cost */
+#define MAX_SHARE_OF_COST 0.9
+
+static bool skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
+                     Var **outer_var, Var **inner_var, Oid *opno);
+
+void
+bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+                    RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
+{
+	List *hashclauses = NIL;
+	Var *outer_var = NULL, *inner_var = NULL;
+	Oid opno = InvalidOid, family, collation;
+	RuntimeKeyRange range;
+	RuntimePlannedSkip planned = {0};
+	Path *outer, *inner, *marker;
+	JoinCostWorkspace workspace;
+	ListCell *lc;
+
+	/* the quick refusals first: the hook runs for every pair of rels joined */
+	if (!bloom_rf_enabled || !bloom_rf_skip_costing || !enable_hashjoin)
+		return;
+	if (jointype != JOIN_INNER && jointype != JOIN_SEMI)
+		return;
+	if (outerrel->part_scheme == NULL || outerrel->reloptkind != RELOPT_BASEREL ||
+	    innerrel->reloptkind != RELOPT_BASEREL || innerrel->rtekind != RTE_RELATION ||
+	    innerrel->baserestrictinfo == NIL || joinrel->reloptkind != RELOPT_JOINREL)
+		return;
+	if (!bms_is_empty(outerrel->lateral_relids) || !bms_is_empty(innerrel->lateral_relids))
+		return;
+	if (innerrel->rows > bf_rf_max_keys(bloom_rf_max_bytes()))
+		return;
+	foreach (lc, outerrel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst(lc);
+
+		/* a gating Result would sit between the join and the marker */
+		if (rinfo->pseudoconstant)
+			return;
+		/* a scan that runs volatile functions or subqueries is never skipped (placement.c) */
+		if (contain_volatile_functions((Node *) rinfo->clause) ||
+		    contain_subplans((Node *) rinfo->clause))
+			return;
+	}
+
+	/* the hash clauses, as hash_inner_and_outer picks them; one of them on the partition column */
+	foreach (lc, extra->restrictlist)
+	{
+		RestrictInfo *rinfo = lfirst(lc);
+		Var *o, *i;
+		Oid op;
+
+		if (!rinfo->can_join || !OidIsValid(rinfo->hashjoinoperator))
+			continue;
+		if (!((bms_is_subset(rinfo->left_relids, outerrel->relids) &&
+		       bms_is_subset(rinfo->right_relids, innerrel->relids)) ||
+		      (bms_is_subset(rinfo->left_relids, innerrel->relids) &&
+		       bms_is_subset(rinfo->right_relids, outerrel->relids))))
+			continue;
+		hashclauses = lappend(hashclauses, rinfo);
+		if (outer_var == NULL && skip_key(outerrel, innerrel, rinfo, &o, &i, &op))
+		{
+			outer_var = o;
+			inner_var = i;
+			opno = op;
+		}
+	}
+	if (outer_var == NULL)
+		return;
+
+	/* the keys, compared in the partition's order */
+	family = outerrel->part_scheme->partopfamily[0];
+	collation = outerrel->part_scheme->partcollation[0];
+	bloom_rf_key_range(root, innerrel, inner_var, family, &range);
+	outer = outerrel->cheapest_total_path;
+	inner = innerrel->cheapest_total_path;
+	if (outer == NULL || inner == NULL || outer->param_info != NULL || inner->param_info != NULL)
+		return;
+	if (!bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
+	                             collation, &planned) ||
+	    planned.cost > MAX_SHARE_OF_COST * outer->total_cost)
+		return;
+
+	marker = bloom_rf_marker_path(outerrel, outer, &planned);
+	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
+	if (!bloom_add_path_precheck(joinrel, &workspace, NIL, NULL))
+		return;
+	add_path(joinrel,
+	         (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace, extra, marker,
+	                                       inner, false, extra->restrictlist, NULL, hashclauses));
+	elog(DEBUG1,
+	     "bloomfilter: offered a hash join skipping partitions: %.0f of %.0f expected read "
+	     "(%.0f keys%s%s), outer cost %.2f instead of %.2f",
+	     planned.scans_read, planned.scans, range.keys, range.source ? ", bounded by " : "",
+	     range.source ? range.source : "", planned.cost, planned.cost_whole);
+	(void) opno;
+}
+
+/*
+ * Whether rinfo compares the outer rel's partition column (its only one),
+ * as a plain column, with a plain column of the inner rel, by an operator
+ * of the partition's family under its collation (or a deterministic one):
+ * the columns and the operator (outer against inner).
+ */
+static bool
+skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo, Var **outer_var,
+         Var **inner_var, Oid *opno)
+{
+	PartitionScheme scheme = outerrel->part_scheme;
+	OpExpr *op = (OpExpr *) rinfo->clause;
+	Node *left, *right, *partexpr;
+	Oid collation;
+
+	if (scheme->partnatts != 1 || outerrel->partexprs == NULL || outerrel->partexprs[0] == NIL ||
+	    !IsA(op, OpExpr) || list_length(op->args) != 2 || !op_strict(op->opno))
+		return false;
+	left = strip_implicit_coercions(linitial(op->args));
+	right = strip_implicit_coercions(lsecond(op->args));
+	*opno = op->opno;
+	if (!bms_is_subset(rinfo->left_relids, outerrel->relids))
+	{
+		Node *swap = left;
+
+		left = right;
+		right = swap;
+		*opno = get_commutator(op->opno);
+	}
+	if (!OidIsValid(*opno) || !IsA(left, Var) || !IsA(right, Var))
+		return false;
+	*outer_var = (Var *) left;
+	*inner_var = (Var *) right;
+	partexpr = linitial(outerrel->partexprs[0]);
+	if (!IsA(partexpr, Var) || ((Var *) partexpr)->varattno != (*outer_var)->varattno ||
+	    (Index) (*outer_var)->varno != outerrel->relid ||
+	    (Index) (*inner_var)->varno != innerrel->relid || (*inner_var)->varattno <= 0)
+		return false;
+	if (!op_in_opfamily(*opno, scheme->partopfamily[0]))
+		return false;
+	collation = op->inputcollid;
+	return !OidIsValid(collation) || collation == scheme->partcollation[0] ||
+	       get_collation_isdeterministic(collation);
+}

@@ -1,0 +1,88 @@
+/*
+ * paths.h
+ *	  The paths room: the join search prices what a hash join's keys will
+ *	  let its outer side skip, so that PostgreSQL's own search picks the
+ *	  join orders that skip.
+ *
+ *	 joinpaths.c  the set_join_pathlist_hook body: which joins, the hash
+ *	              path it offers
+ *	 keyrange.c   the inner side's keys: how many, and their least and
+ *	              greatest values under its quals
+ *	 partread.c   what of a partitioned outer side those keys let be read
+ *	 marker.c     the marker path wrapped around the outer side (its
+ *	              plan is exec/'s BloomFilterCosted), and taking it out of
+ *	              the finished plan
+ *
+ * For a join of a filtered base table (inner, hashed) to a partitioned
+ * table keyed on the join column (outer), the outer path is wrapped in a
+ * marker costing only the partitions the keys are expected to leave, and
+ * a hash join over it is offered (add_path): where it is cheaper, it wins.
+ * The marker is never added to the outer rel's own paths: only this hash
+ * join earns its price.  After standard_planner the planner room's pass
+ * (plan/plan.c) takes the marker out and gives the join a filter that
+ * skips, with the expectation shown by EXPLAIN.  Above the exec room
+ * (whose marker plan it makes) and below the planner room.
+ */
+#ifndef BLOOM_RT_PATHS_H
+#define BLOOM_RT_PATHS_H
+
+#include "../private.h"
+
+#include "nodes/pathnodes.h"
+#include "nodes/plannodes.h"
+
+/* ---- the hook (joinpaths.c) ---- */
+
+/* set_join_pathlist_hook's body (hooks.c chains it). */
+extern void bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+                                RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra);
+
+/* ---- the inner side's keys (keyrange.c) ---- */
+
+/* What the inner side's quals say of its join key's values. */
+typedef struct RuntimeKeyRange
+{
+	double keys; /* distinct keys expected (>= 1) */
+	bool has_lo; /* every key is >= lo */
+	bool has_hi; /* every key is <= hi */
+	Datum lo;    /* of the key's type, in the current memory */
+	Datum hi;
+	const char *source; /* where the last bound came from, for DEBUG1 */
+} RuntimeKeyRange;
+
+/*
+ * The keys of innerrel's column key (a Var of innerrel, its type's default
+ * B-tree family ordering them as family does) under innerrel's quals.
+ */
+extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
+                               RuntimeKeyRange *range);
+
+/* ---- the outer side's read (partread.c) ---- */
+
+/*
+ * The cost of outer, a path of partitioned table outerrel whose single
+ * partition column is partcol (0-based in its partition key), reading only
+ * the partitions that may hold a key of range (compared by family's
+ * comparison of the key's type to the column's, under collation), into
+ * *planned; false if no estimate can be made.
+ */
+extern bool bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
+                                    const RuntimeKeyRange *range, Oid keytype, Oid family,
+                                    Oid collation, RuntimePlannedSkip *planned);
+
+/* ---- the marker (marker.c) ---- */
+
+/* A marker over outer (a path of outerrel), priced as planned says. */
+extern Path *bloom_rf_marker_path(RelOptInfo *outerrel, Path *outer,
+                                  const RuntimePlannedSkip *planned);
+
+/*
+ * If plan is a marker's plan, what replaces it (its child, or a Result
+ * projecting the child's output to the marker's) and *planned; else NULL.
+ */
+extern Plan *bloom_rf_marker_take(Plan *plan, RuntimePlannedSkip *planned);
+
+/* Whether plan is a marker's plan. */
+extern bool bloom_rf_is_marker(const Plan *plan);
+
+#endif /* BLOOM_RT_PATHS_H */
