@@ -75,7 +75,7 @@ BEGIN
        INTO with_costing;
     EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
     SELECT count(*) INTO scans FROM jsonb_path_query(plan, 'strict $.**') AS s(m)
-     WHERE jsonb_typeof(m) = 'object' AND m->>'Relation Name' ~ '^r?sales'
+     WHERE jsonb_typeof(m) = 'object' AND m->>'Relation Name' ~ '^[rh]?sales'
        AND (m->>'Actual Loops')::bigint > 0
        AND coalesce(m->>'Partition Scans Skipped' !~ '^(\d+) of \1$', true);
     PERFORM set_config('bloomfilter.runtime_filter', 'off', true);
@@ -199,6 +199,20 @@ SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM rsales, regions, ite
 SELECT regexp_replace(same('SELECT count(*), sum(amount) FROM rsales, regions, items
   WHERE rsales.rk = regions.rk AND rsales.ik = items.ik AND regions.rk BETWEEN 6 AND 7 AND manager = 7'),
   'scans of sales', 'scans of rsales') AS list_partitions;
+
+-- Hash partitions: 3 keys hash to at most 3 of 16 partitions
+CREATE TABLE hsales (ik int, amount int) PARTITION BY HASH (ik);
+DO $$ BEGIN FOR r IN 0..15 LOOP
+  EXECUTE format('CREATE TABLE hsales_%s PARTITION OF hsales FOR VALUES WITH (MODULUS 16, REMAINDER %s)', r, r);
+END LOOP; END $$;
+INSERT INTO hsales SELECT 1 + (g * 7907) % 2000, g % 100 FROM generate_series(0, 199999) g;
+VACUUM ANALYZE hsales;
+SELECT line FROM explain_lines('SELECT count(*), sum(amount) FROM hsales, items
+  WHERE hsales.ik = items.ik AND items.ik BETWEEN 10 AND 12') AS line
+ WHERE line ~ 'Planned Skip|Hash Join';
+SELECT regexp_replace(same('SELECT count(*), sum(amount) FROM hsales, items
+  WHERE hsales.ik = items.ik AND items.ik BETWEEN 10 AND 12'),
+  'scans of sales', 'scans of hsales') AS hash_partitions;
 
 RESET ALL;
 DROP SCHEMA runtime_skip_plans CASCADE;

@@ -4,20 +4,24 @@
  *	  at plan time: the partitions the runtime's skip test
  *	  (skip/partitions.c) is expected to leave, and their cost.
  *
- * The table is partitioned on one column, the join column, by range or by
- * list.  With bounds on the keys (keyrange.c), a range partition is kept
- * where its bounds meet them, a list partition where one of its values
- * lies within them, the default partition where a range's gaps meet them
- * (a list's default always); without bounds, no more partitions than keys
- * are kept, the costliest.  At least one partition is kept.  The cost is
- * the kept partitions' paths and the Append's share of their rows, as
- * PostgreSQL's costs an Append: the runtime reads nothing else of a
- * skipped partition.  Hash partitions, several partition columns and
- * sub-partitions keyed elsewhere give no estimate (the join is planned as
- * PostgreSQL plans it, and its filter still skips what it can).
+ * The table is partitioned on one column, the join column.  With bounds on
+ * the keys (keyrange.c), a range partition is kept where its bounds meet
+ * them, a list partition where one of its values lies within them, the
+ * default partition where a range's gaps meet them (a list's default
+ * always); without bounds, no more partitions than keys are kept, the
+ * costliest.  Hash partitions: as many as k keys hashed at random fill,
+ * while the runtime keeps every distinct key.  At least one partition is
+ * kept, and a foreign partition that may be scanned asynchronously is
+ * always read.  The cost is the kept partitions' paths and the Append's
+ * share of their rows, as PostgreSQL costs an Append: the runtime reads
+ * nothing else of a skipped partition.  Several partition columns give no
+ * estimate (the join is planned as PostgreSQL plans it, and its filter
+ * still skips what it can); a sub-partition's scan counts as read.
  */
 #include "paths.h"
+#include "../filter/filter.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "access/nbtree.h"
@@ -32,6 +36,9 @@
 static bool segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
                           PartitionBoundInfo bi, int i);
 static int subpath_partition(RelOptInfo *outerrel, Path *subpath);
+static bool priced(AppendPath *append, Path *outer, int nkept, double cost, double rows,
+                   RuntimePlannedSkip *planned);
+static bool costliest(AppendPath *append, int limit, Path *outer, RuntimePlannedSkip *planned);
 
 bool
 bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
@@ -49,15 +56,29 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 	FmgrInfo cmp;
 
 	(void) root;
-	if (!IsA(outer, AppendPath) || scheme == NULL || bi == NULL || scheme->partnatts != 1 ||
-	    (scheme->strategy != PARTITION_STRATEGY_RANGE &&
-	     scheme->strategy != PARTITION_STRATEGY_LIST))
+	if (!IsA(outer, AppendPath) || scheme == NULL || bi == NULL || scheme->partnatts != 1)
 		return false;
 	append = (AppendPath *) outer;
 	nlive = list_length(append->subpaths);
 	if (nlive < 2)
 		return false;
 	kept = palloc0(outerrel->nparts * sizeof(bool));
+	if (scheme->strategy == PARTITION_STRATEGY_HASH)
+	{
+		/*
+		 * Each key hashes to one partition, at random as far as the planner
+		 * knows: k keys leave n (1 - (1 - 1/n)^k) of n partitions, the
+		 * costliest of them; the runtime decides only while it keeps every
+		 * distinct key (BLOOM_RF_EXACT_MAX of them).
+		 */
+		double n = outerrel->nparts;
+		double k = range->keys;
+
+		if (k > BLOOM_RF_EXACT_MAX || n < 2)
+			return false;
+		return costliest(append, (int) ceil(Min((double) nlive, n * (1 - pow(1 - 1 / n, k)))),
+		                 outer, planned);
+	}
 	if (range->has_lo || range->has_hi)
 	{
 		cmp_proc = get_opfamily_proc(family, keytype, scheme->partopcintype[0], BTORDER_PROC);
@@ -96,9 +117,13 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 			Path *sub = lfirst(lc);
 			int p = subpath_partition(outerrel, sub);
 
-			if (p < 0 || kept[p])
+			/*
+			 * a subpath not known as a partition counts as read, and so does
+			 * a foreign scan that may run asynchronously (placement.c puts no
+			 * probe on such a child of an Append: it is never skipped)
+			 */
+			if (p < 0 || kept[p] || (IsA(sub, ForeignPath) && enable_async_append))
 			{
-				/* a subpath not known as a partition counts as read */
 				cost += sub->total_cost;
 				rows += sub->rows;
 				nkept++;
@@ -108,31 +133,18 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 	else
 	{
 		/* no bounds: no more partitions than keys, the costliest of them */
-		int limit = (int) Min((double) nlive, ceil(range->keys));
-		double *costs = palloc(nlive * sizeof(double));
-		double *nrows = palloc(nlive * sizeof(double));
-		int n = 0;
-
-		if (limit >= nlive)
-			return false;
-		foreach (lc, append->subpaths)
-		{
-			costs[n] = ((Path *) lfirst(lc))->total_cost;
-			nrows[n++] = ((Path *) lfirst(lc))->rows;
-		}
-		for (int k = 0; k < limit; k++)
-		{
-			int best = 0;
-
-			for (int j = 1; j < n; j++)
-				if (costs[j] > costs[best])
-					best = j;
-			cost += costs[best];
-			rows += nrows[best];
-			costs[best] = -1;
-			nkept++;
-		}
+		return costliest(append, (int) Min((double) nlive, ceil(range->keys)), outer, planned);
 	}
+	return priced(append, outer, nkept, cost, rows, planned);
+}
+
+/* *planned: nkept of the Append's partitions read, costing cost for rows rows. */
+static bool
+priced(AppendPath *append, Path *outer, int nkept, double cost, double rows,
+       RuntimePlannedSkip *planned)
+{
+	int nlive = list_length(append->subpaths);
+
 	nkept = Max(nkept, 1);
 	planned->kind = PLANNED_PARTITIONS;
 	planned->scans_read = nkept;
@@ -141,6 +153,50 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 	planned->cost = outer->startup_cost + cost + APPEND_ROW_SHARE * cpu_tuple_cost * rows;
 	planned->cost_whole = outer->total_cost;
 	return nkept < nlive;
+}
+
+/* *planned: the costliest `limit` of the Append's partitions read. */
+static bool
+costliest(AppendPath *append, int limit, Path *outer, RuntimePlannedSkip *planned)
+{
+	int n = list_length(append->subpaths);
+	double *costs = palloc(n * sizeof(double));
+	double *nrows = palloc(n * sizeof(double));
+	double cost = 0, rows = 0;
+	ListCell *lc;
+
+	if (limit >= n)
+		return false;
+	foreach (lc, append->subpaths)
+	{
+		Path *sub = lfirst(lc);
+
+		/* a foreign scan that may run asynchronously is never skipped: read first */
+		costs[foreach_current_index(lc)] =
+		    IsA(sub, ForeignPath) && enable_async_append ? DBL_MAX : sub->total_cost;
+		nrows[foreach_current_index(lc)] = sub->rows;
+	}
+	for (int k = 0; k < limit; k++)
+	{
+		int best = 0;
+
+		for (int j = 1; j < n; j++)
+			if (costs[j] > costs[best])
+				best = j;
+		cost += costs[best] == DBL_MAX ? ((Path *) list_nth(append->subpaths, best))->total_cost
+		                               : costs[best];
+		rows += nrows[best];
+		costs[best] = -1;
+	}
+	/* asynchronous foreign scans past the limit are read all the same */
+	for (int j = 0; j < n; j++)
+		if (costs[j] == DBL_MAX)
+		{
+			cost += ((Path *) list_nth(append->subpaths, j))->total_cost;
+			rows += nrows[j];
+			limit++;
+		}
+	return priced(append, outer, limit, cost, rows, planned);
 }
 
 /* Whether segment i of range bounds bi ([datums[i - 1], datums[i])) meets range. */
