@@ -154,6 +154,22 @@ RESET bloomfilter.runtime_filter;
 RESET plan_cache_mode;
 DEALLOCATE month_manager;
 
+-- with parallel workers: each process hashes the dates (no Parallel Hash,
+-- whose processes would hold a share of the keys each) and skips the
+-- partitions it would scan
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 10;
+SET parallel_tuple_cost = 0.001;
+SET min_parallel_table_scan_size = 0;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7');
+SELECT same('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND y = 2011 AND m = 3 AND manager = 7') AS parallel;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
 -- Where nothing is to be skipped, or the skip cannot be counted on, the
 -- plans are PostgreSQL's:
 -- a weekday of every week (no bounds: more keys than partitions)

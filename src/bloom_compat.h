@@ -70,6 +70,13 @@
 #define bloom_add_path_precheck(rel, ws, pathkeys, required_outer) \
 	add_path_precheck((rel), (ws)->startup_cost, (ws)->total_cost, (pathkeys), (required_outer))
 #endif
+#if PG_VERSION_NUM >= 180000
+#define bloom_add_partial_path_precheck(rel, ws, pathkeys) \
+	add_partial_path_precheck((rel), (ws)->disabled_nodes, (ws)->total_cost, (pathkeys))
+#else
+#define bloom_add_partial_path_precheck(rel, ws, pathkeys) \
+	add_partial_path_precheck((rel), (ws)->total_cost, (pathkeys))
+#endif
 
 /*
  * 16 let a custom scan choose its scan slot's kind (CustomScanState.slotOps,

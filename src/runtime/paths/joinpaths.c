@@ -20,9 +20,12 @@
  *	 - the estimate (keyrange.c, partread.c) reads at most 90% of what
  *	   PostgreSQL's cheapest outer path costs.
  * The hash join (over the marker, marker.c, and the inner table's cheapest
- * path) is made as PostgreSQL makes its own (try_hashjoin_path), serial,
- * with no parameters: it differs from PostgreSQL's twin only in its cost,
- * and add_path keeps the cheaper.  DEBUG1 says what was offered.
+ * path) is made as PostgreSQL makes its own (try_hashjoin_path), with no
+ * parameters: it differs from PostgreSQL's twin only in its cost, and
+ * add_path keeps the cheaper.  Its partial twin goes over the outer rel's
+ * Parallel Append, each process hashing the whole inner side (never a
+ * Parallel Hash, whose processes would hold a share of the keys each).
+ * DEBUG1 says what was offered.
  */
 #include "paths.h"
 #include "../settings.h"
@@ -34,12 +37,17 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
 
 /* offered only where the skip leaves at most this share of the outer side's cost */
 #define MAX_SHARE_OF_COST 0.9
 
+static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+                          RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra,
+                          List *hashclauses, const RuntimeKeyRange *range, Oid keytype, Oid family,
+                          Oid collation);
 static bool skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
                      Var **outer_var, Var **inner_var, Oid *opno);
 
@@ -113,26 +121,69 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	bloom_rf_key_range(root, innerrel, inner_var, family, &range);
 	outer = outerrel->cheapest_total_path;
 	inner = innerrel->cheapest_total_path;
-	if (outer == NULL || inner == NULL || outer->param_info != NULL || inner->param_info != NULL)
+	/* (the cheapest outer path may be a Gather, whose workers' scans no join above skips) */
+	if (outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL &&
+	    bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family, collation,
+	                            &planned) &&
+	    planned.cost <= MAX_SHARE_OF_COST * outer->total_cost)
+	{
+		marker = bloom_rf_marker_path(outerrel, outer, &planned);
+		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
+		if (bloom_add_path_precheck(joinrel, &workspace, NIL, NULL))
+		{
+			add_path(joinrel, (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace,
+			                                                extra, marker, inner, false,
+			                                                extra->restrictlist, NULL, hashclauses));
+			elog(DEBUG1,
+			     "bloomfilter: offered a hash join skipping partitions: %.0f of %.0f expected read "
+			     "(%.0f keys%s%s), outer cost %.2f instead of %.2f",
+			     planned.scans_read, planned.scans, range.keys,
+			     range.source ? ", bounded by " : "", range.source ? range.source : "",
+			     planned.cost, planned.cost_whole);
+		}
+	}
+	offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
+	              inner_var->vartype, family, collation);
+	(void) opno;
+}
+
+/*
+ * The same over the outer rel's cheapest partial path (a Parallel Append),
+ * as hash_inner_and_outer's partial hash join: every process hashes the
+ * whole inner side (no Parallel Hash: its processes would each hold a share
+ * of the keys, and skip nothing), and skips what it would scan.
+ */
+static void
+offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
+              JoinType jointype, JoinPathExtraData *extra, List *hashclauses,
+              const RuntimeKeyRange *range, Oid keytype, Oid family, Oid collation)
+{
+	Path *outer, *inner, *marker;
+	RuntimePlannedSkip planned = {0};
+	JoinCostWorkspace workspace;
+
+	if (!joinrel->consider_parallel || outerrel->partial_pathlist == NIL)
 		return;
-	if (!bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
-	                             collation, &planned) ||
+	outer = linitial(outerrel->partial_pathlist);
+	inner = innerrel->cheapest_total_path;
+	if (inner == NULL || !inner->parallel_safe)
+		inner = get_cheapest_parallel_safe_total_inner(innerrel->pathlist);
+	if (inner == NULL || outer->param_info != NULL || inner->param_info != NULL)
+		return;
+	if (!bloom_rf_partition_read(root, outerrel, outer, range, keytype, family, collation,
+	                             &planned) ||
 	    planned.cost > MAX_SHARE_OF_COST * outer->total_cost)
 		return;
-
 	marker = bloom_rf_marker_path(outerrel, outer, &planned);
 	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
-	if (!bloom_add_path_precheck(joinrel, &workspace, NIL, NULL))
+	if (!bloom_add_partial_path_precheck(joinrel, &workspace, NIL))
 		return;
-	add_path(joinrel,
-	         (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace, extra, marker,
-	                                       inner, false, extra->restrictlist, NULL, hashclauses));
+	add_partial_path(joinrel, (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace,
+	                                                        extra, marker, inner, false,
+	                                                        extra->restrictlist, NULL, hashclauses));
 	elog(DEBUG1,
-	     "bloomfilter: offered a hash join skipping partitions: %.0f of %.0f expected read "
-	     "(%.0f keys%s%s), outer cost %.2f instead of %.2f",
-	     planned.scans_read, planned.scans, range.keys, range.source ? ", bounded by " : "",
-	     range.source ? range.source : "", planned.cost, planned.cost_whole);
-	(void) opno;
+	     "bloomfilter: offered a partial hash join skipping partitions: %.0f of %.0f expected read",
+	     planned.scans_read, planned.scans);
 }
 
 /*

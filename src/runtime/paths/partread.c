@@ -12,9 +12,9 @@
  * costliest.  Hash partitions: as many as k keys hashed at random fill,
  * while the runtime keeps every distinct key.  At least one partition is
  * kept, and a foreign partition that may be scanned asynchronously is
- * always read.  The cost is the kept partitions' paths and the Append's
- * share of their rows, as PostgreSQL costs an Append: the runtime reads
- * nothing else of a skipped partition.  Several partition columns give no
+ * always read.  The cost is PostgreSQL's cost of the Append, in the share
+ * of its children's cost that the kept partitions have: the runtime reads
+ * nothing of a skipped partition.  Several partition columns give no
  * estimate (the join is planned as PostgreSQL plans it, and its filter
  * still skips what it can); a sub-partition's scan counts as read.
  */
@@ -29,9 +29,6 @@
 #include "optimizer/optimizer.h"
 #include "partitioning/partbounds.h"
 #include "utils/lsyscache.h"
-
-/* the cost of an Append per row it passes, as a share of cpu_tuple_cost (costsize.c's) */
-#define APPEND_ROW_SHARE 0.5
 
 static bool segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
                           PartitionBoundInfo bi, int i);
@@ -138,19 +135,28 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 	return priced(append, outer, nkept, cost, rows, planned);
 }
 
-/* *planned: nkept of the Append's partitions read, costing cost for rows rows. */
+/*
+ * *planned: nkept of the Append's partitions read, their paths costing cost.
+ * The Append's own cost (a Parallel Append's too) is PostgreSQL's, shrunk
+ * to the share of its children's cost that is read; its rows likewise.
+ */
 static bool
 priced(AppendPath *append, Path *outer, int nkept, double cost, double rows,
        RuntimePlannedSkip *planned)
 {
 	int nlive = list_length(append->subpaths);
+	double all = 0, share;
+	ListCell *lc;
 
+	foreach (lc, append->subpaths)
+		all += ((Path *) lfirst(lc))->total_cost;
+	share = all > 0 ? Min(1.0, cost / all) : 1.0;
 	nkept = Max(nkept, 1);
 	planned->kind = PLANNED_PARTITIONS;
 	planned->scans_read = nkept;
 	planned->scans = nlive;
 	planned->rows = Max(rows, 1.0);
-	planned->cost = outer->startup_cost + cost + APPEND_ROW_SHARE * cpu_tuple_cost * rows;
+	planned->cost = outer->startup_cost + (outer->total_cost - outer->startup_cost) * share;
 	planned->cost_whole = outer->total_cost;
 	return nkept < nlive;
 }
