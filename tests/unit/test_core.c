@@ -823,19 +823,28 @@ test_runtime_shape_capped(void)
  * cases of bench/skip.sql (3.6M rows on 19,460 pages, one date of 1,095
  * holding 3,288 rows), with PostgreSQL's default settings.
  */
-static void
-test_runtime_index_read(void)
+/* A table of tuples rows on pages pages, its index's pages, under PostgreSQL's default settings. */
+static bf_rf_table_read
+table_read(double tuples, double pages, double index_pages, double correlation)
 {
-	bf_rf_table_read t = {.tuples = 3.6e6,
-	                      .pages = 19460,
-	                      .index_pages = 3100,
-	                      .correlation = 1.0,
+	bf_rf_table_read t = {.tuples = tuples,
+	                      .pages = pages,
+	                      .index_pages = index_pages,
+	                      .correlation = correlation,
 	                      .cache_pages = 524288,
 	                      .seq_page_cost = 1.0,
 	                      .random_page_cost = 4.0,
 	                      .cpu_tuple_cost = 0.01,
 	                      .cpu_index_tuple_cost = 0.005,
 	                      .cpu_operator_cost = 0.0025};
+
+	return t;
+}
+
+static void
+test_runtime_index_read(void)
+{
+	bf_rf_table_read t = table_read(3.6e6, 19460, 3100, 1.0);
 	double per_date = t.tuples / 1095;
 	double whole = bf_rf_seq_read_cost(&t);
 	double month_ordered = bf_rf_index_read_cost(&t, 30, 30 * per_date);
@@ -896,16 +905,7 @@ test_runtime_index_read(void)
 static void
 test_runtime_index_read_cached(void)
 {
-	bf_rf_table_read t = {.tuples = 49290,
-	                      .pages = 314,
-	                      .index_pages = 137,
-	                      .correlation = 0,
-	                      .cache_pages = 524288,
-	                      .seq_page_cost = 1.0,
-	                      .random_page_cost = 4.0,
-	                      .cpu_tuple_cost = 0.01,
-	                      .cpu_index_tuple_cost = 0.005,
-	                      .cpu_operator_cost = 0.0025};
+	bf_rf_table_read t = table_read(49290, 314, 137, 0);
 	double per_key = t.tuples / 15860;
 	double whole_disk = bf_rf_seq_read_cost(&t), whole_cached;
 
