@@ -42,6 +42,9 @@
 #include "utils/typcache.h"
 
 static void find_max_id(Plan *plan, void *ctx);
+#ifdef USE_ASSERT_CHECKING
+static void assert_no_marker(Plan *plan, void *arg);
+#endif
 static void add_filters(Plan *plan, void *ctx);
 static void mark_under_gather(Plan *plan, void *below_gather);
 static void try_filter(HashJoin *join, RuntimePlanContext *ctx);
@@ -79,6 +82,10 @@ bloom_rf_plan(PlannedStmt *stmt)
 	ctx.next_node_id++;
 
 	walk_statement(stmt, add_filters, &ctx);
+#ifdef USE_ASSERT_CHECKING
+	/* every marker (paths/) was on a hash join's outer side, and is gone */
+	walk_statement(stmt, assert_no_marker, NULL);
+#endif
 	if (ctx.next_filter_id == 1)
 		return;
 	walk_statement(stmt, mark_under_gather, &below_gather);
@@ -93,6 +100,15 @@ bloom_rf_plan(PlannedStmt *stmt)
 	}
 #endif
 }
+
+#ifdef USE_ASSERT_CHECKING
+static void
+assert_no_marker(Plan *plan, void *arg)
+{
+	Assert(!bloom_rf_is_marker(plan));
+	bloom_rf_walk_children(plan, assert_no_marker, arg);
+}
+#endif
 
 static void
 find_max_id(Plan *plan, void *ctx)
