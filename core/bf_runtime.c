@@ -203,8 +203,13 @@ bf_rf_index_read_cost(const bf_rf_table_read *t, double keys, double rows)
 	descents = fmin(keys, fmax(1.0, t->index_pages)) * index_random +
 	           keys * (ceil(log2(t->tuples + 1)) + 150) * t->cpu_operator_cost;
 	leaves = ceil(fraction * t->index_pages) * index_random;
-	/* the heap in no order: each distinct page once, at random */
-	uncorrelated = pages_fetched(rows, t->pages, t->cache_pages) * heap_random;
+	/*
+	 * the heap in no order: each distinct page once, at random, from disk;
+	 * from shared buffers, a lookup, pin and lock for each row fetched
+	 */
+	uncorrelated = (1.0 - t->heap_cached) * pages_fetched(rows, t->pages, t->cache_pages) *
+	                   t->random_page_cost +
+	               t->heap_cached * rows * BF_RF_CACHED_FETCH_ROWS * t->cpu_tuple_cost;
 	/* in the key's order: per key, a random page and the rest of its run in sequence */
 	per_key = fmax(1.0, ceil(fraction * t->pages / keys));
 	/* (never dearer than no order: keys with a row or two each fall on that many pages anyway) */

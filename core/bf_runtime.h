@@ -110,6 +110,15 @@ extern void bf_rf_shape(double n, size_t max_bytes, uint64_t *ncells, int *nhash
 /* ---- reading a few keys' rows through a B-tree instead of the whole table ---- */
 
 /*
+ * What a row fetched at random from a page in shared buffers costs, in rows
+ * of a sequential scan (cpu_tuple_cost each): a buffer lookup, pin and lock
+ * per row, where a sequential scan pays them once a page (measured about 7,
+ * bench/btree_cache.sh; the lower figure keeps the whole table where the
+ * two are close, which is never slower than no filter).
+ */
+#define BF_RF_CACHED_FETCH_ROWS 5.0
+
+/*
  * A table and its B-tree index as the cost of reading it is figured, in the
  * planner's units and with its settings (PostgreSQL's costsize.c).
  */
@@ -129,11 +138,13 @@ typedef struct bf_rf_table_read
 	 * The fractions of the table's and the index's pages found in shared
 	 * buffers (0 to 1; 0: none, or not known).  A page found there costs
 	 * what processing a row does (cpu_tuple_cost: a lookup and a pin), at
-	 * most a sequential page, whether it is read in order or at random.
+	 * most a sequential page; but rows fetched at random, each from another
+	 * page, cost BF_RF_CACHED_FETCH_ROWS rows of a sequential scan each.
 	 * Measured on 61 partitions of 50,000 rows (bench/btree_cache.sh): the
 	 * rows of 180 keys (about 500 a partition) read through the B-trees
 	 * take a quarter of the whole tables' time when cached, while those of
-	 * 100 keys take 2.5 times as long when read from disk.
+	 * 100 keys take 2.5 times as long when read from disk; cached, a row
+	 * through the B-tree costs about 7 times a row of the whole table.
 	 */
 	double heap_cached;
 	double index_cached;

@@ -17,8 +17,11 @@
  *	   inner table, by an operator of the partition's family, under its
  *	   collation or a deterministic one; no pseudo-constant quals, none
  *	   with volatile functions or subqueries (placement.c skips no such scan);
- *	 - the estimate (keyrange.c, partread.c) reads at most 90% of what
- *	   PostgreSQL's cheapest outer path costs.
+ *	 - no TABLESAMPLE, no volatile functions or subqueries in what the
+ *	   outer scan returns;
+ *	 - the estimate (keyrange.c, partread.c), as far as it is trusted
+ *	   (trusted()), reads at most 90% of what PostgreSQL's cheapest outer
+ *	   path costs.
  * The hash join (over the marker, marker.c, and the inner table's cheapest
  * path) is made as PostgreSQL makes its own (try_hashjoin_path), with no
  * parameters: it differs from PostgreSQL's twin only in its cost, and
@@ -37,17 +40,21 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "parser/parsetree.h"
 #include "optimizer/paths.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
 
 /* offered only where the skip leaves at most this share of the outer side's cost */
 #define MAX_SHARE_OF_COST 0.9
+/* how far an estimate of the skip from the statistics is trusted (trusted()) */
+#define STATISTICS_TRUST 0.5
 
 static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
                           RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra,
                           List *hashclauses, const RuntimeKeyRange *range, Oid keytype, Oid family,
                           Oid collation);
+static bool trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer);
 static bool skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
                      Var **outer_var, Var **inner_var, Oid *opno);
 
@@ -76,6 +83,11 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	if (!bms_is_empty(outerrel->lateral_relids) || !bms_is_empty(innerrel->lateral_relids))
 		return;
 	if (innerrel->rows > bf_rf_max_keys(bloom_rf_max_bytes()))
+		return;
+	/* a sampled scan is never skipped (lineage.c), nor one computing volatile output */
+	if (planner_rt_fetch(outerrel->relid, root)->tablesample != NULL ||
+	    contain_volatile_functions((Node *) outerrel->reltarget->exprs) ||
+	    contain_subplans((Node *) outerrel->reltarget->exprs))
 		return;
 	foreach (lc, outerrel->baserestrictinfo)
 	{
@@ -118,14 +130,14 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	/* the keys, compared in the partition's order */
 	family = outerrel->part_scheme->partopfamily[0];
 	collation = outerrel->part_scheme->partcollation[0];
-	bloom_rf_key_range(root, innerrel, inner_var, family, &range);
+	bloom_rf_key_range(root, innerrel, inner_var, family, collation, &range);
 	outer = outerrel->cheapest_total_path;
 	inner = innerrel->cheapest_total_path;
 	/* (the cheapest outer path may be a Gather, whose workers' scans no join above skips) */
 	if (outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL &&
 	    bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family, collation,
 	                            &planned) &&
-	    planned.cost <= MAX_SHARE_OF_COST * outer->total_cost)
+	    trusted(&planned, &range, outer))
 	{
 		marker = bloom_rf_marker_path(outerrel, outer, &planned);
 		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
@@ -172,7 +184,7 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 		return;
 	if (!bloom_rf_partition_read(root, outerrel, outer, range, keytype, family, collation,
 	                             &planned) ||
-	    planned.cost > MAX_SHARE_OF_COST * outer->total_cost)
+	    !trusted(&planned, range, outer))
 		return;
 	marker = bloom_rf_marker_path(outerrel, outer, &planned);
 	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
@@ -184,6 +196,25 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 	elog(DEBUG1,
 	     "bloomfilter: offered a partial hash join skipping partitions: %.0f of %.0f expected read",
 	     planned.scans_read, planned.scans);
+}
+
+/*
+ * The estimate as far as it is trusted, and whether it is offered: bounds
+ * from quals on the key are the keys' own (the runtime skips at least what
+ * they exclude), but bounds from the statistics (a whole-table correlation,
+ * blind to keys out of order within a stretch, and perhaps stale) and
+ * numbers of keys are estimates, trusted half: the outer side is priced at
+ * the mean of the skip and of reading everything.  A plan that changed for
+ * a skip that does not happen is then at most twice as dear as expected,
+ * and a skip must be large to change a plan.  Offered where the outer side
+ * costs at most MAX_SHARE_OF_COST of reading everything.
+ */
+static bool
+trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer)
+{
+	if (range->from_statistics || !(range->has_lo || range->has_hi))
+		planned->cost = STATISTICS_TRUST * planned->cost + (1 - STATISTICS_TRUST) * outer->total_cost;
+	return planned->cost <= MAX_SHARE_OF_COST * outer->total_cost;
 }
 
 /*

@@ -18,7 +18,11 @@
  *	   date order: d_year = 2001 gives 2001's keys.
  * A qual on a column that does not move with the key (a month of every
  * year) only removes keys from within whatever bounds the others give, so
- * leaving it out keeps the bounds true.  Nothing is read but the
+ * leaving it out keeps the bounds true.  Bounds are kept only in the order
+ * the partitions are compared in (their family and collation); bounds from
+ * the statistics are marked so (range->from_statistics): a correlation is a
+ * whole-table figure, blind to keys out of order within a stretch, and
+ * statistics may be stale.  Nothing is read but the
  * statistics: running the quals at plan time would run user code (errors,
  * side effects, row-level security) once per planning.
  */
@@ -60,7 +64,7 @@ static bool key_at_quantiles(PlannerInfo *root, Var *key, double q_lo, double q_
                              Datum *hi);
 
 void
-bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
+bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family, Oid collation,
                    RuntimeKeyRange *range)
 {
 	VariableStatData vardata;
@@ -77,7 +81,8 @@ bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family
 	ndistinct = get_variable_numdistinct(&vardata, &isdefault);
 	ReleaseVariableStats(vardata);
 	range->keys = Max(1.0, Min(innerrel->rows, ndistinct));
-	if (!OidIsValid(cmp_proc))
+	/* bounds in the order they are compared in: the key's own collation only */
+	if (!OidIsValid(cmp_proc) || (OidIsValid(collation) && key->varcollid != collation))
 		return;
 	fmgr_info(cmp_proc, &cmp);
 
@@ -98,10 +103,11 @@ bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family
 		if (var->varattno == key->varattno)
 		{
 			/* a qual on the key: its bound, if its operator orders as the join does */
-			if (value->consttype != key->vartype || !op_in_opfamily(opno, family))
+			if (value->consttype != key->vartype || !op_in_opfamily(opno, family) ||
+			    ((OpExpr *) rinfo->clause)->inputcollid != collation)
 				continue;
 			get_op_opfamily_properties(opno, family, false, &strategy, &lefttype, &righttype);
-			tighten(range, &cmp, key->varcollid, value->constvalue,
+			tighten(range, &cmp, collation, value->constvalue,
 			        strategy == BTEqualStrategyNumber || strategy >= BTGreaterEqualStrategyNumber,
 			        value->constvalue, strategy <= BTEqualStrategyNumber, "a qual on the key");
 			continue;
@@ -112,7 +118,9 @@ bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family
 			key_order = column_order(root, key);
 			key_order.known = true;
 		}
-		if (fabs(key_order.correlation) < MIN_CORRELATION || key_order.has_mcv)
+		/* (the histogram is in the key type's default order, which must be the family's) */
+		if (fabs(key_order.correlation) < MIN_CORRELATION || key_order.has_mcv ||
+		    lookup_type_cache(key->vartype, TYPECACHE_BTREE_OPFAMILY)->btree_opf != family)
 			continue;
 		{
 			ColumnOrder order = column_order(root, var);
@@ -134,7 +142,8 @@ bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family
 		}
 		if (!key_at_quantiles(root, key, Max(0.0, q_lo), Min(1.0, q_hi), &lo, &hi))
 			continue;
-		tighten(range, &cmp, key->varcollid, lo, true, hi, true, "a column in the key's order");
+		tighten(range, &cmp, collation, lo, true, hi, true, "a column in the key's order");
+		range->from_statistics = true;
 	}
 }
 
@@ -300,6 +309,17 @@ as_int64(Oid type, Datum d)
 	}
 }
 
+/* v as an int64, within its range */
+static int64
+clamp_int64(double v)
+{
+	if (!(v > (double) PG_INT64_MIN))
+		return PG_INT64_MIN;
+	if (!(v < (double) PG_INT64_MAX))
+		return PG_INT64_MAX;
+	return (int64) v;
+}
+
 static Datum
 from_int64(Oid type, int64 v)
 {
@@ -353,8 +373,11 @@ key_at_quantiles(PlannerInfo *root, Var *key, double q_lo, double q_hi, Datum *l
 				int64 c = as_int64(key->vartype, slot.values[i_hi - 1]);
 				int64 d = as_int64(key->vartype, slot.values[i_hi]);
 
-				*lo = from_int64(key->vartype, a + (int64) floor((p_lo - i_lo) * (double) (b - a)));
-				*hi = from_int64(key->vartype, d - (int64) floor((i_hi - p_hi) * (double) (d - c)));
+				/* in doubles: infinite timestamps are the int64 extremes */
+				*lo = from_int64(key->vartype,
+				                 clamp_int64((double) a + floor((p_lo - i_lo) * ((double) b - a))));
+				*hi = from_int64(key->vartype,
+				                 clamp_int64((double) d - floor((i_hi - p_hi) * ((double) d - c))));
 			}
 			else
 			{

@@ -11,12 +11,13 @@
  * always); without bounds, no more partitions than keys are kept, the
  * costliest.  Hash partitions: as many as k keys hashed at random fill,
  * while the runtime keeps every distinct key.  At least one partition is
- * kept, and a foreign partition that may be scanned asynchronously is
+ * kept, and a foreign partition whose FDW may scan it asynchronously is
  * always read.  The cost is PostgreSQL's cost of the Append, in the share
  * of its children's cost that the kept partitions have: the runtime reads
  * nothing of a skipped partition.  Several partition columns give no
  * estimate (the join is planned as PostgreSQL plans it, and its filter
- * still skips what it can); a sub-partition's scan counts as read.
+ * still skips what it can); with bounds, a sub-partition's scan counts as
+ * read, and without, sub-partitions give no estimate.
  */
 #include "paths.h"
 #include "../filter/filter.h"
@@ -25,6 +26,7 @@
 #include <math.h>
 
 #include "access/nbtree.h"
+#include "foreign/fdwapi.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "partitioning/partbounds.h"
@@ -33,6 +35,8 @@
 static bool segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
                           PartitionBoundInfo bi, int i);
 static int subpath_partition(RelOptInfo *outerrel, Path *subpath);
+static bool runs_async(Path *sub);
+static bool sub_partitioned(RelOptInfo *outerrel, AppendPath *append);
 static bool priced(AppendPath *append, Path *outer, int nkept, double cost, double rows,
                    RuntimePlannedSkip *planned);
 static bool costliest(AppendPath *append, int limit, Path *outer, RuntimePlannedSkip *planned);
@@ -71,7 +75,7 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 		double n = outerrel->nparts;
 		double k = range->keys;
 
-		if (k > BLOOM_RF_EXACT_MAX || n < 2)
+		if (k > BLOOM_RF_EXACT_MAX || n < 2 || sub_partitioned(outerrel, append))
 			return false;
 		return costliest(append, (int) ceil(Min((double) nlive, n * (1 - pow(1 - 1 / n, k)))),
 		                 outer, planned);
@@ -119,7 +123,7 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 			 * a foreign scan that may run asynchronously (placement.c puts no
 			 * probe on such a child of an Append: it is never skipped)
 			 */
-			if (p < 0 || kept[p] || (IsA(sub, ForeignPath) && enable_async_append))
+			if (p < 0 || kept[p] || runs_async(sub))
 			{
 				cost += sub->total_cost;
 				rows += sub->rows;
@@ -130,6 +134,8 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 	else
 	{
 		/* no bounds: no more partitions than keys, the costliest of them */
+		if (sub_partitioned(outerrel, append))
+			return false; /* (a key selects a partition, not one of its sub-partitions) */
 		return costliest(append, (int) Min((double) nlive, ceil(range->keys)), outer, planned);
 	}
 	return priced(append, outer, nkept, cost, rows, planned);
@@ -179,7 +185,7 @@ costliest(AppendPath *append, int limit, Path *outer, RuntimePlannedSkip *planne
 
 		/* a foreign scan that may run asynchronously is never skipped: read first */
 		costs[foreach_current_index(lc)] =
-		    IsA(sub, ForeignPath) && enable_async_append ? DBL_MAX : sub->total_cost;
+		    runs_async(sub) ? DBL_MAX : sub->total_cost;
 		nrows[foreach_current_index(lc)] = sub->rows;
 	}
 	for (int k = 0; k < limit; k++)
@@ -210,8 +216,18 @@ static bool
 segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, PartitionBoundInfo bi,
               int i)
 {
-	bool lower_open = i == 0 || bi->kind[i - 1][0] == PARTITION_RANGE_DATUM_MINVALUE;
-	bool upper_open = i == bi->ndatums || bi->kind[i][0] == PARTITION_RANGE_DATUM_MAXVALUE;
+	PartitionRangeDatumKind lower = i == 0 ? PARTITION_RANGE_DATUM_MINVALUE : bi->kind[i - 1][0];
+	PartitionRangeDatumKind upper =
+	    i == bi->ndatums ? PARTITION_RANGE_DATUM_MAXVALUE : bi->kind[i][0];
+	bool lower_open = lower == PARTITION_RANGE_DATUM_MINVALUE;
+	bool upper_open = upper == PARTITION_RANGE_DATUM_MAXVALUE;
+
+	/*
+	 * An infinite bound has no datum (PostgreSQL copies only finite ones):
+	 * below MINVALUE and from MAXVALUE on nothing lies.
+	 */
+	if (upper == PARTITION_RANGE_DATUM_MINVALUE || lower == PARTITION_RANGE_DATUM_MAXVALUE)
+		return false;
 
 	/* hi >= lower bound, and lo < upper bound */
 	if (!lower_open && range->has_hi &&
@@ -221,6 +237,33 @@ segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, Partit
 	    DatumGetInt32(FunctionCall2Coll(cmp, collation, range->lo, bi->datums[i][0])) >= 0)
 		return false;
 	return true;
+}
+
+/*
+ * Whether an Append's child may be a foreign scan run asynchronously, which
+ * placement.c leaves alone: a foreign path whose FDW says it can, while
+ * asynchronous Appends are allowed.
+ */
+static bool
+runs_async(Path *sub)
+{
+	FdwRoutine *fdw = sub->parent->fdwroutine;
+
+	return IsA(sub, ForeignPath) && enable_async_append && fdw != NULL &&
+	       fdw->IsForeignPathAsyncCapable != NULL &&
+	       fdw->IsForeignPathAsyncCapable((ForeignPath *) sub);
+}
+
+/* Whether some child of the Append scans less than one of outerrel's partitions. */
+static bool
+sub_partitioned(RelOptInfo *outerrel, AppendPath *append)
+{
+	ListCell *lc;
+
+	foreach (lc, append->subpaths)
+		if (subpath_partition(outerrel, lfirst(lc)) < 0)
+			return true;
+	return false;
 }
 
 /* The partition (its index in outerrel's bounds) a subpath of its Append scans, or -1. */

@@ -47,15 +47,17 @@ typedef struct RuntimeKeyRange
 	bool has_hi; /* every key is <= hi */
 	Datum lo;    /* of the key's type, in the current memory */
 	Datum hi;
-	const char *source; /* where the last bound came from, for DEBUG1 */
+	const char *source;   /* where the last bound came from, for DEBUG1 */
+	bool from_statistics; /* a bound comes from the statistics, not from a qual on the key */
 } RuntimeKeyRange;
 
 /*
- * The keys of innerrel's column key (a Var of innerrel, its type's default
- * B-tree family ordering them as family does) under innerrel's quals.
+ * The keys of innerrel's column key (a Var of innerrel) under innerrel's
+ * quals, bounded in the order of B-tree family family under collation
+ * (the partitions', InvalidOid for a type without collations).
  */
 extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
-                               RuntimeKeyRange *range);
+                               Oid collation, RuntimeKeyRange *range);
 
 /* ---- the outer side's read (partread.c) ---- */
 
