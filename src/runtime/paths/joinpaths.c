@@ -135,23 +135,22 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	inner = innerrel->cheapest_total_path;
 	/* (the cheapest outer path may be a Gather, whose workers' scans no join above skips) */
 	if (outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL &&
-	    bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family, collation,
-	                            &planned) &&
+	    bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
+	                            collation, &planned) &&
 	    trusted(&planned, &range, outer))
 	{
 		marker = bloom_rf_marker_path(outerrel, outer, &planned);
 		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
 		if (bloom_add_path_precheck(joinrel, &workspace, NIL, NULL))
 		{
-			add_path(joinrel, (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace,
-			                                                extra, marker, inner, false,
-			                                                extra->restrictlist, NULL, hashclauses));
+			add_path(joinrel, (Path *) create_hashjoin_path(
+			                      root, joinrel, jointype, &workspace, extra, marker, inner, false,
+			                      extra->restrictlist, NULL, hashclauses));
 			elog(DEBUG1,
 			     "bloomfilter: offered a hash join skipping partitions: %.0f of %.0f expected read "
 			     "(%.0f keys%s%s), outer cost %.2f instead of %.2f",
-			     planned.scans_read, planned.scans, range.keys,
-			     range.source ? ", bounded by " : "", range.source ? range.source : "",
-			     planned.cost, planned.cost_whole);
+			     planned.scans_read, planned.scans, range.keys, range.source ? ", bounded by " : "",
+			     range.source ? range.source : "", planned.cost, planned.cost_whole);
 		}
 	}
 	offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
@@ -190,9 +189,9 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
 	if (!bloom_add_partial_path_precheck(joinrel, &workspace, NIL))
 		return;
-	add_partial_path(joinrel, (Path *) create_hashjoin_path(root, joinrel, jointype, &workspace,
-	                                                        extra, marker, inner, false,
-	                                                        extra->restrictlist, NULL, hashclauses));
+	add_partial_path(joinrel, (Path *) create_hashjoin_path(
+	                              root, joinrel, jointype, &workspace, extra, marker, inner, false,
+	                              extra->restrictlist, NULL, hashclauses));
 	elog(DEBUG1,
 	     "bloomfilter: offered a partial hash join skipping partitions: %.0f of %.0f expected read",
 	     planned.scans_read, planned.scans);
@@ -213,7 +212,8 @@ static bool
 trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer)
 {
 	if (range->from_statistics || !(range->has_lo || range->has_hi))
-		planned->cost = STATISTICS_TRUST * planned->cost + (1 - STATISTICS_TRUST) * outer->total_cost;
+		planned->cost =
+		    STATISTICS_TRUST * planned->cost + (1 - STATISTICS_TRUST) * outer->total_cost;
 	return planned->cost <= MAX_SHARE_OF_COST * outer->total_cost;
 }
 

@@ -184,8 +184,7 @@ costliest(AppendPath *append, int limit, Path *outer, RuntimePlannedSkip *planne
 		Path *sub = lfirst(lc);
 
 		/* a foreign scan that may run asynchronously is never skipped: read first */
-		costs[foreach_current_index(lc)] =
-		    runs_async(sub) ? DBL_MAX : sub->total_cost;
+		costs[foreach_current_index(lc)] = runs_async(sub) ? DBL_MAX : sub->total_cost;
 		nrows[foreach_current_index(lc)] = sub->rows;
 	}
 	for (int k = 0; k < limit; k++)
