@@ -10,10 +10,10 @@
 -- rf_skip() also says, for each filter, how many partition scans it
 -- skipped of those it was asked about, and how many scans of a relation
 -- ran at all.  Filters are not forced: these tables are small, so probing
--- rows is not expected to pay, and the filters are placed to skip only;
--- each scan that may skip gets a probe above it all the same, for the rows
--- it reads after all (disabled at run time where the hash table is in the
--- CPU cache, as here but in the last cases).
+-- rows is not expected to pay, and the filters are placed to skip only
+-- (their hash tables fit in the CPU cache).  Where the hash table is
+-- expected to be larger, a scan that may skip also gets a probe above it,
+-- for the rows it reads after all (the last cases).
 --
 LOAD 'bloomfilter';
 CREATE SCHEMA runtime_skip;
@@ -456,8 +456,9 @@ SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND 
 RESET bloomfilter.runtime_filter_force;
 
 -- A scan that may skip but reads after all still drops the rows the filter
--- rejects, where probing them pays: the probe above it judges the built
--- hash table as any probe does.  pf's parent was never analyzed, so the
+-- rejects, where probing them may pay (a hash table expected to be larger
+-- than the CPU cache): the probe above it judges the built hash table as
+-- any probe does.  pf's parent was never analyzed, so the
 -- planner expects every row to match and places the filter only to skip;
 -- 40,000 keys (a hash table of some 2 MB, past what the CPU cache holds),
 -- 2,000 of them in pf_0's bounds and the rest below every bound: pf_1 and

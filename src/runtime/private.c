@@ -70,6 +70,7 @@ static const Slot planned_slots[] = {
 static const Slot probe_slots[] = {
     HEAD_SLOTS(RuntimeProbePrivate),
     {SLOT_FLOAT, offsetof(RuntimeProbePrivate, saved), false},
+    {SLOT_BOOL, offsetof(RuntimeProbePrivate, probe_rows), false},
     {SLOT_BOOL, offsetof(RuntimeProbePrivate, fallback), false},
     {SLOT_LIST, offsetof(RuntimeProbePrivate, skip_lineage), false},
     {SLOT_LIST, offsetof(RuntimeProbePrivate, skip_attnos), false},

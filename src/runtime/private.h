@@ -80,8 +80,9 @@ typedef struct RuntimeProbePrivate
 {
 	RuntimeNodeHead head;
 	double saved;            /* what removing an outer row saves, in probes */
-	bool fallback;           /* placed only for the scan below, which may skip; its rows
-	                          * are probed where the scan reads them after all */
+	bool probe_rows;         /* probes rows; false: it only skips the scan below */
+	bool fallback;           /* placed for the scan below, which may skip; its rows are
+	                          * probed where the scan reads them after all */
 	List *skip_lineage;      /* OidList: the scanned partition, then its ancestors, or NIL */
 	List *skip_attnos;       /* IntList: the keys' columns in that partition, or NIL */
 	const char *not_shipped; /* why the postgres_fdw scan below did not take the filter, or NULL */

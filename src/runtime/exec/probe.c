@@ -54,6 +54,7 @@ static Node *probe_create(CustomScan *cscan);
 static void probe_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *probe_exec(CustomScanState *node);
 static TupleTableSlot *probe_exec_direct(PlanState *ps);
+static TupleTableSlot *probe_pass(PlanState *ps);
 static TupleTableSlot *probe_pass_counted(PlanState *ps);
 static void probe_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static void probe_shutdown(CustomScanState *node);
@@ -253,6 +254,13 @@ probe_exec(CustomScanState *node)
 
 	if (state->skip.partition != NIL && probe_skips(state))
 		return NULL;
+	if (!state->plan.probe_rows)
+	{
+		/* placed to skip only: once this build has decided, rows just pass */
+		if (state->skip.partition == NIL || state->decided.table != NULL)
+			ExecSetExecProcNode(&node->ss.ps, probe_pass);
+		return ExecProcNode(child);
+	}
 	for (;;)
 	{
 		TupleTableSlot *slot = ExecProcNode(child);
@@ -295,12 +303,18 @@ probe_exec_direct(PlanState *ps)
 
 /*
  * The executor's entry once nothing is left to do for the current build but
- * pass the rows on, counting them for EXPLAIN (Rows Passed Without Filter):
- * probe_exec switches to it, and a rescan, which precedes any new build,
- * switches back.  A disabled filter then costs a call per row and no test.
- * Were a build to change without a rescan, rows would pass unfiltered and
- * no scan be skipped, which is never wrong.
+ * pass the rows on (probe_exec switches to it; a rescan, which precedes any
+ * new build, switches back): a disabled filter then costs a call per row
+ * and no test.  Were a build to change without a rescan, rows would pass
+ * unfiltered and no scan be skipped, which is never wrong.
  */
+static TupleTableSlot *
+probe_pass(PlanState *ps)
+{
+	return ExecProcNode(outerPlanState(ps));
+}
+
+/* The same, counting the rows for EXPLAIN (Rows Passed Without Filter). */
 static TupleTableSlot *
 probe_pass_counted(PlanState *ps)
 {
@@ -347,7 +361,9 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (state->plan.not_shipped != NULL)
 		ExplainPropertyText("Not Shipped", state->plan.not_shipped, es);
 	bloom_rf_explain_skip_test(state->plan.skip_lineage, es);
-	if (state->plan.fallback)
+	if (!state->plan.probe_rows)
+		ExplainPropertyText("Filter Use", "skipping only", es);
+	else if (state->plan.fallback)
 		ExplainPropertyText("Filter Use", "skipping; rows probed where the scan reads them", es);
 	if (!state->source_ok)
 		ExplainPropertyText("Filter Disabled",
@@ -358,6 +374,8 @@ probe_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	probe_counts(state, &all);
 	bloom_rf_counts_sum(&state->node.par, &all);
 	bloom_rf_explain_scans_skipped(all.scans_skipped, all.scans_checked, es);
+	if (!state->plan.probe_rows)
+		return;
 	ExplainPropertyUInteger("Rows Removed by Runtime Filter", NULL, all.removed, es);
 	if (all.in_cache_kb > 0)
 		ExplainPropertyText("Filter Disabled",

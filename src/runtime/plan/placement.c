@@ -37,7 +37,8 @@
  * and nothing elsewhere; but a scan that may be skipped may also be read
  * after all (whole, or by BRIN ranges), and then the probe above it drops
  * the rows the filter rejects, as any probe would (it judges the real hash
- * table and pauses where it does not pay: exec/probe.c).
+ * table and pauses where it does not pay: exec/probe.c), unless the hash
+ * table is expected to fit in the CPU cache (info->fallback false).
  */
 #include "plan.h"
 #include "../exec/exec.h"
@@ -108,7 +109,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	const char *why_not = NULL;
 	List *partition = NIL;
 	bool safe, skip;
-	Plan *ranged;
+	Plan *ranged = NULL;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
 	{
@@ -200,8 +201,8 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 		skip = false;
 		plan = ranged;
 	}
-	else if (!skip && !info->probe_rows)
-		return plan; /* a filter placed to skip or ship only: nothing to skip here */
+	if (!skip && !info->probe_rows && (plan != ranged || !info->fallback))
+		return plan; /* a filter placed to skip or ship only: nothing to skip, or to probe, here */
 	for (int i = 0; i < info->keys.nkeys; i++)
 	{
 		TargetEntry *tle = get_tle_by_resno(plan->targetlist, cols[i]);

@@ -156,6 +156,7 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	const char *why;
 	const char *mode = "";
 	Plan *replaced;
+	double saved;
 	ListCell *lc;
 	int i = 0;
 
@@ -199,6 +200,13 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 	 * only where they skip or ship; if there is no such place, no filter.
 	 */
 	info.probe_rows = info.cost.worthwhile;
+	/*
+	 * A scan that may skip may read after all; its rows are then probed
+	 * (placement.c), unless the hash table is expected to fit in the CPU
+	 * cache, where a probe would only be disabled at run time (its node
+	 * alone costs the rows a few per cent).
+	 */
+	info.fallback = !info.probe_rows && bloom_rf_cost_built_table(info.cost.table_bytes, &saved);
 	if (!info.probe_rows)
 	{
 		if (info.cost.inner_rows > bf_rf_max_keys(bloom_rf_max_bytes()))

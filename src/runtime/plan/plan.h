@@ -38,6 +38,7 @@ typedef struct RuntimePlanInfo
 	RuntimeShipment ship; /* shipping it into postgres_fdw scans (ship/) */
 	/* skipping scans by the build's key values (skip/) */
 	bool probe_rows; /* probes filter rows; false: a filter placed only to skip or ship */
+	bool fallback;   /* !probe_rows, but the rows of a scan that reads after all are probed */
 	bool shared;     /* the build is a Parallel Hash Join's share: its values are partial */
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
 	RuntimeSkipMemo skip_memo;

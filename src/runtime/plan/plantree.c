@@ -261,7 +261,8 @@ bloom_rf_make_probe(Plan *child, List *keys, const RuntimePlanInfo *info, List *
 	Assert(partition == NIL || list_length(partition) >= 2);
 	p.head = node_head(info);
 	p.saved = info->cost.saved;
-	p.fallback = !info->probe_rows;
+	p.probe_rows = info->probe_rows || info->fallback;
+	p.fallback = !info->probe_rows && info->fallback;
 	p.skip_lineage = partition;
 	p.skip_attnos = NIL;
 	if (partition != NIL)
