@@ -56,7 +56,7 @@ static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *ou
                           Oid collation);
 static bool trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer);
 static bool skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
-                     Var **outer_var, Var **inner_var, Oid *opno);
+                     Var **outer_var, Var **inner_var);
 
 void
 bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -64,7 +64,7 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 {
 	List *hashclauses = NIL;
 	Var *outer_var = NULL, *inner_var = NULL;
-	Oid opno = InvalidOid, family, collation;
+	Oid family, collation;
 	RuntimeKeyRange range;
 	RuntimePlannedSkip planned = {0};
 	Path *outer, *inner, *marker;
@@ -107,7 +107,6 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	{
 		RestrictInfo *rinfo = lfirst(lc);
 		Var *o, *i;
-		Oid op;
 
 		if (!rinfo->can_join || !OidIsValid(rinfo->hashjoinoperator))
 			continue;
@@ -117,11 +116,10 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		       bms_is_subset(rinfo->right_relids, outerrel->relids))))
 			continue;
 		hashclauses = lappend(hashclauses, rinfo);
-		if (outer_var == NULL && skip_key(outerrel, innerrel, rinfo, &o, &i, &op))
+		if (outer_var == NULL && skip_key(outerrel, innerrel, rinfo, &o, &i))
 		{
 			outer_var = o;
 			inner_var = i;
-			opno = op;
 		}
 	}
 	if (outer_var == NULL)
@@ -155,7 +153,6 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	}
 	offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
 	              inner_var->vartype, family, collation);
-	(void) opno;
 }
 
 /*
@@ -221,32 +218,32 @@ trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer)
  * Whether rinfo compares the outer rel's partition column (its only one),
  * as a plain column, with a plain column of the inner rel, by an operator
  * of the partition's family under its collation (or a deterministic one):
- * the columns and the operator (outer against inner).
+ * the columns (outer, inner).
  */
 static bool
 skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo, Var **outer_var,
-         Var **inner_var, Oid *opno)
+         Var **inner_var)
 {
 	PartitionScheme scheme = outerrel->part_scheme;
 	OpExpr *op = (OpExpr *) rinfo->clause;
 	Node *left, *right, *partexpr;
-	Oid collation;
+	Oid opno, collation;
 
 	if (scheme->partnatts != 1 || outerrel->partexprs == NULL || outerrel->partexprs[0] == NIL ||
 	    !IsA(op, OpExpr) || list_length(op->args) != 2 || !op_strict(op->opno))
 		return false;
 	left = strip_implicit_coercions(linitial(op->args));
 	right = strip_implicit_coercions(lsecond(op->args));
-	*opno = op->opno;
+	opno = op->opno;
 	if (!bms_is_subset(rinfo->left_relids, outerrel->relids))
 	{
 		Node *swap = left;
 
 		left = right;
 		right = swap;
-		*opno = get_commutator(op->opno);
+		opno = get_commutator(op->opno);
 	}
-	if (!OidIsValid(*opno) || !IsA(left, Var) || !IsA(right, Var))
+	if (!OidIsValid(opno) || !IsA(left, Var) || !IsA(right, Var))
 		return false;
 	*outer_var = (Var *) left;
 	*inner_var = (Var *) right;
@@ -255,7 +252,7 @@ skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo, Var **
 	    (Index) (*outer_var)->varno != outerrel->relid ||
 	    (Index) (*inner_var)->varno != innerrel->relid || (*inner_var)->varattno <= 0)
 		return false;
-	if (!op_in_opfamily(*opno, scheme->partopfamily[0]))
+	if (!op_in_opfamily(opno, scheme->partopfamily[0]))
 		return false;
 	collation = op->inputcollid;
 	return !OidIsValid(collation) || collation == scheme->partcollation[0] ||
