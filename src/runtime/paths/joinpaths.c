@@ -18,7 +18,8 @@
  *	   collation or a deterministic one; no pseudo-constant quals, none
  *	   with volatile functions or subqueries (placement.c skips no such scan);
  *	 - no TABLESAMPLE, no volatile functions or subqueries in what the
- *	   outer scan returns;
+ *	   outer scan returns, and the outer table is not the one an UPDATE,
+ *	   DELETE or MERGE changes;
  *	 - the estimate (keyrange.c, partread.c), as far as it is trusted
  *	   (trusted()), reads at most 90% of what PostgreSQL's cheapest outer
  *	   path costs.
@@ -84,8 +85,15 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		return;
 	if (innerrel->rows > bf_rf_max_keys(bloom_rf_max_bytes()))
 		return;
-	/* a sampled scan is never skipped (lineage.c), nor one computing volatile output */
-	if (planner_rt_fetch(outerrel->relid, root)->tablesample != NULL ||
+	/*
+	 * a sampled scan is never skipped (lineage.c), nor one computing volatile
+	 * output; and the table an UPDATE, DELETE or MERGE changes is left to
+	 * PostgreSQL (its partitions' rows carry their identity in ROWID_VAR
+	 * columns, which only an Append may pass up: a marker's target list may
+	 * not hold them)
+	 */
+	if (bms_is_member(outerrel->relid, root->all_result_relids) ||
+	    planner_rt_fetch(outerrel->relid, root)->tablesample != NULL ||
 	    contain_volatile_functions((Node *) outerrel->reltarget->exprs) ||
 	    contain_subplans((Node *) outerrel->reltarget->exprs))
 		return;
