@@ -12,9 +12,9 @@ PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
-	core/bf_text.o core/bf_runtime.o core/bf_layered.o
+	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
-	core/bf_layouts.h core/bf_runtime.h
+	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \

@@ -111,6 +111,16 @@ SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y BETWEEN 2
 -- 1,095: more distinct keys than are kept (1,024): their least and greatest
 -- decide (2020's months are skipped; the default holds what is past 2022)
 SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y BETWEEN 2021 AND 2023') AS many_keys;
+-- past 1,024 keys a date key keeps stretches of consecutive keys: one
+-- month of every year (6,000 keys, 200 stretches) reads the fact's 3
+-- Marches, and the default partition (the Marches before 2020)
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.m = 3') AS month_of_every_year;
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.m = 3 AND dim.y >= 2020') AS month_of_later_years;
+-- the first day of every month: 2,400 stretches of one key, joined into
+-- 1,024 across their narrowest gaps (Februaries first): none is lost
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE extract(day FROM dim.d) = 1') AS first_days;
+-- (2,388 without 2021's: its 12 partitions, in the one wide gap, are skipped)
+SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE extract(day FROM dim.d) = 1 AND dim.y <> 2021') AS first_days_but_2021;
 -- keys in one gap of two ranges: the first and last day of the fact's months
 SELECT rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.d IN (''2020-02-29'', ''2021-03-01'')') AS two_keys;
 
@@ -288,6 +298,12 @@ SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y IN (2020, 2
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2050') AS brin_no_range;
 -- past 1,024 keys: the ranges that meet [least, greatest]
 SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y BETWEEN 2022 AND 2024 AND dim.m > 9 OR dim.y = 2023') AS brin_many_keys;
+-- or one test per stretch of a date key: a month of every year
+SELECT rf_skip('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.m = 3') AS brin_month_of_every_year;
+-- int8 keys (3,000 in 5 stretches) against the int4 column
+CREATE TABLE v8s AS SELECT g::int8 AS v8 FROM generate_series(0, 21919) g WHERE g % 5000 < 600;
+ANALYZE v8s;
+SELECT rf_skip('SELECT log.v FROM log JOIN v8s ON log.v = v8s.v8 WHERE v8s.v8 IS NOT NULL') AS brin_int8_stretches;
 -- a bloom summary, with each key's own test; keys that are everywhere
 SELECT rf_skip('SELECT log.v FROM log JOIN rs USING (r) WHERE rs.r < 3') AS brin_bloom;
 -- cross-type keys through the minmax family; not through the bloom one (no int4 = int8 there)

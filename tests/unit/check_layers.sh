@@ -6,8 +6,8 @@
 #   - the layout files and bf_hashset only bf_util, bf_format and bf_bits:
 #     never each other, never the dispatch;
 #   - the PostgreSQL layer (bloomfilter.o, src/*.o, src/runtime/*.o) only the interface,
-#     the functions core/bf_core.h, core/bf_format.h and core/bf_runtime.h
-#     declare.
+#     the functions core/bf_core.h, core/bf_format.h, core/bf_runtime.h and
+#     core/bf_stretches.h declare.
 # Run from the top folder after `make`; prints "layers: ok" or what breaks
 # a rule, and exits non-zero then.
 set -euo pipefail
@@ -48,7 +48,7 @@ bits=$(defined_in bf_bits)
 	done
 }
 
-interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h core/bf_format.h core/bf_runtime.h)
+interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h core/bf_format.h core/bf_runtime.h core/bf_stretches.h)
 [ -n "$interface" ] || {
 	echo "layers: found no declarations in core/bf_core.h"
 	exit 1

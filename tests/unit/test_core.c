@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L /* fork, for the assertion test */
 
 #include "../../core/bf_core.h"
+#include "../../core/bf_stretches.h"
 
 #include <math.h>
 #include <signal.h>
@@ -2264,6 +2265,154 @@ test_assertions_live(void)
 #endif
 }
 
+/* ---- stretches of integers (core/bf_stretches.c) ---- */
+
+/* A set of at most max stretches in a heap buffer (free s->lo after). */
+static bf_stretches
+stretches(int max)
+{
+	bf_stretches s;
+
+	bf_stretches_init(&s, max, malloc(bf_stretches_bytes(max)));
+	return s;
+}
+
+/* Whether s (finished) is sorted, disjoint, never adjacent, at most max, and covers value. */
+static bool
+stretches_sound(const bf_stretches *s)
+{
+	if (s->n < 0 || s->n > s->max || s->npending != 0)
+		return false;
+	for (int i = 0; i < s->n; i++)
+		if (s->lo[i] > s->hi[i] || (i > 0 && s->lo[i] <= s->hi[i - 1] + 1))
+			return false;
+	return true;
+}
+
+static bool
+stretches_cover(const bf_stretches *s, uint64_t value)
+{
+	int i = bf_stretches_first_reaching(s, value);
+
+	return i < s->n && s->lo[i] <= value;
+}
+
+/*
+ * Runs of consecutive values, added in a shuffled order, come back as one
+ * stretch each, exactly: a month of every year of 200 years.
+ */
+static void
+test_stretches_runs(void)
+{
+	bf_stretches s = stretches(1024);
+	uint64_t values[6000];
+	uint64_t x = 88172645463325252ull;
+
+	for (int y = 0; y < 200; y++)
+		for (int d = 0; d < 30; d++)
+			values[y * 30 + d] = (uint64_t) (1000 + 365 * y + d) ^ BF_STRETCH_SIGN;
+	for (int i = 5999; i > 0; i--)
+	{
+		int j;
+		uint64_t t;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		j = (int) (x % (uint64_t) (i + 1));
+		t = values[i], values[i] = values[j], values[j] = t;
+	}
+	for (int i = 0; i < 6000; i++)
+		bf_stretches_add(&s, values[i]);
+	bf_stretches_finish(&s);
+	CHECK(stretches_sound(&s));
+	CHECK(s.n == 200);
+	for (int y = 0; y < 200 && s.n == 200; y++)
+	{
+		CHECK(s.lo[y] == ((uint64_t) (1000 + 365 * y) ^ BF_STRETCH_SIGN));
+		CHECK(s.hi[y] == ((uint64_t) (1000 + 365 * y + 29) ^ BF_STRETCH_SIGN));
+	}
+	/* between two years: not covered; the first stretch reaching it is the next year's */
+	CHECK(!stretches_cover(&s, (uint64_t) (1000 + 30) ^ BF_STRETCH_SIGN));
+	CHECK(bf_stretches_first_reaching(&s, (uint64_t) (1000 + 30) ^ BF_STRETCH_SIGN) == 1);
+	CHECK(bf_stretches_first_reaching(&s, UINT64_MAX) == 200);
+	free(s.lo);
+}
+
+/* Past max, the narrowest gaps are joined, the leftmost of equal ones first. */
+static void
+test_stretches_join_narrowest(void)
+{
+	static const uint64_t v[] = {0, 10, 12, 100, 200, 202};
+	bf_stretches s = stretches(4);
+
+	for (int i = 0; i < 6; i++)
+		bf_stretches_add(&s, v[i]);
+	bf_stretches_finish(&s);
+	/* gaps 10, 2, 88, 100, 2: the two gaps of 2 are joined */
+	CHECK(stretches_sound(&s) && s.n == 4);
+	CHECK(s.lo[0] == 0 && s.hi[0] == 0 && s.lo[1] == 10 && s.hi[1] == 12);
+	CHECK(s.lo[2] == 100 && s.hi[2] == 100 && s.lo[3] == 200 && s.hi[3] == 202);
+	free(s.lo);
+
+	/* gaps 5, 5, 5 into 2: the leftmost gap of 5 is joined, then the next */
+	s = stretches(2);
+	bf_stretches_add(&s, 0);
+	bf_stretches_add(&s, 5);
+	bf_stretches_finish(&s);
+	bf_stretches_add(&s, 10);
+	bf_stretches_add(&s, 15);
+	bf_stretches_finish(&s);
+	CHECK(stretches_sound(&s) && s.n == 2);
+	CHECK(s.lo[0] == 0 && s.hi[0] == 10 && s.lo[1] == 15 && s.hi[1] == 15);
+	free(s.lo);
+
+	/* the ends of the range, and signed values mapped across zero: one stretch */
+	s = stretches(3);
+	bf_stretches_add(&s, UINT64_MAX);
+	bf_stretches_add(&s, 0);
+	for (int64_t k = -3; k <= 3; k++)
+		bf_stretches_add(&s, (uint64_t) k ^ BF_STRETCH_SIGN);
+	bf_stretches_finish(&s);
+	CHECK(stretches_sound(&s) && s.n == 3);
+	CHECK(s.lo[0] == 0 && s.hi[0] == 0 && s.hi[2] == UINT64_MAX);
+	CHECK(s.lo[1] == ((uint64_t) -3 ^ BF_STRETCH_SIGN) && s.hi[1] == (3 ^ BF_STRETCH_SIGN));
+	free(s.lo);
+}
+
+/*
+ * Whatever is added, in whatever order, with merges at every max values:
+ * every value is covered (no false negative), and the set stays sound.
+ */
+static void
+test_stretches_cover_everything(void)
+{
+	static uint64_t added[100000];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (int round = 0; round < 4; round++)
+	{
+		int max = (int[]){1, 3, 16, 1024}[round];
+		bf_stretches s = stretches(max);
+		int uncovered = 0;
+
+		for (int i = 0; i < 100000; i++)
+		{
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* clustered, spread and extreme values */
+			added[i] = i % 3 == 0   ? x % 5000
+			           : i % 3 == 1 ? x
+			                        : (x & 1 ? UINT64_MAX - x % 7 : x % 7);
+			bf_stretches_add(&s, added[i]);
+		}
+		bf_stretches_finish(&s);
+		CHECK(stretches_sound(&s));
+		CHECK(s.n == max);
+		for (int i = 0; i < 100000; i++)
+			uncovered += !stretches_cover(&s, added[i]);
+		CHECK(uncovered == 0);
+		free(s.lo);
+	}
+}
+
 int
 main(void)
 {
@@ -2304,6 +2453,9 @@ main(void)
 	run("runtime_index_read", test_runtime_index_read);
 	run("runtime_index_read_cached", test_runtime_index_read_cached);
 	run("runtime_switch", test_runtime_switch);
+	run("stretches_runs", test_stretches_runs);
+	run("stretches_join_narrowest", test_stretches_join_narrowest);
+	run("stretches_cover_everything", test_stretches_cover_everything);
 	run("assertions_live", test_assertions_live);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
 	return tests_failed == 0 ? 0 : 1;

@@ -20,6 +20,7 @@
 #include "../../bloom_compat.h"
 #include "../../index/source.h"
 #include "../../../core/bf_core.h"
+#include "../../../core/bf_stretches.h"
 
 #include "access/parallel.h"
 #include "executor/tuptable.h"
@@ -276,10 +277,13 @@ extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struc
 
 /*
  * Most distinct values kept per key: beyond them only the least and the
- * greatest are.  A hash partition's keys are all needed; a range or list
- * partition's bounds are also decided by the least and greatest.
+ * greatest are, and an integer key's stretches.  A hash partition's keys
+ * are all needed; a range or list partition's bounds are also decided by
+ * the stretches, or the least and greatest.
  */
 #define BLOOM_RF_EXACT_MAX 1024
+/* Most stretches of consecutive values an integer key keeps past its distinct values. */
+#define BLOOM_RF_STRETCHES_MAX 1024
 
 /* One key's values: the join operator's right (inner) input type. */
 typedef struct RuntimeKeyValues
@@ -300,6 +304,15 @@ typedef struct RuntimeKeyValues
 	uint32 *hashes; /* each one's own hash (the join's hash function for the inner side) */
 	int *slots;     /* open addressing on the hashes: index + 1 into exact, 0 free */
 	Size bytes;     /* bytes of the values copied */
+	/*
+	 * An integer key (int2, int4, int8, date, timestamp, timestamptz in its
+	 * type's default order): past the distinct values, stretches of them
+	 * (bf_stretches.h, as v ^ BF_STRETCH_SIGN) that cover every value
+	 */
+	bool integral;
+	bool stretched;         /* the stretches hold the values (overflow, integral) */
+	bf_stretches stretches; /* finished with the build */
+	void *stretches_buffer; /* made at the first overflow */
 } RuntimeKeyValues;
 
 typedef struct RuntimeValues
@@ -340,5 +353,11 @@ extern bool bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp
 
 /* Whether key i holds exactly its distinct values (none were dropped). */
 extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
+
+/*
+ * Stretch j of a finished key that keeps stretches (k->stretched; there
+ * are k->stretches.n): its least and greatest values, of the key's type.
+ */
+extern void bloom_rf_values_stretch(const RuntimeKeyValues *k, int j, Datum *lo, Datum *hi);
 
 #endif /* BLOOM_RT_FILTER_H */

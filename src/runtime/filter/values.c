@@ -20,11 +20,19 @@
  * open-addressing table, and sorted when the build ends.  Past
  * BLOOM_RF_EXACT_MAX distinct values, or BLOOM_RF_EXACT_MAX_BYTES of them,
  * only the least and greatest are kept: two comparisons per row from then
- * on.  A key whose operator is in no B-tree family keeps nothing.
+ * on.  An integer key (integral_key) then keeps stretches of consecutive
+ * values too (core/bf_stretches.h), at most BLOOM_RF_STRETCHES_MAX of them,
+ * joined across their narrowest gaps past that: a month of every year of
+ * a date dimension is 6,000 keys but 200 stretches, which a month's
+ * partition or a BRIN block range can be tested against.  A key whose
+ * operator is in no B-tree family keeps nothing.
  */
 #include "filter.h"
 
 #include "access/nbtree.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_type_d.h"
+#include "commands/defrem.h"
 #include "miscadmin.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -38,6 +46,10 @@ static void key_init(RuntimeKeyValues *k, Oid opno, Oid collation, Oid family);
 static void key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash);
 static void key_drop_exact(RuntimeValues *v, RuntimeKeyValues *k);
 static void key_bound(RuntimeValues *v, RuntimeKeyValues *k, Datum value);
+static void key_stretch(RuntimeValues *v, RuntimeKeyValues *k);
+static bool integral_key(Oid type, Oid family, bool byval);
+static uint64 ordered(const RuntimeKeyValues *k, Datum value);
+static Datum from_ordered(const RuntimeKeyValues *k, uint64 value);
 static int compare(RuntimeKeyValues *k, Datum a, Datum b);
 static int compare_for_sort(const void *a, const void *b, void *arg);
 
@@ -78,6 +90,7 @@ key_init(RuntimeKeyValues *k, Oid opno, Oid collation, Oid family)
 	}
 	k->family = family;
 	fmgr_info(proc, &k->order);
+	k->integral = integral_key(right, family, k->typbyval);
 	/* the distinct values' room (20 kB) is made at the first value (key_add) */
 }
 
@@ -103,6 +116,7 @@ bloom_rf_values_reset(RuntimeValues *v)
 		k->any = false;
 		k->nexact = 0;
 		k->bytes = 0;
+		k->stretched = false;
 		/* distinct values are kept again (their room is made again at the first) */
 		k->overflow = false;
 		if (k->slots != NULL)
@@ -135,6 +149,8 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 	if (k->overflow)
 	{
 		key_bound(v, k, value);
+		if (k->stretched)
+			bf_stretches_add(&k->stretches, ordered(k, value));
 		return;
 	}
 	if (k->slots == NULL)
@@ -157,6 +173,8 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 	{
 		key_drop_exact(v, k);
 		key_bound(v, k, value);
+		if (k->stretched)
+			bf_stretches_add(&k->stretches, ordered(k, value));
 		return;
 	}
 	old = MemoryContextSwitchTo(v->context);
@@ -173,10 +191,15 @@ key_add(RuntimeValues *v, RuntimeKeyValues *k, Datum value, uint32 hash)
 	k->any = true;
 }
 
-/* Too many distinct values: keep copies of the least and greatest only. */
+/*
+ * Too many distinct values: keep copies of the least and greatest only,
+ * and an integer key's stretches.
+ */
 static void
 key_drop_exact(RuntimeValues *v, RuntimeKeyValues *k)
 {
+	if (k->integral)
+		key_stretch(v, k);
 	if (!k->typbyval && k->any)
 	{
 		MemoryContext old = MemoryContextSwitchTo(v->context);
@@ -196,6 +219,86 @@ key_drop_exact(RuntimeValues *v, RuntimeKeyValues *k)
 	k->slots = NULL;
 	k->nexact = 0;
 	k->overflow = true;
+}
+
+/* Start k's stretches with its distinct values (about to be dropped). */
+static void
+key_stretch(RuntimeValues *v, RuntimeKeyValues *k)
+{
+	Assert(k->integral && !k->overflow && !k->stretched);
+	if (k->stretches_buffer == NULL)
+		k->stretches_buffer =
+		    MemoryContextAlloc(v->context, bf_stretches_bytes(BLOOM_RF_STRETCHES_MAX));
+	bf_stretches_init(&k->stretches, BLOOM_RF_STRETCHES_MAX, k->stretches_buffer);
+	for (int j = 0; j < k->nexact; j++)
+		bf_stretches_add(&k->stretches, ordered(k, k->exact[j]));
+	k->stretched = true;
+}
+
+/*
+ * Whether values of type, ordered by B-tree family, are integers in their
+ * own order, which stretches can hold: the type's default B-tree family
+ * (its "=" is equality of the integers), passed by value.
+ */
+static bool
+integral_key(Oid type, Oid family, bool byval)
+{
+	Oid opclass;
+
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			break;
+		default:
+			return false;
+	}
+	opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+	return byval && OidIsValid(opclass) && get_opclass_family(opclass) == family;
+}
+
+/* An integer key's value as a stretch value: in the order of unsigned integers. */
+static uint64
+ordered(const RuntimeKeyValues *k, Datum value)
+{
+	int64 x;
+
+	switch (k->type)
+	{
+		case INT2OID:
+			x = DatumGetInt16(value);
+			break;
+		case INT4OID:
+		case DATEOID:
+			x = DatumGetInt32(value);
+			break;
+		default:
+			x = DatumGetInt64(value);
+			break;
+	}
+	return (uint64) x ^ BF_STRETCH_SIGN;
+}
+
+/* The value of the key's type a stretch value is. */
+static Datum
+from_ordered(const RuntimeKeyValues *k, uint64 value)
+{
+	int64 x = (int64) (value ^ BF_STRETCH_SIGN);
+
+	switch (k->type)
+	{
+		case INT2OID:
+			return Int16GetDatum((int16) x);
+		case INT4OID:
+		case DATEOID:
+			return Int32GetDatum((int32) x);
+		default:
+			return Int64GetDatum(x);
+	}
 }
 
 /* Widen min and max to value (distinct values no longer kept). */
@@ -241,6 +344,8 @@ bloom_rf_values_finish(RuntimeValues *v)
 
 		if (!k->overflow && k->nexact > 1)
 			qsort_arg(k->exact, k->nexact, sizeof(Datum), compare_for_sort, k);
+		if (k->stretched)
+			bf_stretches_finish(&k->stretches);
 	}
 	v->finished = true;
 }
@@ -252,11 +357,48 @@ bloom_rf_values_exact(const RuntimeValues *v, int i)
 	return OidIsValid(v->keys[i].family) && !v->keys[i].overflow;
 }
 
+void
+bloom_rf_values_stretch(const RuntimeKeyValues *k, int j, Datum *lo, Datum *hi)
+{
+	Assert(k->stretched && j >= 0 && j < k->stretches.n && k->stretches.npending == 0);
+	*lo = from_ordered(k, k->stretches.lo[j]);
+	*hi = from_ordered(k, k->stretches.hi[j]);
+}
+
 /* cmp(value, bound) under collation */
 static int
 compare_bound(FmgrInfo *cmp, Oid collation, Datum value, Datum bound)
 {
 	return DatumGetInt32(FunctionCall2Coll(cmp, collation, value, bound));
+}
+
+/*
+ * Whether a stretch of k meets [lower, upper) ([lower, upper] if
+ * upper_inclusive), compared in k's order: the first stretch reaching lower
+ * (by binary search) begins before upper.
+ */
+static bool
+stretches_between(const RuntimeKeyValues *k, FmgrInfo *cmp, Oid collation, const Datum *lower,
+                  const Datum *upper, bool upper_inclusive)
+{
+	int lo = 0, hi = k->stretches.n;
+	int c;
+
+	while (lower != NULL && lo < hi)
+	{
+		int mid = lo + (hi - lo) / 2;
+
+		if (compare_bound(cmp, collation, from_ordered(k, k->stretches.hi[mid]), *lower) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->stretches.n)
+		return false;
+	if (upper == NULL)
+		return true;
+	c = compare_bound(cmp, collation, from_ordered(k, k->stretches.lo[lo]), *upper);
+	return upper_inclusive ? c <= 0 : c < 0;
 }
 
 static bool
@@ -291,6 +433,8 @@ bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp, Oid collat
 		/* only the least and greatest: in the same order, the ranges must meet */
 		if (!same_order)
 			return true;
+		if (k->stretched)
+			return stretches_between(k, cmp, collation, lower, upper, upper_inclusive);
 		if (lower != NULL && compare_bound(cmp, collation, k->max, *lower) < 0)
 			return false;
 		if (upper != NULL && (upper_inclusive ? compare_bound(cmp, collation, k->min, *upper) > 0

@@ -10,8 +10,9 @@
  * each build the index is asked which block ranges may hold a built key:
  * one bitmap scan of the index per distinct key (the index's "=" as a scan
  * key), or, past BLOOM_RF_EXACT_MAX distinct keys or when that would test
- * more than MAX_SUMMARY_TESTS summaries, one with the keys' least and
- * greatest values (">=" and "<=", a minmax index only).  The index itself
+ * more than MAX_SUMMARY_TESTS summaries, one per stretch of an integer
+ * key's values (filter/values.c), or one with the keys' least and greatest
+ * values (">=" and "<=", a minmax index only).  The index itself
  * answers: BRIN's consistent functions, its unsummarized ranges (always
  * returned, so always read) and its view of the table's length.  The keys
  * are asked one at a time, and as soon as more than half of the table's
@@ -90,6 +91,25 @@ scan_key(ScanKey key, AttrNumber column, Oid opno, Oid family, Oid collation, Da
 	                       get_opcode(opno), value);
 }
 
+/*
+ * The index's ">=" and "<=" (*ge, *le) between the column and the keys'
+ * type, which test a stretch of keys [least, greatest]: where the index
+ * (family, collation) orders values as the build did (k's B-tree family,
+ * under its collation) and opno is its "=".
+ */
+static bool
+stretch_operators(Oid opno, Oid family, Oid collation, const RuntimeKeyValues *k, Oid *ge, Oid *le)
+{
+	Oid left, right;
+
+	op_input_types(opno, &left, &right);
+	*ge = get_opfamily_member(family, left, right, BTGreaterEqualStrategyNumber);
+	*le = get_opfamily_member(family, left, right, BTLessEqualStrategyNumber);
+	return get_op_opfamily_strategy(opno, family) == BTEqualStrategyNumber && OidIsValid(*ge) &&
+	       OidIsValid(*le) && op_in_opfamily(*ge, k->family) && op_in_opfamily(*le, k->family) &&
+	       (!OidIsValid(collation) || collation == k->collation);
+}
+
 RuntimeBrinChoice
 bloom_rf_brin_decide(Relation rel, Oid index_oid, AttrNumber column, Oid opno,
                      const RuntimeKeyValues *k, Snapshot snapshot, MemoryContext memory,
@@ -104,6 +124,8 @@ bloom_rf_brin_decide(Relation rel, Oid index_oid, AttrNumber column, Oid opno,
 	BlockNumber most;
 	RuntimeBrinChoice why = BRIN_READ_RUNS;
 	MemoryContext old;
+	Oid ge, le;
+	ScanKeyData keys[2];
 
 	runs->nruns = 0;
 	index = index_open(index_oid, AccessShareLock);
@@ -142,30 +164,29 @@ bloom_rf_brin_decide(Relation rel, Oid index_oid, AttrNumber column, Oid opno,
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
+	else if (!stretch_operators(opno, family, collation, k, &ge, &le))
+		why = BRIN_UNTESTABLE;
+	else if (k->stretched && (double) k->stretches.n * nranges <= MAX_SUMMARY_TESTS)
+	{
+		/* each stretch's ranges: [its least, its greatest] */
+		for (int j = 0; j < k->stretches.n && nselected <= most; j++)
+		{
+			Datum lo, hi;
+
+			bloom_rf_values_stretch(k, j, &lo, &hi);
+			scan_key(&keys[0], column, ge, family, collation, lo);
+			scan_key(&keys[1], column, le, family, collation, hi);
+			nselected += index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected,
+			                          nselected, most);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
 	else
 	{
-		/*
-		 * The ranges that meet [least, greatest], where the index orders
-		 * values as the build did: its ">=" and "<=" between the column and
-		 * the keys' type are those of the build's B-tree family.
-		 */
-		Oid left, right, ge, le;
-		ScanKeyData keys[2];
-
-		op_input_types(opno, &left, &right);
-		ge = get_opfamily_member(family, left, right, BTGreaterEqualStrategyNumber);
-		le = get_opfamily_member(family, left, right, BTLessEqualStrategyNumber);
-		if (get_op_opfamily_strategy(opno, family) != BTEqualStrategyNumber || !OidIsValid(ge) ||
-		    !OidIsValid(le) || !op_in_opfamily(ge, k->family) || !op_in_opfamily(le, k->family) ||
-		    (OidIsValid(collation) && collation != k->collation))
-			why = BRIN_UNTESTABLE;
-		else
-		{
-			scan_key(&keys[0], column, ge, family, collation, k->min);
-			scan_key(&keys[1], column, le, family, collation, k->max);
-			nselected =
-			    index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected, 0, most);
-		}
+		/* the ranges that meet [least, greatest] */
+		scan_key(&keys[0], column, ge, family, collation, k->min);
+		scan_key(&keys[1], column, le, family, collation, k->max);
+		nselected = index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected, 0, most);
 	}
 	index_close(index, AccessShareLock);
 	if (why == BRIN_READ_RUNS && nselected > most)
