@@ -70,6 +70,7 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	RuntimePlannedSkip planned = {0};
 	Path *outer, *inner, *marker;
 	JoinCostWorkspace workspace;
+	bool usable, offered;
 	ListCell *lc;
 
 	/* the quick refusals first: the hook runs for every pair of rels joined */
@@ -140,10 +141,25 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	outer = outerrel->cheapest_total_path;
 	inner = innerrel->cheapest_total_path;
 	/* (the cheapest outer path may be a Gather, whose workers' scans no join above skips) */
-	if (outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL &&
-	    bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
-	                            collation, &planned) &&
-	    trusted(&planned, &range, outer))
+	usable =
+	    outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL;
+	offered = usable &&
+	          bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
+	                                  collation, &planned) &&
+	          trusted(&planned, &range, outer);
+	/*
+	 * where the statistics give no skip worth a plan, the keys themselves,
+	 * if a small indexed dimension can be read at plan time (keyprobe.c)
+	 */
+	if (usable && !offered &&
+	    bloom_rf_key_probe(root, innerrel, outerrel, inner_var, family, collation, &range))
+	{
+		memset(&planned, 0, sizeof(planned));
+		offered = bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
+		                                  collation, &planned) &&
+		          trusted(&planned, &range, outer);
+	}
+	if (offered)
 	{
 		marker = bloom_rf_marker_path(outerrel, outer, &planned);
 		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
@@ -205,7 +221,7 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 /*
  * The estimate as far as it is trusted, and whether it is offered: bounds
  * from quals on the key are the keys' own (the runtime skips at least what
- * they exclude), but bounds from the statistics (a whole-table correlation,
+ * they exclude), and so are keys read at plan time, but bounds from the statistics (a whole-table correlation,
  * blind to keys out of order within a stretch, and perhaps stale) and
  * numbers of keys are estimates, trusted half: the outer side is priced at
  * the mean of the skip and of reading everything.  A plan that changed for
@@ -216,7 +232,7 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 static bool
 trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer)
 {
-	if (range->from_statistics || !(range->has_lo || range->has_hi))
+	if (!range->probed && (range->from_statistics || !(range->has_lo || range->has_hi)))
 		planned->cost =
 		    STATISTICS_TRUST * planned->cost + (1 - STATISTICS_TRUST) * outer->total_cost;
 	return planned->cost <= MAX_SHARE_OF_COST * outer->total_cost;

@@ -4,7 +4,9 @@
  *	  at plan time: the partitions the runtime's skip test
  *	  (skip/partitions.c) is expected to leave, and their cost.
  *
- * The table is partitioned on one column, the join column.  With bounds on
+ * The table is partitioned on one column, the join column.  With the keys
+ * read at plan time (keyprobe.c), a range partition is kept where one lies
+ * within its bounds, a list partition where one is listed; with bounds on
  * the keys (keyrange.c), a range partition is kept where its bounds meet
  * them, a list partition where one of its values lies within them, the
  * default partition where a range's gaps meet them (a list's default
@@ -32,6 +34,8 @@
 #include "partitioning/partbounds.h"
 #include "utils/lsyscache.h"
 
+static bool probed_between(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
+                           const Datum *lower, const Datum *upper, bool upper_inclusive);
 static bool segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
                           PartitionBoundInfo bi, int i);
 static int subpath_partition(RelOptInfo *outerrel, Path *subpath);
@@ -80,7 +84,7 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 		return costliest(append, (int) ceil(Min((double) nlive, n * (1 - pow(1 - 1 / n, k)))),
 		                 outer, planned);
 	}
-	if (range->has_lo || range->has_hi)
+	if (range->probed || range->has_lo || range->has_hi)
 	{
 		cmp_proc = get_opfamily_proc(family, keytype, scheme->partopcintype[0], BTORDER_PROC);
 		if (!OidIsValid(cmp_proc))
@@ -104,10 +108,15 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 			{
 				Datum v = bi->datums[i][0];
 
-				if ((!range->has_lo ||
-				     DatumGetInt32(FunctionCall2Coll(&cmp, collation, range->lo, v)) <= 0) &&
-				    (!range->has_hi ||
-				     DatumGetInt32(FunctionCall2Coll(&cmp, collation, range->hi, v)) >= 0))
+				if (range->probed)
+				{
+					if (probed_between(&cmp, collation, range, &v, &v, true))
+						kept[bi->indexes[i]] = true;
+				}
+				else if ((!range->has_lo ||
+				          DatumGetInt32(FunctionCall2Coll(&cmp, collation, range->lo, v)) <= 0) &&
+				         (!range->has_hi ||
+				          DatumGetInt32(FunctionCall2Coll(&cmp, collation, range->hi, v)) >= 0))
 					kept[bi->indexes[i]] = true;
 			}
 			if (bi->default_index >= 0)
@@ -228,6 +237,9 @@ segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, Partit
 	if (upper == PARTITION_RANGE_DATUM_MINVALUE || lower == PARTITION_RANGE_DATUM_MAXVALUE)
 		return false;
 
+	if (range->probed)
+		return probed_between(cmp, collation, range, lower_open ? NULL : &bi->datums[i - 1][0],
+		                      upper_open ? NULL : &bi->datums[i][0], false);
 	/* hi >= lower bound, and lo < upper bound */
 	if (!lower_open && range->has_hi &&
 	    DatumGetInt32(FunctionCall2Coll(cmp, collation, range->hi, bi->datums[i - 1][0])) < 0)
@@ -236,6 +248,35 @@ segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, Partit
 	    DatumGetInt32(FunctionCall2Coll(cmp, collation, range->lo, bi->datums[i][0])) >= 0)
 		return false;
 	return true;
+}
+
+/*
+ * Whether a key read at plan time (range->values, sorted) lies within
+ * [lower, upper) ([lower, upper] if upper_inclusive; NULL: unbounded): the
+ * first not below lower, by binary search, is below upper.
+ */
+static bool
+probed_between(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, const Datum *lower,
+               const Datum *upper, bool upper_inclusive)
+{
+	int lo = 0, hi = range->nvalues;
+	int c;
+
+	while (lower != NULL && lo < hi)
+	{
+		int mid = lo + (hi - lo) / 2;
+
+		if (DatumGetInt32(FunctionCall2Coll(cmp, collation, range->values[mid], *lower)) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == range->nvalues)
+		return false;
+	if (upper == NULL)
+		return true;
+	c = DatumGetInt32(FunctionCall2Coll(cmp, collation, range->values[lo], *upper));
+	return upper_inclusive ? c <= 0 : c < 0;
 }
 
 /*

@@ -8,6 +8,8 @@
  *	              path it offers
  *	 keyrange.c   the inner side's keys: how many, and their least and
  *	              greatest values under its quals
+ *	 keyprobe.c   or the keys themselves, read at plan time from a small
+ *	              indexed dimension where the statistics cannot place them
  *	 partread.c   what of a partitioned outer side those keys let be read
  *	 marker.c     the marker path wrapped around the outer side (its
  *	              plan is exec/'s BloomFilterCosted), and taking it out of
@@ -49,6 +51,10 @@ typedef struct RuntimeKeyRange
 	Datum hi;
 	const char *source;   /* where the last bound came from, for DEBUG1 */
 	bool from_statistics; /* a bound comes from the statistics, not from a qual on the key */
+	/* read at plan time (keyprobe.c): every key within the outer side's bounds */
+	bool probed;
+	int nvalues;
+	Datum *values; /* sorted in the key's order, distinct */
 } RuntimeKeyRange;
 
 /*
@@ -58,6 +64,15 @@ typedef struct RuntimeKeyRange
  */
 extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
                                Oid collation, RuntimeKeyRange *range);
+
+/*
+ * Read the keys of innerrel's column key (its quals run on its rows) that
+ * lie within partitioned outerrel's bounds, at plan time, into range
+ * (probed, values), where that is cheap and safe (keyprobe.c's header);
+ * false if not read.  family and collation: the partitions'.
+ */
+extern bool bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel,
+                               Var *key, Oid family, Oid collation, RuntimeKeyRange *range);
 
 /* ---- the outer side's read (partread.c) ---- */
 

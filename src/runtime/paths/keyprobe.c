@@ -1,0 +1,304 @@
+/*
+ * keyprobe.c
+ *	  The inner side's keys read at plan time, where the statistics cannot
+ *	  say where they lie: a small dimension's rows within the partitioned
+ *	  outer side's bounds, read through a B-tree on the key, its quals run
+ *	  on each.
+ *
+ * A qual on a column that does not follow the key (the month of every year,
+ * d_moy = 11) leaves the keys spread over the whole dimension: the
+ * statistics bound them by the first and the last year (keyrange.c), which
+ * every partition lies between, though the keys meet 5 of a 5-year fact's
+ * 61 monthly partitions.  PostgreSQL reads an index's actual endpoints at
+ * plan time for the same reason (get_actual_variable_range in selfuncs.c):
+ * here the rows of the dimension whose key lies within the outer side's
+ * partition bounds are read, through a B-tree led by the key, in the key's
+ * order, and the quals say which are keys: the keys' exact set as of
+ * planning, sorted (range->values).  It is read only where it is cheap and
+ * runs no user code that could fail or leak:
+ *	 - the dimension is a plain table (not an inheritance parent, not
+ *	   partitioned) with a B-tree led by the key in the partitions' family
+ *	   and collation, neither partial nor hypothetical;
+ *	 - at most MAX_PROBE_ROWS rows lie in the range, as PostgreSQL estimates
+ *	   it, and at most that many are read (else nothing is known);
+ *	 - every qual is leakproof on the table's columns (contain_leaked_vars:
+ *	   an "=", "<" or IN of a column with constants; no function that may
+ *	   fail on some row, as a cast or a division may), has no volatile
+ *	   function, no subquery and no parameter left once the values of a
+ *	   custom plan's are put in;
+ *	 - no row-level security or security-barrier qual applies, and the
+ *	   current user may read the table (SELECT on it);
+ *	 - a snapshot is active (the statement's).
+ * The set is exact when planned; a plan kept (a prepared statement's, with
+ * constants) may outlive it, and only costs more then: the runtime skips
+ * by the keys it builds.
+ */
+#include "paths.h"
+#include "../../bloom_compat.h"
+
+#include "access/genam.h"
+#include "access/nbtree.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_class_d.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "parser/parsetree.h"
+#include "partitioning/partbounds.h"
+#include "utils/acl.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+/* rows of the dimension read at plan time, at most */
+#define MAX_PROBE_ROWS 10000
+
+static IndexOptInfo *key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation);
+static List *probe_quals(PlannerInfo *root, RelOptInfo *innerrel);
+static bool has_param(Node *node, void *context);
+static int outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
+                        ScanKeyData *keys, Expr **clauses);
+
+bool
+bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key,
+                   Oid family, Oid collation, RuntimeKeyRange *range)
+{
+	RangeTblEntry *rte = planner_rt_fetch(innerrel->relid, root);
+	IndexOptInfo *info;
+	List *quals;
+	ScanKeyData keys[2];
+	Expr *clauses[2];
+	int nkeys;
+	double expected;
+	Oid cmp_proc;
+	FmgrInfo cmp;
+	int16 typlen;
+	bool typbyval;
+	MemoryContext caller = CurrentMemoryContext, scratch, old;
+	Relation heap, index;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	EState *estate;
+	ExprContext *econtext;
+	ExprState *qual;
+	int nread = 0, capacity = 64, n = 0;
+	Datum *values;
+	bool whole = true;
+
+	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION || rte->inh ||
+	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() ||
+	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		return false;
+	info = key_index(innerrel, key, family, collation);
+	cmp_proc = get_opfamily_proc(family, key->vartype, key->vartype, BTORDER_PROC);
+	if (info == NULL || !OidIsValid(cmp_proc) || outerrel->part_scheme->partnatts != 1)
+		return false;
+	quals = probe_quals(root, innerrel);
+	if (quals == NIL)
+		return false;
+	nkeys = outer_bounds(outerrel, key, family, collation, outerrel->part_scheme->partopcintype[0],
+	                     keys, clauses);
+	/* the rows expected in the range (PostgreSQL's estimate), before reading any */
+	expected = innerrel->tuples;
+	if (nkeys > 0)
+	{
+		List *bounds = NIL;
+
+		for (int i = 0; i < nkeys; i++)
+			bounds = lappend(bounds, clauses[i]);
+		expected *= clauselist_selectivity(root, bounds, innerrel->relid, JOIN_INNER, NULL);
+	}
+	if (expected > MAX_PROBE_ROWS)
+		return false;
+
+	fmgr_info(cmp_proc, &cmp);
+	get_typlenbyval(key->vartype, &typlen, &typbyval);
+	values = palloc(capacity * sizeof(Datum));
+	scratch = AllocSetContextCreate(caller, "bloomfilter key probe", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(scratch);
+	heap = table_open(rte->relid, AccessShareLock);
+	index = index_open(info->indexoid, AccessShareLock);
+	slot = table_slot_create(heap, NULL);
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	qual = ExecPrepareQual(quals, estate);
+	scan = bloom_index_beginscan(heap, index, GetActiveSnapshot(), nkeys);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		Datum value;
+		bool isnull;
+
+		if (++nread > MAX_PROBE_ROWS)
+		{
+			whole = false;
+			break;
+		}
+		if ((nread & 255) == 0)
+			CHECK_FOR_INTERRUPTS();
+		ResetExprContext(econtext);
+		econtext->ecxt_scantuple = slot;
+		if (!ExecQual(qual, econtext))
+			continue;
+		value = slot_getattr(slot, key->varattno, &isnull);
+		/* in the key's order: a repeated key follows itself */
+		if (isnull ||
+		    (n > 0 && DatumGetInt32(FunctionCall2Coll(&cmp, collation, values[n - 1], value)) == 0))
+			continue;
+		MemoryContextSwitchTo(caller);
+		if (n == capacity)
+		{
+			capacity *= 2;
+			values = repalloc(values, capacity * sizeof(Datum));
+		}
+		values[n++] = datumCopy(value, typbyval, typlen);
+		MemoryContextSwitchTo(scratch);
+	}
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
+	elog(DEBUG1, "bloomfilter: read %d rows of the inner side at plan time: %s", nread,
+	     whole ? psprintf("%d keys within the outer side's bounds", n) : "too many, not used");
+	if (!whole)
+		return false;
+	range->values = values;
+	range->nvalues = n;
+	range->probed = true;
+	range->keys = Max(1, n);
+	range->source = "the keys read at plan time";
+	return true;
+}
+
+/*
+ * A B-tree of innerrel led by the key, ordering it by family under
+ * collation (or the key has no collation), neither partial nor
+ * hypothetical; NULL if none.
+ */
+static IndexOptInfo *
+key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation)
+{
+	ListCell *lc;
+
+	foreach (lc, innerrel->indexlist)
+	{
+		IndexOptInfo *info = lfirst(lc);
+
+		if (info->relam == BTREE_AM_OID && !info->hypothetical && info->indpred == NIL &&
+		    info->nkeycolumns >= 1 && info->indexkeys[0] == key->varattno &&
+		    info->opfamily[0] == family && info->opcintype[0] == key->vartype &&
+		    (!OidIsValid(collation) || info->indexcollations[0] == collation))
+			return info;
+	}
+	return NULL;
+}
+
+/*
+ * innerrel's quals, as they may be run at plan time (the file's header),
+ * with a custom plan's parameter values in; NIL if some may not be.
+ */
+static List *
+probe_quals(PlannerInfo *root, RelOptInfo *innerrel)
+{
+	List *quals = NIL;
+	ListCell *lc;
+
+	foreach (lc, innerrel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst(lc);
+		Node *clause;
+
+		if (rinfo->security_level > 0)
+			return NIL;
+		clause = estimate_expression_value(root, (Node *) rinfo->clause);
+		if (contain_volatile_functions(clause) || contain_subplans(clause) ||
+		    contain_leaked_vars(clause) || has_param(clause, NULL))
+			return NIL;
+		quals = lappend(quals, clause);
+	}
+	return quals;
+}
+
+static bool
+has_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_param, context);
+}
+
+/*
+ * Scan keys (and the same as clauses, for the estimate) bounding the key to
+ * the outer side's partitions: key >= the lowest lower bound, key < the
+ * highest upper bound (a list's: >= its least value, <= its greatest), by
+ * family's operators between the key's type and the partition column's;
+ * none on a side where a default partition, MINVALUE or MAXVALUE leaves it
+ * open, or for hash partitions.  Returns how many (0 to 2), packed first.
+ */
+static int
+outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
+             ScanKeyData *keys, Expr **clauses)
+{
+	PartitionBoundInfo bi = outerrel->boundinfo;
+	PartitionScheme scheme = outerrel->part_scheme;
+	int n = 0;
+	Datum low = 0, high = 0;
+	bool has_low = false, has_high = false;
+	int high_strategy = BTLessStrategyNumber;
+
+	if (bi == NULL || bi->ndatums == 0 || bi->default_index >= 0)
+		return 0;
+	if (scheme->strategy == PARTITION_STRATEGY_RANGE)
+	{
+		has_low = bi->kind[0][0] == PARTITION_RANGE_DATUM_VALUE;
+		has_high = bi->kind[bi->ndatums - 1][0] == PARTITION_RANGE_DATUM_VALUE;
+		low = bi->datums[0][0];
+		high = bi->datums[bi->ndatums - 1][0];
+	}
+	else if (scheme->strategy == PARTITION_STRATEGY_LIST)
+	{
+		/* (a partition listing NULL holds no key: the join's operators are strict) */
+		has_low = has_high = true;
+		low = bi->datums[0][0];
+		high = bi->datums[bi->ndatums - 1][0];
+		high_strategy = BTLessEqualStrategyNumber;
+	}
+	for (int side = 0; side < 2; side++)
+	{
+		int strategy = side == 0 ? BTGreaterEqualStrategyNumber : high_strategy;
+		Datum bound = side == 0 ? low : high;
+		Oid opno;
+		int16 typlen;
+		bool typbyval;
+
+		if (!(side == 0 ? has_low : has_high))
+			continue;
+		opno = get_opfamily_member(family, key->vartype, partcoltype, strategy);
+		if (!OidIsValid(opno))
+			continue;
+		ScanKeyEntryInitialize(&keys[n], 0, 1, strategy, partcoltype, collation, get_opcode(opno),
+		                       bound);
+		get_typlenbyval(partcoltype, &typlen, &typbyval);
+		clauses[n] = make_opclause(
+		    opno, BOOLOID, false, (Expr *) key,
+		    (Expr *) makeConst(partcoltype, -1, collation, typlen, bound, false, typbyval),
+		    InvalidOid, collation);
+		set_opfuncid((OpExpr *) clauses[n]);
+		n++;
+	}
+	return n;
+}
