@@ -226,9 +226,10 @@ RESET bloomfilter.runtime_filter;
 -- The keys read at plan time (keyprobe.c): a month of every year spreads
 -- the keys over 200 years, which the statistics bound by the first March
 -- and the last.  The dimension's rows within the fact's bounds (3 years,
--- read through its primary key) say the keys meet 3 of 36 partitions.
--- (msales: the fact without a default partition, which would hold keys of
--- any year: its bounds would be every key, too many to read.)
+-- read through its primary key) say the keys meet 3 of 36 partitions
+-- (msales: the fact without a default partition; with one, sales, the
+-- default counts as read, 4 of 37: the keys beyond the others' bounds are
+-- not read).
 CREATE TABLE msales (dk int, ik int, amount int) PARTITION BY RANGE (dk);
 DO $$ BEGIN FOR m IN 0..35 LOOP
   EXECUTE format('CREATE TABLE msales_%s PARTITION OF msales FOR VALUES FROM (%s) TO (%s)', m,
@@ -245,6 +246,10 @@ SELECT same('SELECT count(*), sum(amount) FROM msales, dates, items
 SELECT line FROM explain_lines('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7') AS line
  WHERE line ~ 'Planned Skip';
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND m = 3 AND manager = 7');
+SELECT same('SELECT count(*), sum(amount) FROM sales, dates, items
+  WHERE sales.dk = dates.dk AND sales.ik = items.ik AND m = 3 AND manager = 7') AS with_default;
 -- two months of every year, as IN
 SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m IN (3, 9) AND manager = 7');
@@ -253,6 +258,7 @@ SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND dow = 1 AND manager = 7');
 -- quals not run at plan time: a function that is not leakproof (it may
 -- fail on rows the query never reads), a generic plan's parameter, a
+-- SERIALIZABLE transaction (reading would take predicate locks), a
 -- row-level security policy: PostgreSQL's plans
 SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND to_char(d, ''MM'') = ''03'' AND manager = 7');
@@ -264,6 +270,10 @@ SET plan_cache_mode = force_custom_plan;
 SELECT order_of_query('EXECUTE moy(3)') AS custom;
 RESET plan_cache_mode;
 DEALLOCATE moy;
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT order_of_query('SELECT count(*), sum(amount) FROM msales, dates, items
+  WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7') AS serializable;
+COMMIT;
 CREATE TABLE sdates AS SELECT * FROM dates;
 ALTER TABLE sdates ADD PRIMARY KEY (dk);
 VACUUM ANALYZE sdates;

@@ -20,7 +20,9 @@
  *	   partitioned) with a B-tree led by the key in the partitions' family
  *	   and collation, neither partial nor hypothetical;
  *	 - at most MAX_PROBE_ROWS rows lie in the range, as PostgreSQL estimates
- *	   it, and at most that many are read (else nothing is known);
+ *	   it, and at most that many are read (else nothing is known); the
+ *	   range is that of the partitions other than the default, which counts
+ *	   as read (keys beyond them are not read);
  *	 - every qual is leakproof on the table's columns (contain_leaked_vars:
  *	   an "=", "<" or IN of a column with constants; no function that may
  *	   fail on some row, as a cast or a division may), has no volatile
@@ -28,7 +30,9 @@
  *	   custom plan's are put in;
  *	 - no row-level security or security-barrier qual applies, and the
  *	   current user may read the table (SELECT on it);
- *	 - a snapshot is active (the statement's).
+ *	 - a snapshot is active (the statement's), and the transaction is not
+ *	   SERIALIZABLE: reading would take predicate locks on the rows read,
+ *	   which a plan that is never run (EXPLAIN, a cached plan) would not.
  * The set is exact when planned; a plan kept (a prepared statement's, with
  * constants) may outlive it, and only costs more then: the runtime skips
  * by the keys it builds.
@@ -42,6 +46,7 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
 #include "executor/executor.h"
@@ -95,7 +100,7 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 	bool whole = true;
 
 	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION || rte->inh ||
-	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() ||
+	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() || IsolationIsSerializable() ||
 	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		return false;
 	info = key_index(innerrel, key, family, collation);
@@ -177,6 +182,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 	range->values = values;
 	range->nvalues = n;
 	range->probed = true;
+	/* keys beyond the other partitions' bounds were not read: the default may hold some */
+	range->probed_default = outerrel->boundinfo != NULL && outerrel->boundinfo->default_index >= 0;
 	range->keys = Max(1, n);
 	range->source = "the keys read at plan time";
 	return true;
@@ -243,11 +250,13 @@ has_param(Node *node, void *context)
 
 /*
  * Scan keys (and the same as clauses, for the estimate) bounding the key to
- * the outer side's partitions: key >= the lowest lower bound, key < the
- * highest upper bound (a list's: >= its least value, <= its greatest), by
- * family's operators between the key's type and the partition column's;
- * none on a side where a default partition, MINVALUE or MAXVALUE leaves it
- * open, or for hash partitions.  Returns how many (0 to 2), packed first.
+ * the outer side's partitions other than the default: key >= the lowest
+ * lower bound, key < the highest upper bound (a list's: >= its least
+ * value, <= its greatest), by family's operators between the key's type
+ * and the partition column's; none on a side that MINVALUE or MAXVALUE
+ * leaves open, or for hash partitions.  Returns how many (0 to 2), packed
+ * first.  (Keys beyond them are not read: a default partition counts as
+ * read, partread.c.)
  */
 static int
 outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
@@ -260,7 +269,7 @@ outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid part
 	bool has_low = false, has_high = false;
 	int high_strategy = BTLessStrategyNumber;
 
-	if (bi == NULL || bi->ndatums == 0 || bi->default_index >= 0)
+	if (bi == NULL || bi->ndatums == 0)
 		return 0;
 	if (scheme->strategy == PARTITION_STRATEGY_RANGE)
 	{

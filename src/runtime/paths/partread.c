@@ -6,7 +6,8 @@
  *
  * The table is partitioned on one column, the join column.  With the keys
  * read at plan time (keyprobe.c), a range partition is kept where one lies
- * within its bounds, a list partition where one is listed; with bounds on
+ * within its bounds, a list partition where one is listed, the default
+ * partition always (keys beyond the others' bounds were not read); with bounds on
  * the keys (keyrange.c), a range partition is kept where its bounds meet
  * them, a list partition where one of its values lies within them, the
  * default partition where a range's gaps meet them (a list's default
@@ -122,6 +123,8 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 			if (bi->default_index >= 0)
 				kept[bi->default_index] = true;
 		}
+		if (range->probed_default)
+			kept[bi->default_index] = true;
 		foreach (lc, append->subpaths)
 		{
 			Path *sub = lfirst(lc);

@@ -53,6 +53,7 @@ typedef struct RuntimeKeyRange
 	bool from_statistics; /* a bound comes from the statistics, not from a qual on the key */
 	/* read at plan time (keyprobe.c): every key within the outer side's bounds */
 	bool probed;
+	bool probed_default; /* keys beyond the bounds were not read: the default partition is read */
 	int nvalues;
 	Datum *values; /* sorted in the key's order, distinct */
 } RuntimeKeyRange;
