@@ -111,7 +111,11 @@ failed=0
 #   no      no Remote SQL takes it;
 #   unsent  the Remote SQL takes it, but the filter is not sent (the remote
 #           side lets every row through: as many rows as off);
-#   full    as unsent, and EXPLAIN ANALYZE says the filter is too full.
+#   full    as unsent, and EXPLAIN ANALYZE says the filter is too full;
+#   planned as yes, and EXPLAIN (no ANALYZE) says the join was chosen for
+#           the partitions its keys skip (SKIPPED: "N of M" expected read),
+#           with runtime_filter_skip_costing on (1.11);
+#   unplanned as yes, and EXPLAIN says no such thing.
 # Prints the foreign scans' rows on and off.
 check() {
 	local name=$1 pushed=$2 query=$3 settings=${4:-} skipped=${5:-} out
@@ -128,6 +132,7 @@ CREATE TEMP TABLE r_off AS $query;
 $(compare_sql "$query")
 SET bloomfilter.runtime_filter = on;
 $([ "$pushed" = full ] || [ "$pushed" = skip ] && echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $query;")
+$([ "$pushed" = planned ] || [ "$pushed" = unplanned ] && echo "EXPLAIN (COSTS OFF) $query;")
 SQL
 	) || true
 	local same shipped on off
@@ -144,6 +149,10 @@ SQL
 	unsent) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] && ok=1 ;;
 	full) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" = "$off" ] &&
 		grep -q 'Filter Disabled: too full to remove rows' <<<"$out" && ok=1 ;;
+	planned) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] &&
+		grep -q "^ *Planned Skip: partitions, $skipped expected read\$" <<<"$out" && ok=1 ;;
+	unplanned) [ "$shipped" -ge 1 ] && [ -n "$on" ] && [ "$on" -lt "${off:-0}" ] &&
+		! grep -q "Planned Skip" <<<"$out" && ok=1 ;;
 	esac
 	if [ "$same" = 1 ] && [ "$ok" = 1 ]; then
 		echo "fdw_push: $name: ok ($(sed -n 's/^rows: //p' <<<"$out") rows; the remote side sent ${on:-?} rows on, ${off:-?} off; shipped into $shipped scans)"
@@ -165,6 +174,10 @@ check "NULL keys" yes "SELECT b.k FROM big b WHERE b.k IN (SELECT k FROM small U
 check "rescanned join (a nested loop over it)" yes "SELECT s.grp, x.n FROM (SELECT DISTINCT grp FROM small) s, LATERAL (SELECT count(*) AS n FROM big_one_batch b JOIN (SELECT k FROM small WHERE grp = s.grp OFFSET 0) t ON b.k = t.k) x"
 check "foreign partitions, one skipped" skip "SELECT p.k, p.v FROM parts p JOIN low4 s ON p.k = s.k" "" "1 of 2"
 check "foreign partitions, one skipped, filters not forced" skip "SELECT p.k, p.v FROM parts p JOIN low4 s ON p.k = s.k" "SET bloomfilter.runtime_filter_force = off;" "1 of 2"
+# the join search prices the skip (1.11): bounds from a qual on the key; an
+# asynchronous foreign partition counts as read (never skipped), so nothing is
+check "foreign partitions, the skip priced" planned "SELECT p.k, p.v FROM parts p JOIN small4 s ON p.k = s.k WHERE s.k <= 100000" "SET bloomfilter.runtime_filter_force = off;" "1 of 2"
+check "async foreign partitions, no skip priced" unplanned "SELECT p.k, p.v FROM parts_async p JOIN small4 s ON p.k = s.k WHERE s.k <= 100000" "SET bloomfilter.runtime_filter_force = off;"
 check "no local statistics, filters not forced" yes "SELECT b.k, b.payload FROM big_nostats b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_force = off;"
 check "no local statistics, use_remote_estimate, filters not forced" yes "SELECT b.k, b.payload FROM big_estimate b JOIN small s ON b.k = s.k" "SET bloomfilter.runtime_filter_force = off;"
 check "server without the extension" no "SELECT b.k FROM big_plain b JOIN small s ON b.k = s.k"
