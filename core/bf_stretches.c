@@ -7,8 +7,6 @@
 #include "bf_core.h"
 #include "bf_util.h"
 
-#include <stdlib.h>
-
 size_t
 bf_stretches_bytes(int max)
 {
@@ -67,12 +65,43 @@ bf_stretches_add(bf_stretches *s, uint64_t value)
 		bf_stretches_finish(s);
 }
 
-static int
-compare_u64(const void *a, const void *b)
+/*
+ * The k-th smallest (0-based) of a[0 .. n), reordering a: Hoare's selection,
+ * linear on average; equal values (gaps of one width) split evenly.
+ */
+static uint64_t
+select_kth(uint64_t *a, int n, int k)
 {
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+	int lo = 0, hi = n - 1;
 
-	return x < y ? -1 : x > y;
+	assert(k >= 0 && k < n);
+	while (lo < hi)
+	{
+		uint64_t pivot = a[lo + (hi - lo) / 2];
+		int i = lo, j = hi;
+
+		while (i <= j)
+		{
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j)
+			{
+				uint64_t t = a[i];
+
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
 }
 
 /*
@@ -95,8 +124,7 @@ join_narrowest(bf_stretches *s, uint64_t *lo, uint64_t *hi, int c)
 		gaps[g] = lo[g + 1] - hi[g];
 		s->sorted[g] = gaps[g];
 	}
-	qsort(s->sorted, (size_t) (c - 1), sizeof(uint64_t), compare_u64);
-	threshold = s->sorted[need - 1];
+	threshold = select_kth(s->sorted, c - 1, need - 1);
 	for (int g = 0; g < c - 1; g++)
 		below += gaps[g] < threshold;
 	equal_joins = need - below;

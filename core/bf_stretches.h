@@ -38,7 +38,7 @@ typedef struct bf_stretches
 	uint64_t *hi;      /* max entries */
 	uint64_t *pending; /* max entries */
 	uint64_t *work;    /* 6 * max entries: the merge's stretches and the gaps between them */
-	uint64_t *sorted;  /* 2 * max entries: the gaps sorted, and the values' sort's scratch */
+	uint64_t *sorted; /* 2 * max entries: the gaps selected among, and the values' sort's scratch */
 } bf_stretches;
 
 /* Bytes of the buffer bf_stretches_init needs for max stretches (1 <= max <= 1 << 20). */

@@ -47,6 +47,7 @@ static const Slot build_slots[] = {
     {SLOT_FLOAT, offsetof(RuntimeBuildPrivate, shared_keys), false},
     {SLOT_INT, offsetof(RuntimeBuildPrivate, remote_param), false},
     {SLOT_BOOL, offsetof(RuntimeBuildPrivate, collect), false},
+    {SLOT_BOOL, offsetof(RuntimeBuildPrivate, stretch), false},
     {SLOT_LIST, offsetof(RuntimeBuildPrivate, families), true},
     {SLOT_OID, offsetof(RuntimeBuildPrivate, source_index), false},
     {SLOT_INT, offsetof(RuntimeBuildPrivate, source_key), false},

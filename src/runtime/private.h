@@ -69,6 +69,7 @@ typedef struct RuntimeBuildPrivate
 	double shared_keys;         /* keys a shared filter (Parallel Hash) is sized for, else 0 */
 	int remote_param;           /* the PARAM_EXEC shipping it to remote scans, or -1 */
 	bool collect;               /* keep the build's key values (for skipping scans) */
+	bool stretch;               /* and an integer key's stretches (for testing ranges of keys) */
 	List *families;             /* OidList: each key's B-tree family (its order), or InvalidOid */
 	Oid source_index;           /* the bloomfilter index the filter is taken from, or InvalidOid */
 	int source_key;             /* the key it holds (0-based), or -1 */

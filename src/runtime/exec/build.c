@@ -123,7 +123,8 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	{
 		int nkeys = state->node.keys.nkeys;
 
-		state->kept = bloom_rf_filter_keep_values(state->filter, state->plan.families);
+		state->kept =
+		    bloom_rf_filter_keep_values(state->filter, state->plan.families, state->plan.stretch);
 		state->values = palloc(nkeys * sizeof(Datum));
 		state->hashes = palloc(nkeys * sizeof(uint32));
 	}

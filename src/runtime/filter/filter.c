@@ -132,11 +132,11 @@ bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *join)
 }
 
 RuntimeValues *
-bloom_rf_filter_keep_values(RuntimeFilter *f, List *families)
+bloom_rf_filter_keep_values(RuntimeFilter *f, List *families, bool stretches)
 {
 	Assert(f->shared_keys <= 0 && f->values == NULL && !OidIsValid(f->source_index));
-	f->values =
-	    bloom_rf_values_create(list_length(f->operators), f->operators, f->collations, families);
+	f->values = bloom_rf_values_create(list_length(f->operators), f->operators, f->collations,
+	                                   families, stretches);
 	return f->values;
 }
 

@@ -126,9 +126,12 @@ extern void bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *joi
  * its B-tree family (families, an OidList; InvalidOid: that key keeps
  * nothing).  Not for a shared filter, whose values would be one share.
  * Returns them, for the build to add each inner row's keys to
- * (bloom_rf_values_add); the filter finishes and resets them.
+ * (bloom_rf_values_add); the filter finishes and resets them.  stretches:
+ * an integer key keeps stretches past its distinct values (a scan tests
+ * ranges of keys: their cost is paid only where they may be used).
  */
-extern struct RuntimeValues *bloom_rf_filter_keep_values(RuntimeFilter *f, List *families);
+extern struct RuntimeValues *bloom_rf_filter_keep_values(RuntimeFilter *f, List *families,
+                                                         bool stretches);
 
 /* The build's key values, or NULL if not kept (bloom_rf_filter_built first). */
 extern const struct RuntimeValues *bloom_rf_filter_values(const RuntimeFilter *f);
@@ -326,10 +329,11 @@ typedef struct RuntimeValues
 /*
  * New, empty values of nkeys keys, in the current memory context: the join's
  * operators, collations and each key's B-tree family (InvalidOid: that key
- * keeps nothing).
+ * keeps nothing); stretches: an integer key keeps stretches past its
+ * distinct values.
  */
 extern RuntimeValues *bloom_rf_values_create(int nkeys, List *operators, List *collations,
-                                             List *families);
+                                             List *families, bool stretches);
 
 /* Forget every value (a new build). */
 extern void bloom_rf_values_reset(RuntimeValues *v);

@@ -54,7 +54,7 @@ static int compare(RuntimeKeyValues *k, Datum a, Datum b);
 static int compare_for_sort(const void *a, const void *b, void *arg);
 
 RuntimeValues *
-bloom_rf_values_create(int nkeys, List *operators, List *collations, List *families)
+bloom_rf_values_create(int nkeys, List *operators, List *collations, List *families, bool stretches)
 {
 	RuntimeValues *v = palloc0(sizeof(RuntimeValues));
 
@@ -64,8 +64,11 @@ bloom_rf_values_create(int nkeys, List *operators, List *collations, List *famil
 	v->context = CurrentMemoryContext;
 	v->keys = palloc0(nkeys * sizeof(RuntimeKeyValues));
 	for (int i = 0; i < nkeys; i++)
+	{
 		key_init(&v->keys[i], list_nth_oid(operators, i), list_nth_oid(collations, i),
 		         list_nth_oid(families, i));
+		v->keys[i].integral = v->keys[i].integral && stretches;
+	}
 	return v;
 }
 

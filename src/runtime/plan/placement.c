@@ -110,6 +110,7 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	List *partition = NIL;
 	bool safe, skip;
 	Plan *ranged = NULL;
+	bool by_brin = false;
 
 	if (IsA(plan, Append) || IsA(plan, MergeAppend))
 	{
@@ -191,13 +192,19 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	skip = safe && !info->shared &&
 	       bloom_rf_skip_target(plan, cols, &info->keys, &ctx->lineages, &info->skip_memo,
 	                            &partition, attnos);
-	if (safe && (ranged = bloom_rf_scan_target(plan, cols, info, ctx, partition, attnos)) != NULL)
+	/* a scan that tests ranges of keys (partition bounds, BRIN summaries) */
+	if (skip)
+		info->stretchable++;
+	if (safe &&
+	    (ranged = bloom_rf_scan_target(plan, cols, info, ctx, partition, attnos, &by_brin)) != NULL)
 	{
 		/* the scan skips the partition itself: the probe above needs no partition */
 		if (skip)
 			info->skippable++;
 		else
 			info->ranged++;
+		if (by_brin && !skip)
+			info->stretchable++;
 		skip = false;
 		plan = ranged;
 	}

@@ -43,6 +43,8 @@ typedef struct RuntimePlanInfo
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
 	RuntimeSkipMemo skip_memo;
 	int ranged; /* Seq Scans replaced by BloomFilterScans that read block ranges or keys */
+	/* scans that test the keys against ranges (partition bounds, BRIN): the build keeps stretches */
+	int stretchable;
 	/* the skip the join search priced this join for (paths/), or PLANNED_NONE */
 	RuntimePlannedSkip planned;
 	/* taken from a bloomfilter index rather than built (plan.c) */
@@ -77,11 +79,11 @@ extern void bloom_rf_check_edges(Plan *plan);
  * index on one of the keys (cols: their columns in plan's output) that can
  * test it, or a B-tree index led by one, or of a partition that may be
  * skipped (partition and attnos, as bloom_rf_skip_target gives them; NIL
- * if not); NULL if not.
+ * if not); NULL if not.  *by_brin: it reads by a BRIN index's summaries.
  */
 extern Plan *bloom_rf_scan_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
                                   RuntimePlanContext *ctx, List *partition,
-                                  const AttrNumber *attnos);
+                                  const AttrNumber *attnos, bool *by_brin);
 
 /* plantree.c: call fn(child, arg) for every child plan of plan (read only). */
 typedef void (*RuntimePlanWalker)(Plan *plan, void *arg);

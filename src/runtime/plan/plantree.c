@@ -245,6 +245,7 @@ bloom_rf_make_build(Plan *child, List *keys, const RuntimePlanInfo *info, Runtim
 	p.shared_keys = info->cost.shared_keys;
 	p.remote_param = info->ship.remote_param;
 	p.collect = info->skippable + info->ranged > 0;
+	p.stretch = info->stretchable > 0;
 	p.families = oid_list(info->keys.orders, info->keys.nkeys);
 	p.source_index = info->source_index;
 	p.source_key = info->source_key;

@@ -129,7 +129,8 @@ find_indexes(Oid relid, AttrNumber attno, int i, const RuntimePlanInfo *info, Ke
 
 Plan *
 bloom_rf_scan_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *info,
-                     RuntimePlanContext *ctx, List *partition, const AttrNumber *attnos)
+                     RuntimePlanContext *ctx, List *partition, const AttrNumber *attnos,
+                     bool *by_brin)
 {
 	SeqScan *seqscan = (SeqScan *) plan;
 	Index scanrelid;
@@ -200,5 +201,6 @@ bloom_rf_scan_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	private.attnos = skip_attnos;
 	cscan->custom_private = bloom_rf_private_make_scan(&private);
 	cscan->methods = &bloom_rf_scan_plan_methods;
+	*by_brin = OidIsValid(found.brin);
 	return &cscan->scan.plan;
 }
