@@ -22,7 +22,8 @@
  *	   DELETE or MERGE changes;
  *	 - the estimate (keyrange.c, partread.c), as far as it is trusted
  *	   (trusted()), reads at most 90% of what PostgreSQL's cheapest outer
- *	   path costs.
+ *	   path costs; where the statistics' estimate does not, the keys read
+ *	   at plan time (keyprobe.c), if they can be, are priced instead.
  * The hash join (over the marker, marker.c, and the inner table's cheapest
  * path) is made as PostgreSQL makes its own (try_hashjoin_path), with no
  * parameters: it differs from PostgreSQL's twin only in its cost, and
