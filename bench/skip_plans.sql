@@ -332,11 +332,11 @@ SELECT name, q, qr FROM queries ORDER BY ord;
 -- of 50 EXPLAINs (no ANALYZE) per setting, alternating; per block the
 -- median of the 50 "Planning Time"s (planning alone) and the block's wall
 -- time per EXPLAIN (planning, executor start and end, printing).
-\echo '== planning the star query (61 partitions, 3 dimensions): medians over 6 blocks of 50 EXPLAINs per setting, alternating'
+\echo '== planning the star query (61 partitions, 3 dimensions), and the month of every year (which reads date_dim at plan time): medians over 6 blocks of 50 EXPLAINs per setting, alternating'
 -- glibc's malloc: one large allocation first puts every setting in the state
 -- of a backend that has run something big (see skip.sql).
 SELECT length(repeat('x', 20000000)) AS malloc_warmed \g /dev/null
-CREATE TEMP TABLE planning (block int, setting text, plan_ms float8, explain_ms float8);
+CREATE TEMP TABLE planning (name text, block int, setting text, plan_ms float8, explain_ms float8);
 DO $$
 DECLARE
     qq queries;
@@ -346,7 +346,7 @@ DECLARE
     times float8[];
     s text;
 BEGIN
-    SELECT * INTO qq FROM queries WHERE name = 'star';
+    FOR qq IN SELECT * FROM queries WHERE name IN ('star', 'moy_every_year') ORDER BY ord LOOP
     FOR b IN 1..6 LOOP
         FOREACH s IN ARRAY CASE WHEN b % 2 = 1 THEN ARRAY['A', 'B', 'C'] ELSE ARRAY['C', 'B', 'A'] END LOOP
             q := pg_temp.use_setting(s, qq);
@@ -357,23 +357,24 @@ BEGIN
                 times := times || (plan->0->>'Planning Time')::float8;
             END LOOP;
             INSERT INTO planning
-              SELECT b, s, percentile_cont(0.5) WITHIN GROUP (ORDER BY x),
+              SELECT qq.name, b, s, percentile_cont(0.5) WITHIN GROUP (ORDER BY x),
                      extract(epoch FROM clock_timestamp() - t0) * 1000 / 50
                 FROM unnest(times) x;
         END LOOP;
     END LOOP;
+    END LOOP;
     PERFORM pg_temp.reset_settings();
 END $$;
-SELECT setting, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms)::numeric, 3) AS planning_ms,
+SELECT name, setting, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms)::numeric, 3) AS planning_ms,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY explain_ms)::numeric, 3) AS explain_ms
-  FROM planning GROUP BY setting ORDER BY setting;
-SELECT round((percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms) FILTER (WHERE setting = 'C')
+  FROM planning GROUP BY name, setting ORDER BY name DESC, setting;
+SELECT name, round((percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms) FILTER (WHERE setting = 'C')
               / percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms) FILTER (WHERE setting = 'B'))::numeric, 3) AS "planning C/B",
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms) FILTER (WHERE setting = 'C')
               / percentile_cont(0.5) WITHIN GROUP (ORDER BY plan_ms) FILTER (WHERE setting = 'A'))::numeric, 3) AS "planning C/A",
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY explain_ms) FILTER (WHERE setting = 'C')
               / percentile_cont(0.5) WITHIN GROUP (ORDER BY explain_ms) FILTER (WHERE setting = 'B'))::numeric, 3) AS "explain C/B"
-  FROM planning;
+  FROM planning GROUP BY name ORDER BY name DESC;
 
 \echo '== load average at the end:' `cat /proc/loadavg`
 SELECT version() AS server, (SELECT setting FROM pg_settings WHERE name = 'shared_buffers') AS shared_buffers_8kB,
