@@ -262,6 +262,21 @@ SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
 -- row-level security policy: PostgreSQL's plans
 SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND to_char(d, ''MM'') = ''03'' AND manager = 7');
+-- (nor a call that is not leakproof where no column is read: in a branch
+-- the executor never reaches here, it would fail)
+SET runtime_skip_plans.zero = '0';
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
+  WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7
+    AND (dates.dk >= 0 OR 1 / current_setting(''runtime_skip_plans.zero'')::int > 0)');
+SELECT same('SELECT count(*), sum(amount) FROM msales, dates, items
+  WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7
+    AND (dates.dk >= 0 OR 1 / current_setting(''runtime_skip_plans.zero'')::int > 0)') AS unreached_branch;
+-- a descending B-tree gives the keys in the other order: not read through
+CREATE TABLE ddates AS SELECT dk, m, dow FROM dates;
+CREATE INDEX ON ddates (dk DESC);
+ANALYZE ddates;
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, ddates, items
+  WHERE msales.dk = ddates.dk AND msales.ik = items.ik AND dow = 1 AND manager = 7');
 PREPARE moy(int) AS SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = $1 AND manager = 7;
 SET plan_cache_mode = force_generic_plan;
@@ -282,9 +297,18 @@ CREATE POLICY sdates_all ON sdates USING (y > 1950);
 CREATE ROLE regress_skip_plans_reader;
 GRANT USAGE ON SCHEMA runtime_skip_plans TO regress_skip_plans_reader;
 GRANT SELECT ON msales, sdates, items TO regress_skip_plans_reader;
+CREATE TABLE mdates AS SELECT * FROM dates;
+ALTER TABLE mdates ADD PRIMARY KEY (dk);
+VACUUM ANALYZE mdates;
+ALTER TABLE mdates ENABLE ROW LEVEL SECURITY;
+CREATE POLICY mdates_march ON mdates USING (m = 3);
+GRANT SELECT ON mdates TO regress_skip_plans_reader;
 SET ROLE regress_skip_plans_reader;
 SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, sdates, items
   WHERE msales.dk = sdates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7');
+-- a policy alone (mdates: March), with no qual of the query's own on the table
+SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, mdates, items
+  WHERE msales.dk = mdates.dk AND msales.ik = items.ik AND manager = 7');
 RESET ROLE;
 -- (its owner is not subject to the policy: the keys are read)
 SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, sdates, items

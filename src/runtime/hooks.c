@@ -77,12 +77,22 @@ static PlannedStmt *
 runtime_planner(Query *parse, const char *query_string, int cursor_options,
                 ParamListInfo bound_params)
 {
-	PlannedStmt *stmt;
+	PlannedStmt *volatile stmt = NULL;
+	List *probes = bloom_rf_key_probes_begin();
 
-	if (previous_planner_hook)
-		stmt = previous_planner_hook(parse, query_string, cursor_options, bound_params);
-	else
-		stmt = standard_planner(parse, query_string, cursor_options, bound_params);
+	/* the join search's keys read at plan time are this planning's alone */
+	PG_TRY();
+	{
+		if (previous_planner_hook)
+			stmt = previous_planner_hook(parse, query_string, cursor_options, bound_params);
+		else
+			stmt = standard_planner(parse, query_string, cursor_options, bound_params);
+	}
+	PG_FINALLY();
+	{
+		bloom_rf_key_probes_end(probes);
+	}
+	PG_END_TRY();
 	if (bloom_rf_enabled && stmt->commandType != CMD_UTILITY)
 		bloom_rf_plan(stmt);
 	return stmt;

@@ -20,22 +20,29 @@
  *	   partitioned) with a B-tree led by the key in the partitions' family
  *	   and collation, neither partial nor hypothetical;
  *	 - at most MAX_PROBE_ROWS rows lie in the range, as PostgreSQL estimates
- *	   it, and at most that many are read (else nothing is known); the
- *	   range is that of the partitions other than the default, which counts
- *	   as read (keys beyond them are not read);
- *	 - every qual is leakproof on the table's columns (contain_leaked_vars:
- *	   an "=", "<" or IN of a column with constants; no function that may
- *	   fail on some row, as a cast or a division may), has no volatile
- *	   function, no subquery and no parameter left once the values of a
- *	   custom plan's are put in;
- *	 - no row-level security or security-barrier qual applies, and the
- *	   current user may read the table (SELECT on it);
+ *	   it, and at most that many index entries are visited, dead ones too
+ *	   (else nothing is known); the range is that of the partitions other
+ *	   than the default, which counts as read (keys beyond them are not
+ *	   read);
+ *	 - every qual is made only of columns, constants, a custom plan's
+ *	   parameter values, AND, OR, NOT, IS [NOT] NULL, CASE and calls of
+ *	   leakproof functions ("=", "<" or IN of a column with constants), each
+ *	   call, whether on a column or not: a leakproof function fails on no
+ *	   input and has no side effect, so that running the quals at plan time
+ *	   on rows (and branches) the query never reaches can neither fail nor
+ *	   be seen (no cast, division or stable function, which PostgreSQL
+ *	   itself runs only where the executor reaches them);
+ *	 - no row-level security policy applies to the current user
+ *	   (check_enable_rls) and no security-barrier qual, and the current user
+ *	   may read the table (SELECT on it);
  *	 - a snapshot is active (the statement's), and the transaction is not
  *	   SERIALIZABLE: reading would take predicate locks on the rows read,
  *	   which a plan that is never run (EXPLAIN, a cached plan) would not.
  * The set is exact when planned; a plan kept (a prepared statement's, with
  * constants) may outlive it, and only costs more then: the runtime skips
- * by the keys it builds.
+ * by the keys it builds.  A read is done once per planning for a pair of
+ * tables (GEQO asks again for every join order it tries): the outcomes are
+ * kept until the planner returns (bloom_rf_key_probes_begin/_end).
  */
 #include "paths.h"
 #include "../../bloom_compat.h"
@@ -49,6 +56,7 @@
 #include "access/xact.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
+#include "catalog/pg_proc_d.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -61,21 +69,101 @@
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rls.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 /* rows of the dimension read at plan time, at most */
 #define MAX_PROBE_ROWS 10000
 
+/* The outcome of one read, kept for the rest of the planning (probe_memo). */
+typedef struct ProbeOutcome
+{
+	PlannerInfo *root;
+	Index inner_relid;
+	Index outer_relid;
+	AttrNumber attno;
+	bool read;   /* the keys were read: */
+	int nvalues; /* these, in the planner's memory */
+	Datum *values;
+	bool probed_default;
+} ProbeOutcome;
+
+/* the outcomes of the planning under way (of the innermost, when planning nests) */
+static List *probe_memo = NIL;
+
+static bool read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key,
+                      Oid family, Oid collation, ProbeOutcome *outcome);
+static bool plan_time_safe(Node *node, void *context);
+static bool not_leakproof(Oid func, void *context);
 static IndexOptInfo *key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation);
 static List *probe_quals(PlannerInfo *root, RelOptInfo *innerrel);
 static bool has_param(Node *node, void *context);
 static int outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
                         ScanKeyData *keys, Expr **clauses);
 
+List *
+bloom_rf_key_probes_begin(void)
+{
+	List *outer = probe_memo;
+
+	probe_memo = NIL;
+	return outer;
+}
+
+void
+bloom_rf_key_probes_end(List *outer)
+{
+	probe_memo = outer;
+}
+
 bool
 bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key,
                    Oid family, Oid collation, RuntimeKeyRange *range)
+{
+	ProbeOutcome *outcome = NULL;
+	ListCell *lc;
+	MemoryContext old;
+
+	foreach (lc, probe_memo)
+	{
+		ProbeOutcome *o = lfirst(lc);
+
+		if (o->root == root && o->inner_relid == innerrel->relid &&
+		    o->outer_relid == outerrel->relid && o->attno == key->varattno)
+			outcome = o;
+	}
+	if (outcome == NULL)
+	{
+		/* in the planner's own memory, which GEQO's resets of its own do not touch */
+		old = MemoryContextSwitchTo(root->planner_cxt);
+		outcome = palloc0(sizeof(ProbeOutcome));
+		outcome->root = root;
+		outcome->inner_relid = innerrel->relid;
+		outcome->outer_relid = outerrel->relid;
+		outcome->attno = key->varattno;
+		outcome->read = read_keys(root, innerrel, outerrel, key, family, collation, outcome);
+		probe_memo = lappend(probe_memo, outcome);
+		MemoryContextSwitchTo(old);
+	}
+	if (!outcome->read)
+		return false;
+	range->values = outcome->values;
+	range->nvalues = outcome->nvalues;
+	range->probed = true;
+	range->probed_default = outcome->probed_default;
+	range->keys = Max(1, outcome->nvalues);
+	range->source = "the keys read at plan time";
+	return true;
+}
+
+/*
+ * Read the keys (keyprobe.c's header) into *outcome, in the current memory;
+ * false if they may not or cannot be read.
+ */
+static bool
+read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key, Oid family,
+          Oid collation, ProbeOutcome *outcome)
 {
 	RangeTblEntry *rte = planner_rt_fetch(innerrel->relid, root);
 	IndexOptInfo *info;
@@ -101,7 +189,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 
 	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION || rte->inh ||
 	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() || IsolationIsSerializable() ||
-	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
+	    rte->securityQuals != NIL || check_enable_rls(rte->relid, InvalidOid, true) == RLS_ENABLED)
 		return false;
 	info = key_index(innerrel, key, family, collation);
 	cmp_proc = get_opfamily_proc(family, key->vartype, key->vartype, BTORDER_PROC);
@@ -138,7 +227,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 	qual = ExecPrepareQual(quals, estate);
 	scan = bloom_index_beginscan(heap, index, GetActiveSnapshot(), nkeys);
 	index_rescan(scan, keys, nkeys, NULL, 0);
-	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	/* every index entry visited counts, the dead ones' too */
+	while (index_getnext_tid(scan, ForwardScanDirection) != NULL)
 	{
 		Datum value;
 		bool isnull;
@@ -150,6 +240,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 		}
 		if ((nread & 255) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (!index_fetch_heap(scan, slot))
+			continue; /* not visible to the snapshot */
 		ResetExprContext(econtext);
 		econtext->ecxt_scantuple = slot;
 		if (!ExecQual(qual, econtext))
@@ -175,17 +267,16 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 	table_close(heap, AccessShareLock);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(scratch);
-	elog(DEBUG1, "bloomfilter: read %d rows of the inner side at plan time: %s", nread,
+	elog(DEBUG1, "bloomfilter: visited %d index entries of the inner side at plan time: %s",
+	     Min(nread, MAX_PROBE_ROWS),
 	     whole ? psprintf("%d keys within the outer side's bounds", n) : "too many, not used");
 	if (!whole)
 		return false;
-	range->values = values;
-	range->nvalues = n;
-	range->probed = true;
+	outcome->values = values;
+	outcome->nvalues = n;
 	/* keys beyond the other partitions' bounds were not read: the default may hold some */
-	range->probed_default = outerrel->boundinfo != NULL && outerrel->boundinfo->default_index >= 0;
-	range->keys = Max(1, n);
-	range->source = "the keys read at plan time";
+	outcome->probed_default =
+	    outerrel->boundinfo != NULL && outerrel->boundinfo->default_index >= 0;
 	return true;
 }
 
@@ -203,9 +294,11 @@ key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation)
 	{
 		IndexOptInfo *info = lfirst(lc);
 
+		/* (read in the key's ascending order: not a descending index) */
 		if (info->relam == BTREE_AM_OID && !info->hypothetical && info->indpred == NIL &&
 		    info->nkeycolumns >= 1 && info->indexkeys[0] == key->varattno &&
-		    info->opfamily[0] == family && info->opcintype[0] == key->vartype &&
+		    info->reverse_sort != NULL && !info->reverse_sort[0] && info->opfamily[0] == family &&
+		    info->opcintype[0] == key->vartype &&
 		    (!OidIsValid(collation) || info->indexcollations[0] == collation))
 			return info;
 	}
@@ -227,15 +320,60 @@ probe_quals(PlannerInfo *root, RelOptInfo *innerrel)
 		RestrictInfo *rinfo = lfirst(lc);
 		Node *clause;
 
-		if (rinfo->security_level > 0)
+		if (rinfo->security_level > 0 || plan_time_safe((Node *) rinfo->clause, NULL))
 			return NIL;
+		/* a custom plan's parameter values in (every call leakproof: folding runs nothing unsafe) */
 		clause = estimate_expression_value(root, (Node *) rinfo->clause);
-		if (contain_volatile_functions(clause) || contain_subplans(clause) ||
-		    contain_leaked_vars(clause) || has_param(clause, NULL))
+		if (has_param(clause, NULL))
 			return NIL;
 		quals = lappend(quals, clause);
 	}
 	return quals;
+}
+
+/*
+ * A walker: true where node may not run at plan time (keyprobe.c's header):
+ * a node of another kind than those listed, or a call of a function that
+ * is not leakproof (its operators', its input and output functions').
+ */
+static bool
+plan_time_safe(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Var:
+		case T_Const:
+		case T_Param:
+		case T_List:
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+		case T_RelabelType:
+		case T_CaseExpr:
+		case T_CaseWhen:
+		case T_CaseTestExpr:
+			break;
+		case T_FuncExpr:
+		case T_OpExpr:
+		case T_DistinctExpr:
+		case T_NullIfExpr:
+		case T_ScalarArrayOpExpr:
+			if (check_functions_in_node(node, not_leakproof, NULL))
+				return true;
+			break;
+		default:
+			return true;
+	}
+	return expression_tree_walker(node, plan_time_safe, context);
+}
+
+static bool
+not_leakproof(Oid func, void *context)
+{
+	(void) context;
+	return !get_func_leakproof(func) || func_volatile(func) == PROVOLATILE_VOLATILE;
 }
 
 static bool

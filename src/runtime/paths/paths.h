@@ -75,6 +75,14 @@ extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key
 extern bool bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel,
                                Var *key, Oid family, Oid collation, RuntimeKeyRange *range);
 
+/*
+ * A planning begins (the planner hook, before PostgreSQL plans): the keys
+ * read are kept until it ends (_end, with what _begin returned: the
+ * enclosing planning's, when planning nests), on every exit path.
+ */
+extern List *bloom_rf_key_probes_begin(void);
+extern void bloom_rf_key_probes_end(List *outer);
+
 /* ---- the outer side's read (partread.c) ---- */
 
 /*
