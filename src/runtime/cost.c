@@ -31,6 +31,7 @@
 
 #include <math.h>
 
+#include "access/table.h"
 #include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "catalog/pg_statistic.h"
@@ -259,34 +260,46 @@ cached_fraction(Relation rel, BlockNumber nblocks)
 	return (double) found / samples;
 }
 
+/*
+ * The facts of reading heap, of pages blocks, whole or through index, but
+ * for the key's correlation: sizes, settings, what is cached.
+ */
+static void
+table_read_facts(Relation heap, Relation index, BlockNumber pages, bf_rf_table_read *t)
+{
+	/* rows per page as of the last VACUUM or ANALYZE, as the planner scales them */
+	double density = heap->rd_rel->relpages > 0 && heap->rd_rel->reltuples >= 0
+	                     ? heap->rd_rel->reltuples / heap->rd_rel->relpages
+	                     : BLCKSZ / 64.0; /* never counted: rows of a few columns */
+
+	t->tuples = Max(1.0, density * pages);
+	t->pages = pages;
+	t->index_pages = RelationGetNumberOfBlocks(index);
+	t->cache_pages = Max(1.0, (double) effective_cache_size);
+	t->seq_page_cost = seq_page_cost;
+	t->random_page_cost = random_page_cost;
+	t->cpu_tuple_cost = cpu_tuple_cost;
+	t->cpu_index_tuple_cost = cpu_index_tuple_cost;
+	t->cpu_operator_cost = cpu_operator_cost;
+	t->heap_cached = cached_fraction(heap, pages);
+	t->index_cached = t->index_pages > 0 ? cached_fraction(index, (BlockNumber) t->index_pages) : 0;
+	t->correlation = 0;
+}
+
 bool
 bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno, const Datum *keys,
                             int nkeys, Oid opno, Oid family, Oid collation, double *rows,
                             double *by_index, double *whole)
 {
 	BlockNumber pages = RelationGetNumberOfBlocks(heap);
-	double density, fraction, correlation = 0;
+	double fraction, correlation = 0;
 	bf_rf_table_read t;
 	HeapTuple stats;
 
 	Assert(nkeys >= 1);
 	if (pages == 0)
 		return false; /* nothing to read either way */
-	/* rows per page as of the last VACUUM or ANALYZE, as the planner scales them */
-	density = heap->rd_rel->relpages > 0 && heap->rd_rel->reltuples >= 0
-	              ? heap->rd_rel->reltuples / heap->rd_rel->relpages
-	              : BLCKSZ / 64.0; /* never counted: rows of a few columns */
-	t.tuples = Max(1.0, density * pages);
-	t.pages = pages;
-	t.index_pages = RelationGetNumberOfBlocks(index);
-	t.cache_pages = Max(1.0, (double) effective_cache_size);
-	t.seq_page_cost = seq_page_cost;
-	t.random_page_cost = random_page_cost;
-	t.cpu_tuple_cost = cpu_tuple_cost;
-	t.cpu_index_tuple_cost = cpu_index_tuple_cost;
-	t.cpu_operator_cost = cpu_operator_cost;
-	t.heap_cached = cached_fraction(heap, pages);
-	t.index_cached = t.index_pages > 0 ? cached_fraction(index, (BlockNumber) t.index_pages) : 0;
+	table_read_facts(heap, index, pages, &t);
 	stats = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(heap)),
 	                        Int16GetDatum(attno), BoolGetDatum(false));
 	if (HeapTupleIsValid(stats))
@@ -315,4 +328,25 @@ bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumber attno, con
 	*whole = bf_rf_seq_read_cost(&t);
 	/* forced (tests): through the index wherever one serves, so that every such plan reads by it */
 	return *by_index < *whole || bloom_rf_forced;
+}
+
+double
+bloom_rf_cost_keys_share(Oid heap_oid, Oid index_oid, double correlation, double nkeys, double rows)
+{
+	Relation heap = table_open(heap_oid, AccessShareLock);
+	Relation index = index_open(index_oid, AccessShareLock);
+	BlockNumber pages = RelationGetNumberOfBlocks(heap);
+	bf_rf_table_read t;
+	double share = 1.0;
+
+	Assert(nkeys >= 1 && rows >= 0);
+	if (pages > 0)
+	{
+		table_read_facts(heap, index, pages, &t);
+		t.correlation = Max(-1.0, Min(1.0, correlation));
+		share = bf_rf_index_read_cost(&t, nkeys, Min(rows, t.tuples)) / bf_rf_seq_read_cost(&t);
+	}
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
+	return share;
 }

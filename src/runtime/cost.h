@@ -59,4 +59,13 @@ extern bool bloom_rf_cost_keys_by_index(Relation heap, Relation index, AttrNumbe
                                         Oid collation, double *rows, double *by_index,
                                         double *whole);
 
+/*
+ * At plan time: what reading the rows of nkeys keys (rows of them in all)
+ * of table heap_oid through its B-tree index_oid costs, as a share of
+ * reading the whole table, priced as the run time prices it (above); the
+ * key column's correlation with the table's order as its statistics say.
+ */
+extern double bloom_rf_cost_keys_share(Oid heap_oid, Oid index_oid, double correlation,
+                                       double nkeys, double rows);
+
 #endif /* BLOOM_RT_COST_H */

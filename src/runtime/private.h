@@ -47,13 +47,15 @@ typedef enum RuntimePlannedKind
 {
 	PLANNED_NONE,       /* the join was not chosen for a skip */
 	PLANNED_PARTITIONS, /* partitions skipped */
+	PLANNED_BLOCKS,     /* block ranges skipped, by a BRIN index */
+	PLANNED_KEYS,       /* only the keys' rows read, through a B-tree */
 } RuntimePlannedKind;
 
 typedef struct RuntimePlannedSkip
 {
 	int kind;          /* RuntimePlannedKind */
-	double scans_read; /* partition scans expected to read */
-	double scans;      /* of these */
+	double scans_read; /* partition scans expected to read (blocks; keys looked up) */
+	double scans;      /* of these (the table's blocks) */
 	double rows;       /* rows expected read */
 	double cost;       /* the outer side's cost, as priced */
 	double cost_whole; /* its cost reading everything (PostgreSQL's) */

@@ -338,12 +338,21 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Build Keys", bloom_rf_keys_explain(node, ancestors, es), es);
 	if (OidIsValid(state->plan.source_index))
 		ExplainPropertyText("Filter Source", source_name(state->plan.source_index), es);
-	if (state->plan.planned.kind == PLANNED_PARTITIONS)
+	if (state->plan.planned.kind != PLANNED_NONE)
 	{
 		/* why the plan has this join: the join search priced what its keys skip (paths/) */
 		const RuntimePlannedSkip *planned = &state->plan.planned;
-		char *text =
-		    psprintf("partitions, %.0f of %.0f expected read", planned->scans_read, planned->scans);
+		char *text;
+
+		if (planned->kind == PLANNED_PARTITIONS)
+			text = psprintf("partitions, %.0f of %.0f expected read", planned->scans_read,
+			                planned->scans);
+		else if (planned->kind == PLANNED_BLOCKS)
+			text = psprintf("block ranges, %.0f of %.0f blocks expected read", planned->scans_read,
+			                planned->scans);
+		else
+			text = psprintf("the rows of %.0f keys through a B-tree, %.0f expected read",
+			                planned->scans_read, planned->rows);
 
 		if (es->costs)
 			text = psprintf("%s (outer side cost %.2f instead of %.2f)", text, planned->cost,

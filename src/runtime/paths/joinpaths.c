@@ -57,8 +57,11 @@ static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *ou
                           List *hashclauses, const RuntimeKeyRange *range, Oid keytype, Oid family,
                           Oid collation);
 static bool trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer);
-static bool skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
-                     Var **outer_var, Var **inner_var);
+static bool join_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
+                     Var **outer_var, Var **inner_var, Oid *opno, Oid *family, Oid *collation);
+static bool estimate(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *outer_var,
+                     Var *inner_var, Oid opno, Oid family, Oid collation,
+                     const RuntimeKeyRange *range, RuntimePlannedSkip *planned);
 
 void
 bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -66,12 +69,12 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 {
 	List *hashclauses = NIL;
 	Var *outer_var = NULL, *inner_var = NULL;
-	Oid family, collation;
+	Oid family = InvalidOid, collation = InvalidOid, opno = InvalidOid;
 	RuntimeKeyRange range;
 	RuntimePlannedSkip planned = {0};
 	Path *outer, *inner, *marker;
 	JoinCostWorkspace workspace;
-	bool usable, offered;
+	bool usable, offered, partitioned;
 	ListCell *lc;
 
 	/* the quick refusals first: the hook runs for every pair of rels joined */
@@ -79,9 +82,13 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		return;
 	if (jointype != JOIN_INNER && jointype != JOIN_SEMI)
 		return;
-	if (outerrel->part_scheme == NULL || outerrel->reloptkind != RELOPT_BASEREL ||
+	if (outerrel->reloptkind != RELOPT_BASEREL || outerrel->rtekind != RTE_RELATION ||
 	    innerrel->reloptkind != RELOPT_BASEREL || innerrel->rtekind != RTE_RELATION ||
 	    innerrel->baserestrictinfo == NIL || joinrel->reloptkind != RELOPT_JOINREL)
+		return;
+	partitioned = outerrel->part_scheme != NULL;
+	/* a plain table: one whose scan a BloomFilterScan may read by an index (tableread.c) */
+	if (!partitioned && outerrel->indexlist == NIL)
 		return;
 	if (!bms_is_empty(outerrel->lateral_relids) || !bms_is_empty(innerrel->lateral_relids))
 		return;
@@ -126,7 +133,8 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		       bms_is_subset(rinfo->right_relids, outerrel->relids))))
 			continue;
 		hashclauses = lappend(hashclauses, rinfo);
-		if (outer_var == NULL && skip_key(outerrel, innerrel, rinfo, &o, &i))
+		if (outer_var == NULL &&
+		    join_key(outerrel, innerrel, rinfo, &o, &i, &opno, &family, &collation))
 		{
 			outer_var = o;
 			inner_var = i;
@@ -135,30 +143,25 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	if (outer_var == NULL)
 		return;
 
-	/* the keys, compared in the partition's order */
-	family = outerrel->part_scheme->partopfamily[0];
-	collation = outerrel->part_scheme->partcollation[0];
 	bloom_rf_key_range(root, innerrel, inner_var, family, collation, &range);
 	outer = outerrel->cheapest_total_path;
 	inner = innerrel->cheapest_total_path;
 	/* (the cheapest outer path may be a Gather, whose workers' scans no join above skips) */
 	usable =
 	    outer != NULL && inner != NULL && outer->param_info == NULL && inner->param_info == NULL;
-	offered = usable &&
-	          bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
-	                                  collation, &planned) &&
-	          trusted(&planned, &range, outer);
+	offered = usable && estimate(root, outerrel, outer, outer_var, inner_var, opno, family,
+	                             collation, &range, &planned);
 	/*
 	 * where the statistics give no skip worth a plan, the keys themselves,
 	 * if a small indexed dimension can be read at plan time (keyprobe.c)
 	 */
 	if (usable && !offered &&
-	    bloom_rf_key_probe(root, innerrel, outerrel, inner_var, family, collation, &range))
+	    bloom_rf_key_probe(root, innerrel, outerrel, outer_var, inner_var, family, collation,
+	                       &range))
 	{
 		memset(&planned, 0, sizeof(planned));
-		offered = bloom_rf_partition_read(root, outerrel, outer, &range, inner_var->vartype, family,
-		                                  collation, &planned) &&
-		          trusted(&planned, &range, outer);
+		offered = estimate(root, outerrel, outer, outer_var, inner_var, opno, family, collation,
+		                   &range, &planned);
 	}
 	if (offered)
 	{
@@ -170,14 +173,34 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 			                      root, joinrel, jointype, &workspace, extra, marker, inner, false,
 			                      extra->restrictlist, NULL, hashclauses));
 			elog(DEBUG1,
-			     "bloomfilter: offered a hash join skipping partitions: %.0f of %.0f expected read "
+			     "bloomfilter: offered a hash join skipping %s: %.0f of %.0f expected read "
 			     "(%.0f keys%s%s), outer cost %.2f instead of %.2f",
+			     planned.kind == PLANNED_PARTITIONS ? "partitions"
+			     : planned.kind == PLANNED_BLOCKS   ? "block ranges (blocks)"
+			                                        : "all but the keys' rows (keys, of blocks)",
 			     planned.scans_read, planned.scans, range.keys, range.source ? ", bounded by " : "",
 			     range.source ? range.source : "", planned.cost, planned.cost_whole);
 		}
 	}
-	offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
-	              inner_var->vartype, family, collation);
+	/* (a plain table's parallel scan is never read by an index: no partial twin) */
+	if (partitioned)
+		offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
+		              inner_var->vartype, family, collation);
+}
+
+/* The estimate, for a partitioned or a plain outer table, and whether it is trusted enough. */
+static bool
+estimate(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *outer_var, Var *inner_var,
+         Oid opno, Oid family, Oid collation, const RuntimeKeyRange *range,
+         RuntimePlannedSkip *planned)
+{
+	if (outerrel->part_scheme != NULL)
+		return bloom_rf_partition_read(root, outerrel, outer, range, inner_var->vartype, family,
+		                               collation, planned) &&
+		       trusted(planned, range, outer);
+	return bloom_rf_table_read(root, outerrel, outer, outer_var, opno, family, collation, range,
+	                           planned) &&
+	       trusted(planned, range, outer);
 }
 
 /*
@@ -233,53 +256,76 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 static bool
 trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer)
 {
-	if (!range->probed && (range->from_statistics || !(range->has_lo || range->has_hi)))
+	/* (a B-tree's read rests on the number of keys, which only a read knows) */
+	if (!range->probed && (range->from_statistics || !(range->has_lo || range->has_hi) ||
+	                       planned->kind == PLANNED_KEYS))
 		planned->cost =
 		    STATISTICS_TRUST * planned->cost + (1 - STATISTICS_TRUST) * outer->total_cost;
 	return planned->cost <= MAX_SHARE_OF_COST * outer->total_cost;
 }
 
 /*
- * Whether rinfo compares the outer rel's partition column (its only one),
- * as a plain column, with a plain column of the inner rel, by an operator
- * of the partition's family under its collation (or a deterministic one):
- * the columns (outer, inner).
+ * Whether rinfo compares a plain column of the outer rel (*outer_var) with
+ * a plain column of the inner rel (*inner_var) by a strict operator (*opno,
+ * the outer column on its left) of a B-tree family (*family, the keys'
+ * order) under *collation: for a partitioned outer rel, its partition
+ * column (its only one), by an operator of the partition's family under its
+ * collation (or a deterministic one); for a plain one, any column (whether
+ * an index can read by it is tableread.c's to say).
  */
 static bool
-skip_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo, Var **outer_var,
-         Var **inner_var)
+join_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo, Var **outer_var,
+         Var **inner_var, Oid *opno, Oid *family, Oid *collation)
 {
 	PartitionScheme scheme = outerrel->part_scheme;
 	OpExpr *op = (OpExpr *) rinfo->clause;
-	Node *left, *right, *partexpr;
-	Oid opno, collation;
+	Node *left, *right;
 
-	if (scheme->partnatts != 1 || outerrel->partexprs == NULL || outerrel->partexprs[0] == NIL ||
-	    !IsA(op, OpExpr) || list_length(op->args) != 2 || !op_strict(op->opno))
+	if (!IsA(op, OpExpr) || list_length(op->args) != 2 || !op_strict(op->opno))
 		return false;
 	left = strip_implicit_coercions(linitial(op->args));
 	right = strip_implicit_coercions(lsecond(op->args));
-	opno = op->opno;
+	*opno = op->opno;
 	if (!bms_is_subset(rinfo->left_relids, outerrel->relids))
 	{
 		Node *swap = left;
 
 		left = right;
 		right = swap;
-		opno = get_commutator(op->opno);
+		*opno = get_commutator(op->opno);
 	}
-	if (!OidIsValid(opno) || !IsA(left, Var) || !IsA(right, Var))
+	if (!OidIsValid(*opno) || !IsA(left, Var) || !IsA(right, Var))
 		return false;
 	*outer_var = (Var *) left;
 	*inner_var = (Var *) right;
-	partexpr = linitial(outerrel->partexprs[0]);
-	if (!IsA(partexpr, Var) || ((Var *) partexpr)->varattno != (*outer_var)->varattno ||
-	    (Index) (*outer_var)->varno != outerrel->relid ||
+	if ((Index) (*outer_var)->varno != outerrel->relid || (*outer_var)->varattno <= 0 ||
 	    (Index) (*inner_var)->varno != innerrel->relid || (*inner_var)->varattno <= 0)
 		return false;
-	if (!op_in_opfamily(opno, scheme->partopfamily[0]))
-		return false;
-	collation = op->inputcollid;
-	return !OidIsValid(collation) || collation == scheme->partcollation[0] ||
-	       get_collation_isdeterministic(collation);
+	*collation = op->inputcollid;
+	if (scheme != NULL)
+	{
+		Node *partexpr;
+
+		if (scheme->partnatts != 1 || outerrel->partexprs == NULL || outerrel->partexprs[0] == NIL)
+			return false;
+		partexpr = linitial(outerrel->partexprs[0]);
+		if (!IsA(partexpr, Var) || ((Var *) partexpr)->varattno != (*outer_var)->varattno ||
+		    !op_in_opfamily(*opno, scheme->partopfamily[0]))
+			return false;
+		if (OidIsValid(*collation) && *collation != scheme->partcollation[0] &&
+		    !get_collation_isdeterministic(*collation))
+			return false;
+		*family = scheme->partopfamily[0];
+		*collation = scheme->partcollation[0];
+		return true;
+	}
+	/* a plain table: the B-tree family that holds the operator as its "=" */
+	{
+		List *families = get_mergejoin_opfamilies(*opno);
+
+		if (families == NIL)
+			return false;
+		*family = linitial_oid(families);
+		return true;
+	}
 }

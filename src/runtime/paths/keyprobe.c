@@ -57,6 +57,7 @@
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
 #include "catalog/pg_proc_d.h"
+#include "catalog/pg_statistic.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -70,6 +71,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rls.h"
+#include "utils/selfuncs.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
@@ -92,15 +94,15 @@ typedef struct ProbeOutcome
 /* the outcomes of the planning under way (of the innermost, when planning nests) */
 static List *probe_memo = NIL;
 
-static bool read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key,
-                      Oid family, Oid collation, ProbeOutcome *outcome);
+static bool read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var,
+                      Var *key, Oid family, Oid collation, ProbeOutcome *outcome);
 static bool plan_time_safe(Node *node, void *context);
 static bool not_leakproof(Oid func, void *context);
 static IndexOptInfo *key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation);
 static List *probe_quals(PlannerInfo *root, RelOptInfo *innerrel);
 static bool has_param(Node *node, void *context);
-static int outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
-                        ScanKeyData *keys, Expr **clauses);
+static int outer_bounds(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Var *key,
+                        Oid family, Oid collation, ScanKeyData *keys, Expr **clauses);
 
 List *
 bloom_rf_key_probes_begin(void)
@@ -118,8 +120,8 @@ bloom_rf_key_probes_end(List *outer)
 }
 
 bool
-bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key,
-                   Oid family, Oid collation, RuntimeKeyRange *range)
+bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var,
+                   Var *key, Oid family, Oid collation, RuntimeKeyRange *range)
 {
 	ProbeOutcome *outcome = NULL;
 	ListCell *lc;
@@ -142,7 +144,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 		outcome->inner_relid = innerrel->relid;
 		outcome->outer_relid = outerrel->relid;
 		outcome->attno = key->varattno;
-		outcome->read = read_keys(root, innerrel, outerrel, key, family, collation, outcome);
+		outcome->read =
+		    read_keys(root, innerrel, outerrel, outer_var, key, family, collation, outcome);
 		probe_memo = lappend(probe_memo, outcome);
 		MemoryContextSwitchTo(old);
 	}
@@ -162,8 +165,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
  * false if they may not or cannot be read.
  */
 static bool
-read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *key, Oid family,
-          Oid collation, ProbeOutcome *outcome)
+read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var, Var *key,
+          Oid family, Oid collation, ProbeOutcome *outcome)
 {
 	RangeTblEntry *rte = planner_rt_fetch(innerrel->relid, root);
 	IndexOptInfo *info;
@@ -194,13 +197,13 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ke
 		return false;
 	info = key_index(innerrel, key, family, collation);
 	cmp_proc = get_opfamily_proc(family, key->vartype, key->vartype, BTORDER_PROC);
-	if (info == NULL || !OidIsValid(cmp_proc) || outerrel->part_scheme->partnatts != 1)
+	if (info == NULL || !OidIsValid(cmp_proc) ||
+	    (outerrel->part_scheme != NULL && outerrel->part_scheme->partnatts != 1))
 		return false;
 	quals = probe_quals(root, innerrel);
 	if (quals == NIL)
 		return false;
-	nkeys = outer_bounds(outerrel, key, family, collation, outerrel->part_scheme->partopcintype[0],
-	                     keys, clauses);
+	nkeys = outer_bounds(root, outerrel, outer_var, key, family, collation, keys, clauses);
 	/* the rows expected in the range (PostgreSQL's estimate), before reading any */
 	expected = innerrel->tuples;
 	if (nkeys > 0)
@@ -275,8 +278,8 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ke
 	outcome->values = values;
 	outcome->nvalues = n;
 	/* keys beyond the other partitions' bounds were not read: the default may hold some */
-	outcome->probed_default =
-	    outerrel->boundinfo != NULL && outerrel->boundinfo->default_index >= 0;
+	outcome->probed_default = outerrel->part_scheme != NULL && outerrel->boundinfo != NULL &&
+	                          outerrel->boundinfo->default_index >= 0;
 	return true;
 }
 
@@ -387,8 +390,41 @@ has_param(Node *node, void *context)
 }
 
 /*
+ * The first and last values of var's histogram (copies), as of the last
+ * ANALYZE: a plain outer table's keys, give or take what came since.
+ */
+static bool
+histogram_ends(PlannerInfo *root, Var *var, Datum *low, Datum *high)
+{
+	VariableStatData vardata;
+	AttStatsSlot slot;
+	bool found = false;
+
+	examine_variable(root, (Node *) var, 0, &vardata);
+	if (HeapTupleIsValid(vardata.statsTuple) &&
+	    get_attstatsslot(&slot, vardata.statsTuple, STATISTIC_KIND_HISTOGRAM, InvalidOid,
+	                     ATTSTATSSLOT_VALUES))
+	{
+		if (slot.nvalues >= 2)
+		{
+			int16 typlen;
+			bool typbyval;
+
+			get_typlenbyval(var->vartype, &typlen, &typbyval);
+			*low = datumCopy(slot.values[0], typbyval, typlen);
+			*high = datumCopy(slot.values[slot.nvalues - 1], typbyval, typlen);
+			found = true;
+		}
+		free_attstatsslot(&slot);
+	}
+	ReleaseVariableStats(vardata);
+	return found;
+}
+
+/*
  * Scan keys (and the same as clauses, for the estimate) bounding the key to
- * the outer side's partitions other than the default: key >= the lowest
+ * the outer side's partitions other than the default (a plain table: its
+ * column's histogram's ends, inclusive): key >= the lowest
  * lower bound, key < the highest upper bound (a list's: >= its least
  * value, <= its greatest), by family's operators between the key's type
  * and the partition column's; none on a side that MINVALUE or MAXVALUE
@@ -397,19 +433,28 @@ has_param(Node *node, void *context)
  * read, partread.c.)
  */
 static int
-outer_bounds(RelOptInfo *outerrel, Var *key, Oid family, Oid collation, Oid partcoltype,
-             ScanKeyData *keys, Expr **clauses)
+outer_bounds(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Var *key, Oid family,
+             Oid collation, ScanKeyData *keys, Expr **clauses)
 {
 	PartitionBoundInfo bi = outerrel->boundinfo;
 	PartitionScheme scheme = outerrel->part_scheme;
+	Oid partcoltype = scheme != NULL ? scheme->partopcintype[0] : outer_var->vartype;
 	int n = 0;
 	Datum low = 0, high = 0;
 	bool has_low = false, has_high = false;
 	int high_strategy = BTLessStrategyNumber;
 
-	if (bi == NULL || bi->ndatums == 0)
+	if (scheme == NULL)
+	{
+		/* a plain table: its column's least and greatest in its histogram */
+		if (!histogram_ends(root, outer_var, &low, &high))
+			return 0;
+		has_low = has_high = true;
+		high_strategy = BTLessEqualStrategyNumber;
+	}
+	else if (bi == NULL || bi->ndatums == 0)
 		return 0;
-	if (scheme->strategy == PARTITION_STRATEGY_RANGE)
+	else if (scheme->strategy == PARTITION_STRATEGY_RANGE)
 	{
 		has_low = bi->kind[0][0] == PARTITION_RANGE_DATUM_VALUE;
 		has_high = bi->kind[bi->ndatums - 1][0] == PARTITION_RANGE_DATUM_VALUE;

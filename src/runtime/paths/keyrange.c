@@ -286,16 +286,15 @@ quantile_bounds(PlannerInfo *root, Var *column, Oid opno, Const *value, double *
 	return *q_lo <= *q_hi;
 }
 
-/* Whether values of type are integers that interpolate (as int64). */
-static bool
-integer_like(Oid type)
+bool
+bloom_rf_key_integral(Oid type)
 {
 	return type == INT2OID || type == INT4OID || type == INT8OID || type == DATEOID ||
 	       type == TIMESTAMPOID || type == TIMESTAMPTZOID;
 }
 
-static int64
-as_int64(Oid type, Datum d)
+int64
+bloom_rf_key_as_int64(Oid type, Datum d)
 {
 	switch (type)
 	{
@@ -366,12 +365,12 @@ key_at_quantiles(PlannerInfo *root, Var *key, double q_lo, double q_hi, Datum *l
 
 			i_lo = Max(0, Min(n - 1, i_lo));
 			i_hi = Max(0, Min(n - 1, i_hi));
-			if (integer_like(key->vartype) && i_lo < n - 1 && i_hi > 0)
+			if (bloom_rf_key_integral(key->vartype) && i_lo < n - 1 && i_hi > 0)
 			{
-				int64 a = as_int64(key->vartype, slot.values[i_lo]);
-				int64 b = as_int64(key->vartype, slot.values[i_lo + 1]);
-				int64 c = as_int64(key->vartype, slot.values[i_hi - 1]);
-				int64 d = as_int64(key->vartype, slot.values[i_hi]);
+				int64 a = bloom_rf_key_as_int64(key->vartype, slot.values[i_lo]);
+				int64 b = bloom_rf_key_as_int64(key->vartype, slot.values[i_lo + 1]);
+				int64 c = bloom_rf_key_as_int64(key->vartype, slot.values[i_hi - 1]);
+				int64 d = bloom_rf_key_as_int64(key->vartype, slot.values[i_hi]);
 
 				/* in doubles: infinite timestamps are the int64 extremes */
 				*lo = from_int64(key->vartype,

@@ -11,6 +11,8 @@
  *	 keyprobe.c   or the keys themselves, read at plan time from a small
  *	              indexed dimension where the statistics cannot place them
  *	 partread.c   what of a partitioned outer side those keys let be read
+ *	 tableread.c  what of a plain outer table: BRIN block ranges, or the
+ *	              keys' rows through a B-tree
  *	 marker.c     the marker path wrapped around the outer side (its
  *	              plan is exec/'s BloomFilterCosted), and taking it out of
  *	              the finished plan
@@ -66,14 +68,20 @@ typedef struct RuntimeKeyRange
 extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
                                Oid collation, RuntimeKeyRange *range);
 
+/* Whether values of type are integers (int2, int4, int8, date, timestamp[tz]), and one as an int64. */
+extern bool bloom_rf_key_integral(Oid type);
+extern int64 bloom_rf_key_as_int64(Oid type, Datum d);
+
 /*
  * Read the keys of innerrel's column key (its quals run on its rows) that
- * lie within partitioned outerrel's bounds, at plan time, into range
- * (probed, values), where that is cheap and safe (keyprobe.c's header);
- * false if not read.  family and collation: the partitions'.
+ * lie within outerrel's partition bounds (a plain table: within the
+ * histogram of its column outer_var), at plan time, into range (probed,
+ * values), where that is cheap and safe (keyprobe.c's header); false if
+ * not read.  family and collation: the keys' order (the partitions').
  */
 extern bool bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel,
-                               Var *key, Oid family, Oid collation, RuntimeKeyRange *range);
+                               Var *outer_var, Var *key, Oid family, Oid collation,
+                               RuntimeKeyRange *range);
 
 /*
  * A planning begins (the planner hook, before PostgreSQL plans): the keys
@@ -95,6 +103,20 @@ extern void bloom_rf_key_probes_end(List *outer);
 extern bool bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
                                     const RuntimeKeyRange *range, Oid keytype, Oid family,
                                     Oid collation, RuntimePlannedSkip *planned);
+
+/* ---- a plain outer table's read (tableread.c) ---- */
+
+/*
+ * The cost of outer, the cheapest path of plain table outerrel (a Seq
+ * Scan), reading only the block ranges of a BRIN index on outer_var, or the
+ * keys' rows through a B-tree led by it, that the keys of range (compared
+ * by opno, outer_var's type on its left, in the order of B-tree family
+ * family under collation) are expected to leave, into *planned; false if
+ * no estimate says it costs less.
+ */
+extern bool bloom_rf_table_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
+                                Var *outer_var, Oid opno, Oid family, Oid collation,
+                                const RuntimeKeyRange *range, RuntimePlannedSkip *planned);
 
 /* ---- the marker (marker.c) ---- */
 

@@ -245,8 +245,14 @@ try_filter(HashJoin *join, RuntimePlanContext *ctx)
 		     info.skippable);
 	else if (info.planned.kind == PLANNED_PARTITIONS)
 		elog(DEBUG1,
-		     "bloomfilter: runtime filter %d was chosen for the partitions its keys were expected "
-		     "to skip, and no partition scan can be skipped",
+		     "bloomfilter: runtime filter %d was chosen for what its keys were expected to skip, "
+		     "and no partition scan can be skipped",
+		     info.id);
+	if (info.ranged == 0 &&
+	    (info.planned.kind == PLANNED_BLOCKS || info.planned.kind == PLANNED_KEYS))
+		elog(DEBUG1,
+		     "bloomfilter: runtime filter %d was chosen for what its keys were expected to skip, "
+		     "and no scan reads by them",
 		     info.id);
 	if (info.ranged > 0)
 		elog(DEBUG1, "bloomfilter: runtime filter %d may skip block ranges of %d scans", info.id,
@@ -268,8 +274,8 @@ debug_no_filter(const RuntimePlanInfo *info, const char *why)
 	     "%.0f inner rows in %.0f kB, %.1f%% of outer rows matching): %s%s",
 	     info->cost.outer_rows, info->cost.inner_rows, info->cost.table_bytes / 1024,
 	     100.0 * info->cost.pass, why,
-	     info->planned.kind != PLANNED_NONE ? " (the join was chosen for the partitions its "
-	                                          "keys were expected to skip: none is)"
+	     info->planned.kind != PLANNED_NONE ? " (the join was chosen for what its keys were "
+	                                          "expected to skip: nothing is)"
 	                                        : "");
 }
 
