@@ -478,9 +478,10 @@ RESET bloomfilter.runtime_filter_force;
 -- planner expects every row to match and places the filter only to skip;
 -- 40,000 keys (a hash table of some 2 MB, past what the CPU cache holds),
 -- 2,000 of them in pf_0's bounds and the rest below every bound: pf_1 and
--- pf_2 are skipped, pf_0 is read whole (more keys than a B-tree read
--- takes), and its probe removes 98,000 of its 100,000 rows but for the
--- filter's false positives.
+-- pf_2 are skipped, pf_0 is read whole (its B-tree is not used for an
+-- inner side of 40,000 rows, far more keys than a B-tree read takes), and
+-- its probe removes 98,000 of its 100,000 rows but for the filter's false
+-- positives.
 CREATE TABLE pf (k int, v int) PARTITION BY RANGE (k);
 CREATE TABLE pf_0 PARTITION OF pf FOR VALUES FROM (0) TO (100000);
 CREATE TABLE pf_1 PARTITION OF pf FOR VALUES FROM (100000) TO (200000);

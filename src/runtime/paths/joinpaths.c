@@ -9,7 +9,9 @@
  *	 - runtime filters and their skip costing are on, and hash joins allowed;
  *	 - the join is inner or semi, of two base tables (the outer the one to
  *	   skip, the first join of it: the skip goes to the first join of a
- *	   scan, placement stops at a BloomFilterScan);
+ *	   scan, placement stops at a BloomFilterScan); the outer partitioned
+ *	   (partread.c), or a plain table with indexes (tableread.c: BRIN
+ *	   ranges or a B-tree's rows);
  *	 - the inner table has quals (else its keys are every key) and no
  *	   more rows than a filter holds;
  *	 - the outer table is partitioned by range or list on one column that a

@@ -16,6 +16,8 @@
  * order, and the quals say which are keys: the keys' exact set as of
  * planning, sorted (range->values).  It is read only where it is cheap and
  * runs no user code that could fail or leak:
+ *	 - the outer side has at least ten times MAX_PROBE_ROWS rows (the read
+ *	   must be small beside what it may let be skipped);
  *	 - the dimension is a plain table (not an inheritance parent, not
  *	   partitioned) with a B-tree led by the key in the partitions' family
  *	   and collation, neither partial nor hypothetical;
@@ -77,6 +79,8 @@
 
 /* rows of the dimension read at plan time, at most */
 #define MAX_PROBE_ROWS 10000
+/* read only for an outer side of at least this many rows: reading must be small beside the skip */
+#define MIN_OUTER_ROWS (10.0 * MAX_PROBE_ROWS)
 
 /* The outcome of one read, kept for the rest of the planning (probe_memo). */
 typedef struct ProbeOutcome
@@ -190,7 +194,8 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 	Datum *values;
 	bool whole = true;
 
-	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION || rte->inh ||
+	if (outerrel->tuples < MIN_OUTER_ROWS || rte->rtekind != RTE_RELATION ||
+	    rte->relkind != RELKIND_RELATION || rte->inh ||
 	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() || IsolationIsSerializable() ||
 	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
 	    rte->securityQuals != NIL || check_enable_rls(rte->relid, InvalidOid, true) == RLS_ENABLED)

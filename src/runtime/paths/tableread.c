@@ -23,7 +23,8 @@
  *	   keeps no more one by one), their rows by the column's distinct
  *	   values, priced by the run time's own model (cost.c: what is cached,
  *	   the correlation), as a share of reading the whole table.
- * The share scales PostgreSQL's cost of the Seq Scan.
+ * The share scales PostgreSQL's cost of the Seq Scan.  Tables under
+ * MIN_TABLE_PAGES are not priced (read whole, they cost little).
  */
 #include "paths.h"
 #include "../cost.h"
@@ -49,6 +50,8 @@
 #define MIN_BRIN_CORRELATION 0.9
 /* past this share of its block ranges, a BloomFilterScan reads the table whole (brinranges.c) */
 #define MAX_BRIN_SHARE 0.5
+/* smaller tables are not priced: reading them whole costs little, pricing costs planning time */
+#define MIN_TABLE_PAGES 100
 
 static double brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno,
                          Oid family, Oid collation, const RuntimeKeyRange *range, double *rows,
@@ -71,7 +74,8 @@ bloom_rf_table_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *o
 	double share, rows;
 
 	if (outer->pathtype != T_SeqScan || outer->parallel_aware || outer->param_info != NULL ||
-	    rte->relkind != RELKIND_RELATION || outerrel->pages == 0 || outerrel->tuples <= 0)
+	    rte->relkind != RELKIND_RELATION || outerrel->pages < MIN_TABLE_PAGES ||
+	    outerrel->tuples <= 0)
 		return false;
 	correlation = column_correlation(root, outer_var);
 	brin =
@@ -115,7 +119,7 @@ brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno, Oi
 	Oid keytype, lefttype, righttype;
 	IndexOptInfo *found = NULL;
 	BlockNumber per_range;
-	double selectivity = 0, stretches = 0, nranges, blocks;
+	double selectivity = 0, stretches = 0, nranges, blocks, nkeys;
 	ListCell *lc;
 	Relation index;
 
@@ -179,8 +183,8 @@ brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno, Oi
 		return 2;
 	*rows = selectivity * outerrel->tuples;
 	/* one scan of the index, each of its pages and summaries, per key (per stretch past 1,024) */
-	*extra = (range->probed && range->nvalues <= BLOOM_RF_EXACT_MAX ? Max(1, range->nvalues)
-	                                                                : stretches) *
+	nkeys = range->probed ? Max(1, range->nvalues) : ceil(range->keys);
+	*extra = (nkeys <= BLOOM_RF_EXACT_MAX ? nkeys : stretches) *
 	         (found->pages * seq_page_cost + nranges * cpu_operator_cost);
 	return blocks / outerrel->pages;
 }
