@@ -285,6 +285,11 @@ extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struc
  * the stretches, or the least and greatest.
  */
 #define BLOOM_RF_EXACT_MAX 1024
+/*
+ * Inner rows past which a B-tree read of the keys' rows is neither planned
+ * nor priced: sixteen times the distinct keys a build keeps one by one.
+ */
+#define BLOOM_RF_BTREE_MAX_INNER_ROWS (16.0 * BLOOM_RF_EXACT_MAX)
 /* Most stretches of consecutive values an integer key keeps past its distinct values. */
 #define BLOOM_RF_STRETCHES_MAX 1024
 

@@ -195,8 +195,8 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 	bool whole = true;
 
 	if (outerrel->tuples < MIN_OUTER_ROWS || rte->rtekind != RTE_RELATION ||
-	    rte->relkind != RELKIND_RELATION || rte->inh ||
-	    innerrel->part_scheme != NULL || !ActiveSnapshotSet() || IsolationIsSerializable() ||
+	    rte->relkind != RELKIND_RELATION || rte->inh || innerrel->part_scheme != NULL ||
+	    !ActiveSnapshotSet() || IsolationIsSerializable() ||
 	    pg_class_aclcheck(rte->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK ||
 	    rte->securityQuals != NIL || check_enable_rls(rte->relid, InvalidOid, true) == RLS_ENABLED)
 		return false;

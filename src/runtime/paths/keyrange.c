@@ -81,6 +81,7 @@ bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family
 	ndistinct = get_variable_numdistinct(&vardata, &isdefault);
 	ReleaseVariableStats(vardata);
 	range->keys = Max(1.0, Min(innerrel->rows, ndistinct));
+	range->inner_rows = innerrel->rows;
 	/* bounds in the order they are compared in: the key's own collation only */
 	if (!OidIsValid(cmp_proc) || (OidIsValid(collation) && key->varcollid != collation))
 		return;

@@ -46,10 +46,11 @@ extern void bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptIn
 /* What the inner side's quals say of its join key's values. */
 typedef struct RuntimeKeyRange
 {
-	double keys; /* distinct keys expected (>= 1) */
-	bool has_lo; /* every key is >= lo */
-	bool has_hi; /* every key is <= hi */
-	Datum lo;    /* of the key's type, in the current memory */
+	double keys;       /* distinct keys expected (>= 1) */
+	double inner_rows; /* the inner side's rows expected */
+	bool has_lo;       /* every key is >= lo */
+	bool has_hi;       /* every key is <= hi */
+	Datum lo;          /* of the key's type, in the current memory */
 	Datum hi;
 	const char *source;   /* where the last bound came from, for DEBUG1 */
 	bool from_statistics; /* a bound comes from the statistics, not from a qual on the key */

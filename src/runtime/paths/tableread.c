@@ -20,9 +20,11 @@
  *	   half the table, the run time reads it whole.  Each key (or stretch,
  *	   past 1,024 keys) is one scan of the index;
  *	 - a B-tree led by the column: no more than 1,024 keys (the run time
- *	   keeps no more one by one), their rows by the column's distinct
- *	   values, priced by the run time's own model (cost.c: what is cached,
- *	   the correlation), as a share of reading the whole table.
+ *	   keeps no more one by one) and 16,384 inner rows (the planner's
+ *	   placement makes no B-tree read past them), their rows by the
+ *	   column's distinct values, priced by the run time's own model
+ *	   (cost.c: what is cached, the correlation), as a share of reading
+ *	   the whole table.
  * The share scales PostgreSQL's cost of the Seq Scan.  Tables under
  * MIN_TABLE_PAGES are not priced (read whole, they cost little).
  */
@@ -218,7 +220,9 @@ btree_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno,
 		}
 	}
 	*nkeys = range->probed ? Max(1, range->nvalues) : ceil(range->keys);
-	if (found == NULL || *nkeys > BLOOM_RF_EXACT_MAX)
+	/* (as the planner's placement: plan/scantarget.c) */
+	if (found == NULL || *nkeys > BLOOM_RF_EXACT_MAX ||
+	    range->inner_rows > BLOOM_RF_BTREE_MAX_INNER_ROWS)
 		return 2;
 	examine_variable(root, (Node *) outer_var, 0, &vardata);
 	ndistinct = get_variable_numdistinct(&vardata, &isdefault);

@@ -28,9 +28,6 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
-/* inner rows past which a B-tree is not used: 16 times the distinct keys a build keeps */
-#define BTREE_MAX_INNER_ROWS (16.0 * BLOOM_RF_EXACT_MAX)
-
 /* The indexes of a table that can serve key i of a join (find_indexes). */
 typedef struct KeyIndexes
 {
@@ -185,7 +182,8 @@ bloom_rf_scan_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	 * whole (TPC-H's Q12 and Q13, 1.5M and 150,000 keys: 4% and 9% slower).
 	 * Forced filters (tests) still read through every B-tree that serves.
 	 */
-	if (OidIsValid(found.btree) && !bloom_rf_forced && info->cost.inner_rows > BTREE_MAX_INNER_ROWS)
+	if (OidIsValid(found.btree) && !bloom_rf_forced &&
+	    info->cost.inner_rows > BLOOM_RF_BTREE_MAX_INNER_ROWS)
 		found.btree = InvalidOid;
 	if (!OidIsValid(found.brin) && !OidIsValid(found.btree) && partition == NIL)
 		return NULL;
