@@ -15,13 +15,16 @@ rm -rf "$dir/source/build" "$dir/source/src/"*.egg-info
 (cd "$dir/source" && "$python" -m build --no-isolation --sdist --wheel --outdir "$dir/dist" >"$dir/build.log" 2>&1) ||
 	{ cat "$dir/build.log"; exit 1; }
 ls "$dir/dist"
+# probe, pickle, and find PEP 561's py.typed beside the installed package
 probe='
-import pg_bloomfilter, sys
+import os, pickle, pg_bloomfilter, sys
 from pg_bloomfilter import BloomFilter
 f = BloomFilter.from_text("v1 classic m=97 k=7 scheme=1 seed=0 n=1 elem=pg_catalog.integer_ops bits=CACAAAAEAEAAAAIAAA==")
 assert 1 in f and 2 not in f
+assert 1 in pickle.loads(pickle.dumps(f))
+assert os.path.isfile(os.path.join(os.path.dirname(pg_bloomfilter.__file__), "py.typed"))
 assert not pg_bloomfilter.__file__.startswith(sys.argv[1]), pg_bloomfilter.__file__
-print("imported from", pg_bloomfilter.__file__)
+print("imported from", pg_bloomfilter.__file__, "with py.typed")
 '
 for kind in whl tar.gz; do
 	venv=$dir/venv-${kind%%.*}

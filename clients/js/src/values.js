@@ -26,21 +26,35 @@ function int8Halves(v) {
 
 const SAFE = 9007199254740991n;
 
+// A number past 2^53 - 1 may already be another integer than the one meant
+// (Number("9007199254740993") is 9007199254740992): refused, never hashed.
+// An int8 that large comes as a bigint or as a string of decimal digits,
+// which is read exactly (node-pg returns bigint columns as such strings).
+const DECIMAL = /^\s*[+-]?\d+\s*$/;
+
 function hashInteger(v, sh, sl) {
   // a bigint of a safe size takes the number path: no 64-bit BigInt arithmetic
   if (typeof v === "bigint" && v >= -SAFE && v <= SAFE) v = Number(v);
   if (typeof v === "number") {
     if (!Number.isInteger(v)) throw fail(`${v} is not an integer: an integer filter holds int2, int4 or int8 values`);
-    if (Number.isSafeInteger(v)) {
-      // int4 range: the int8 hash of a value in it is its int4 hash
-      if (v >= -2147483648 && v <= 2147483647) return H.hashInt4(v, sh, sl);
-      const hi = Math.floor(v / 4294967296);
-      return H.hashInt8(hi | 0, (v - hi * 4294967296) | 0, sh, sl);
-    }
-    v = BigInt(v);
+    if (!Number.isSafeInteger(v))
+      throw fail(
+        `${v} is past Number.MAX_SAFE_INTEGER (2^53 - 1), where a number may already have been rounded: give an int8 this large as a bigint or as a string of decimal digits`,
+      );
+    // int4 range: the int8 hash of a value in it is its int4 hash
+    if (v >= -2147483648 && v <= 2147483647) return H.hashInt4(v, sh, sl);
+    const hi = Math.floor(v / 4294967296);
+    return H.hashInt8(hi | 0, (v - hi * 4294967296) | 0, sh, sl);
   }
   const [hi, lo] = int8Halves(v);
   return H.hashInt8(hi, lo, sh, sl);
+}
+
+// a string of decimal digits (a sign, spaces around), read exactly; nothing else
+function hashIntegerText(v, sh, sl) {
+  if (!DECIMAL.test(v))
+    throw fail(`"${v}" is not an integer: an integer filter takes a string only of decimal digits (a sign and spaces around allowed)`);
+  return hashInteger(BigInt(v.trim()), sh, sl);
 }
 
 function hashNumeric(v, sh, sl) {
@@ -162,7 +176,7 @@ function hashBool(v, sh, sl) {
 
 // per family, the kinds of value it takes (kindOf in index.js)
 const BY_FAMILY = {
-  [INTEGER_OPS]: { number: hashInteger, bigint: hashInteger },
+  [INTEGER_OPS]: { number: hashInteger, bigint: hashInteger, string: hashIntegerText },
   [NUMERIC_OPS]: { number: hashNumeric, bigint: hashNumeric, string: hashNumeric },
   [FLOAT_OPS]: { number: hashFloat },
   [TEXT_OPS]: { string: hashText },

@@ -34,6 +34,21 @@ class Loading(unittest.TestCase):
         self.assertEqual(f.info.bytes, len(ONE) + 4)
         self.assertEqual(len(f), 1)
 
+    def test_pickling_and_copying(self):
+        import copy
+        import pickle
+
+        for f in (BloomFilter.from_bytes(ONE), BloomFilter.from_text(ONE_TEXT)):
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+                g = pickle.loads(pickle.dumps(f, protocol))
+                self.assertIsNot(g, f)
+                self.assertEqual(g.info, f.info)
+                self.assertEqual([g.contains(v) for v in range(-5, 50)],
+                                 [f.contains(v) for v in range(-5, 50)])
+            self.assertIs(copy.copy(f), f)
+            self.assertIs(copy.deepcopy(f), f)
+            self.assertTrue(copy.deepcopy({"f": f})["f"].contains(1))
+
     def refused(self, data, fragment):
         with self.assertRaises(BloomFilterError) as cm:
             BloomFilter.from_bytes(data)

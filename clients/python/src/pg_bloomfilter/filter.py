@@ -60,9 +60,10 @@ class FilterInfo:
 class BloomFilter:
     """A read-only view of a bloom (or counting_bloom) value."""
 
-    __slots__ = ("_p", "_data", "_seed", "_probe", "_fn_cache")
+    __slots__ = ("_p", "_data", "_seed", "_probe", "_fn_cache", "_binary")
 
-    def __init__(self, parsed: fmt.Parsed):
+    def __init__(self, parsed: fmt.Parsed, binary: bytes):
+        self._binary = binary  # the binary form it was read from (pickling)
         self._p = parsed
         self._data = bytes(parsed.data)
         self._seed = parsed.seed
@@ -78,7 +79,8 @@ class BloomFilter:
             raise BloomFilterError(
                 f"from_bytes takes bytes, not {type(data).__name__} (use from_text for the text form)"
             )
-        return cls(fmt.parse_binary(bytes(data)))
+        binary = bytes(data)
+        return cls(fmt.parse_binary(binary), binary)
 
     @classmethod
     def from_text(cls, text: str) -> "BloomFilter":
@@ -87,7 +89,8 @@ class BloomFilter:
             raise BloomFilterError(
                 f"from_text takes a str, not {type(text).__name__} (use from_bytes for the binary form)"
             )
-        return cls(fmt.parse_binary(fmt.text_to_binary(text)))
+        binary = fmt.text_to_binary(text)
+        return cls(fmt.parse_binary(binary), binary)
 
     # ---- probing ----
 
@@ -201,6 +204,18 @@ class BloomFilter:
     @property
     def element_family(self) -> Optional[str]:
         return self._p.elem or None
+
+    # ---- pickling and copying: a read-only value ----
+
+    def __reduce__(self):
+        """Pickled as its binary form (bloom_send's bytes), read back by from_bytes."""
+        return (BloomFilter.from_bytes, (self._binary,))
+
+    def __copy__(self) -> "BloomFilter":
+        return self  # read-only: a copy would be the same value
+
+    def __deepcopy__(self, memo) -> "BloomFilter":
+        return self
 
     def __len__(self) -> int:
         """The values added (bloom_info's values_added)."""
