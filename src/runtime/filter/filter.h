@@ -360,6 +360,22 @@ extern bool bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp
                                     bool same_order, const Datum *lower, const Datum *upper,
                                     bool upper_inclusive);
 
+/*
+ * Whether values sorted in cmp's order (values[0 .. n)) hold one that
+ * cmp(value, bound) places between lower and upper, as
+ * bloom_rf_values_between does: by binary search.
+ */
+extern bool bloom_rf_sorted_between(FmgrInfo *cmp, Oid collation, const Datum *values, int n,
+                                    const Datum *lower, const Datum *upper, bool upper_inclusive);
+
+/*
+ * Whether values of type are integers that keep their order as int64
+ * (int2, int4, int8, date, timestamp, timestamptz), and one such value as
+ * an int64.
+ */
+extern bool bloom_rf_integer_type(Oid type);
+extern int64 bloom_rf_integer_value(Oid type, Datum value);
+
 /* Whether key i holds exactly its distinct values (none were dropped). */
 extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
 

@@ -248,42 +248,40 @@ integral_key(Oid type, Oid family, bool byval)
 {
 	Oid opclass;
 
+	if (!bloom_rf_integer_type(type))
+		return false;
+	opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+	return byval && OidIsValid(opclass) && get_opclass_family(opclass) == family;
+}
+
+bool
+bloom_rf_integer_type(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID || type == DATEOID ||
+	       type == TIMESTAMPOID || type == TIMESTAMPTZOID;
+}
+
+int64
+bloom_rf_integer_value(Oid type, Datum value)
+{
+	Assert(bloom_rf_integer_type(type));
 	switch (type)
 	{
 		case INT2OID:
+			return DatumGetInt16(value);
 		case INT4OID:
-		case INT8OID:
 		case DATEOID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			break;
+			return DatumGetInt32(value);
 		default:
-			return false;
+			return DatumGetInt64(value);
 	}
-	opclass = GetDefaultOpClass(type, BTREE_AM_OID);
-	return byval && OidIsValid(opclass) && get_opclass_family(opclass) == family;
 }
 
 /* An integer key's value as a stretch value: in the order of unsigned integers. */
 static uint64
 ordered(const RuntimeKeyValues *k, Datum value)
 {
-	int64 x;
-
-	switch (k->type)
-	{
-		case INT2OID:
-			x = DatumGetInt16(value);
-			break;
-		case INT4OID:
-		case DATEOID:
-			x = DatumGetInt32(value);
-			break;
-		default:
-			x = DatumGetInt64(value);
-			break;
-	}
-	return (uint64) x ^ BF_STRETCH_SIGN;
+	return (uint64) bloom_rf_integer_value(k->type, value) ^ BF_STRETCH_SIGN;
 }
 
 /* The value of the key's type a stretch value is. */
@@ -419,6 +417,25 @@ value_between(FmgrInfo *cmp, Oid collation, Datum value, const Datum *lower, con
 }
 
 bool
+bloom_rf_sorted_between(FmgrInfo *cmp, Oid collation, const Datum *values, int n,
+                        const Datum *lower, const Datum *upper, bool upper_inclusive)
+{
+	/* the first value not below lower, by binary search; then is it below upper? */
+	int lo = 0, hi = n;
+
+	while (lower != NULL && lo < hi)
+	{
+		int mid = lo + (hi - lo) / 2;
+
+		if (compare_bound(cmp, collation, values[mid], *lower) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && value_between(cmp, collation, values[lo], NULL, upper, upper_inclusive);
+}
+
+bool
 bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp, Oid collation,
                         bool same_order, const Datum *lower, const Datum *upper,
                         bool upper_inclusive)
@@ -446,22 +463,8 @@ bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp, Oid collat
 		return true;
 	}
 	if (same_order)
-	{
-		/* the first value not below lower, by binary search; then is it below upper? */
-		int lo = 0, hi = k->nexact;
-
-		while (lower != NULL && lo < hi)
-		{
-			int mid = lo + (hi - lo) / 2;
-
-			if (compare_bound(cmp, collation, k->exact[mid], *lower) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return lo < k->nexact &&
-		       value_between(cmp, collation, k->exact[lo], NULL, upper, upper_inclusive);
-	}
+		return bloom_rf_sorted_between(cmp, collation, k->exact, k->nexact, lower, upper,
+		                               upper_inclusive);
 	for (int j = 0; j < k->nexact; j++)
 	{
 		if (value_between(cmp, collation, k->exact[j], lower, upper, upper_inclusive))

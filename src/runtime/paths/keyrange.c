@@ -27,6 +27,7 @@
  * side effects, row-level security) once per planning.
  */
 #include "paths.h"
+#include "../filter/filter.h"
 
 #include <math.h>
 
@@ -287,26 +288,10 @@ quantile_bounds(PlannerInfo *root, Var *column, Oid opno, Const *value, double *
 	return *q_lo <= *q_hi;
 }
 
-bool
-bloom_rf_key_integral(Oid type)
+double
+bloom_rf_column_correlation(PlannerInfo *root, Var *var)
 {
-	return type == INT2OID || type == INT4OID || type == INT8OID || type == DATEOID ||
-	       type == TIMESTAMPOID || type == TIMESTAMPTZOID;
-}
-
-int64
-bloom_rf_key_as_int64(Oid type, Datum d)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(d);
-		case INT4OID:
-		case DATEOID:
-			return DatumGetInt32(d);
-		default:
-			return DatumGetInt64(d);
-	}
+	return column_order(root, var).correlation;
 }
 
 /* v as an int64, within its range */
@@ -366,12 +351,12 @@ key_at_quantiles(PlannerInfo *root, Var *key, double q_lo, double q_hi, Datum *l
 
 			i_lo = Max(0, Min(n - 1, i_lo));
 			i_hi = Max(0, Min(n - 1, i_hi));
-			if (bloom_rf_key_integral(key->vartype) && i_lo < n - 1 && i_hi > 0)
+			if (bloom_rf_integer_type(key->vartype) && i_lo < n - 1 && i_hi > 0)
 			{
-				int64 a = bloom_rf_key_as_int64(key->vartype, slot.values[i_lo]);
-				int64 b = bloom_rf_key_as_int64(key->vartype, slot.values[i_lo + 1]);
-				int64 c = bloom_rf_key_as_int64(key->vartype, slot.values[i_hi - 1]);
-				int64 d = bloom_rf_key_as_int64(key->vartype, slot.values[i_hi]);
+				int64 a = bloom_rf_integer_value(key->vartype, slot.values[i_lo]);
+				int64 b = bloom_rf_integer_value(key->vartype, slot.values[i_lo + 1]);
+				int64 c = bloom_rf_integer_value(key->vartype, slot.values[i_hi - 1]);
+				int64 d = bloom_rf_integer_value(key->vartype, slot.values[i_hi]);
 
 				/* in doubles: infinite timestamps are the int64 extremes */
 				*lo = from_int64(key->vartype,

@@ -35,8 +35,6 @@
 #include "partitioning/partbounds.h"
 #include "utils/lsyscache.h"
 
-static bool probed_between(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
-                           const Datum *lower, const Datum *upper, bool upper_inclusive);
 static bool segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range,
                           PartitionBoundInfo bi, int i);
 static int subpath_partition(RelOptInfo *outerrel, Path *subpath);
@@ -111,7 +109,8 @@ bloom_rf_partition_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer,
 
 				if (range->probed)
 				{
-					if (probed_between(&cmp, collation, range, &v, &v, true))
+					if (bloom_rf_sorted_between(&cmp, collation, range->values, range->nvalues, &v,
+					                            &v, true))
 						kept[bi->indexes[i]] = true;
 				}
 				else if ((!range->has_lo ||
@@ -241,8 +240,9 @@ segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, Partit
 		return false;
 
 	if (range->probed)
-		return probed_between(cmp, collation, range, lower_open ? NULL : &bi->datums[i - 1][0],
-		                      upper_open ? NULL : &bi->datums[i][0], false);
+		return bloom_rf_sorted_between(cmp, collation, range->values, range->nvalues,
+		                               lower_open ? NULL : &bi->datums[i - 1][0],
+		                               upper_open ? NULL : &bi->datums[i][0], false);
 	/* hi >= lower bound, and lo < upper bound */
 	if (!lower_open && range->has_hi &&
 	    DatumGetInt32(FunctionCall2Coll(cmp, collation, range->hi, bi->datums[i - 1][0])) < 0)
@@ -251,35 +251,6 @@ segment_meets(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, Partit
 	    DatumGetInt32(FunctionCall2Coll(cmp, collation, range->lo, bi->datums[i][0])) >= 0)
 		return false;
 	return true;
-}
-
-/*
- * Whether a key read at plan time (range->values, sorted) lies within
- * [lower, upper) ([lower, upper] if upper_inclusive; NULL: unbounded): the
- * first not below lower, by binary search, is below upper.
- */
-static bool
-probed_between(FmgrInfo *cmp, Oid collation, const RuntimeKeyRange *range, const Datum *lower,
-               const Datum *upper, bool upper_inclusive)
-{
-	int lo = 0, hi = range->nvalues;
-	int c;
-
-	while (lower != NULL && lo < hi)
-	{
-		int mid = lo + (hi - lo) / 2;
-
-		if (DatumGetInt32(FunctionCall2Coll(cmp, collation, range->values[mid], *lower)) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == range->nvalues)
-		return false;
-	if (upper == NULL)
-		return true;
-	c = DatumGetInt32(FunctionCall2Coll(cmp, collation, range->values[lo], *upper));
-	return upper_inclusive ? c <= 0 : c < 0;
 }
 
 /*

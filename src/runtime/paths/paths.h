@@ -69,9 +69,8 @@ typedef struct RuntimeKeyRange
 extern void bloom_rf_key_range(PlannerInfo *root, RelOptInfo *innerrel, Var *key, Oid family,
                                Oid collation, RuntimeKeyRange *range);
 
-/* Whether values of type are integers (int2, int4, int8, date, timestamp[tz]), and one as an int64. */
-extern bool bloom_rf_key_integral(Oid type);
-extern int64 bloom_rf_key_as_int64(Oid type, Datum d);
+/* var's correlation with its table's order (pg_stats), 0 if not known. */
+extern double bloom_rf_column_correlation(PlannerInfo *root, Var *var);
 
 /*
  * Read the keys of innerrel's column key (its quals run on its rows) that

@@ -39,7 +39,6 @@
 #include "access/stratnum.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
-#include "catalog/pg_statistic.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -56,12 +55,11 @@
 #define MIN_TABLE_PAGES 100
 
 static double brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno,
-                         Oid family, Oid collation, const RuntimeKeyRange *range, double *rows,
-                         double *extra);
+                         Oid family, Oid collation, const RuntimeKeyRange *range,
+                         double correlation, double *rows, double *extra);
 static double btree_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno,
                           const RuntimeKeyRange *range, double correlation, double *rows,
                           double *nkeys);
-static double column_correlation(PlannerInfo *root, Var *var);
 static double stretch_selectivity(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var,
                                   Oid family, Oid keytype, Oid collation, const Datum *lo,
                                   const Datum *hi);
@@ -79,9 +77,9 @@ bloom_rf_table_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *o
 	    rte->relkind != RELKIND_RELATION || outerrel->pages < MIN_TABLE_PAGES ||
 	    outerrel->tuples <= 0)
 		return false;
-	correlation = column_correlation(root, outer_var);
-	brin =
-	    brin_share(root, outerrel, outer_var, opno, family, collation, range, &brin_rows, &extra);
+	correlation = bloom_rf_column_correlation(root, outer_var);
+	brin = brin_share(root, outerrel, outer_var, opno, family, collation, range, correlation,
+	                  &brin_rows, &extra);
 	btree = btree_share(root, outerrel, outer_var, opno, range, correlation, &btree_rows, &nkeys);
 	if (Min(brin, btree) >= 1.0)
 		return false;
@@ -116,7 +114,8 @@ bloom_rf_table_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *o
  */
 static double
 brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno, Oid family,
-           Oid collation, const RuntimeKeyRange *range, double *rows, double *extra)
+           Oid collation, const RuntimeKeyRange *range, double correlation, double *rows,
+           double *extra)
 {
 	Oid keytype, lefttype, righttype;
 	IndexOptInfo *found = NULL;
@@ -145,20 +144,20 @@ brin_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno, Oi
 		if (found != NULL)
 			break;
 	}
-	if (found == NULL || fabs(column_correlation(root, outer_var)) < MIN_BRIN_CORRELATION)
+	if (found == NULL || fabs(correlation) < MIN_BRIN_CORRELATION)
 		return 2;
 	if (range->probed)
 	{
 		/* the keys read, consecutive integers as one stretch */
-		bool integral = bloom_rf_key_integral(keytype);
+		bool integral = bloom_rf_integer_type(keytype);
 
 		for (int i = 0; i < range->nvalues;)
 		{
 			int j = i;
 
 			while (integral && j + 1 < range->nvalues &&
-			       bloom_rf_key_as_int64(keytype, range->values[j + 1]) ==
-			           bloom_rf_key_as_int64(keytype, range->values[j]) + 1)
+			       bloom_rf_integer_value(keytype, range->values[j + 1]) ==
+			           bloom_rf_integer_value(keytype, range->values[j]) + 1)
 				j++;
 			selectivity += stretch_selectivity(root, outerrel, outer_var, family, keytype,
 			                                   collation, &range->values[i], &range->values[j]);
@@ -231,27 +230,6 @@ btree_share(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Oid opno,
 	if (found->unique && found->nkeycolumns == 1)
 		*rows = Min(*rows, *nkeys);
 	return bloom_rf_cost_keys_share(rte->relid, found->indexoid, correlation, *nkeys, *rows);
-}
-
-/* var's correlation with its table's order (pg_stats), 0 if not known. */
-static double
-column_correlation(PlannerInfo *root, Var *var)
-{
-	VariableStatData vardata;
-	AttStatsSlot slot;
-	double correlation = 0;
-
-	examine_variable(root, (Node *) var, 0, &vardata);
-	if (HeapTupleIsValid(vardata.statsTuple) &&
-	    get_attstatsslot(&slot, vardata.statsTuple, STATISTIC_KIND_CORRELATION, InvalidOid,
-	                     ATTSTATSSLOT_NUMBERS))
-	{
-		if (slot.nnumbers == 1 && isfinite(slot.numbers[0]))
-			correlation = slot.numbers[0];
-		free_attstatsslot(&slot);
-	}
-	ReleaseVariableStats(vardata);
-	return correlation;
 }
 
 /*
