@@ -63,7 +63,7 @@ SELECT left(t, 80) AS input, try_text(t) AS result FROM (VALUES
 
 -- Binary: the good value's bytes, then one defect at a time.
 SELECT encode(bloom_send('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a.b bits=5g=='), 'hex') AS good;
-SELECT label, try_binary(decode(hex, 'hex')) AS result FROM (VALUES
+CREATE TABLE binary_cases AS SELECT * FROM (VALUES
   ('good',            '424c4f4d0101010003000300000000000000000008000000000000000200000000000000612e62e6'),
   ('empty',           ''),
   ('truncated header','424c4f4d0101010003000300'),
@@ -86,6 +86,16 @@ SELECT label, try_binary(decode(hex, 'hex')) AS result FROM (VALUES
   ('too many bits',   '424c4f4d0101010003000300000000000000000008000000000000000100000000000000612e62e6'),
   ('n = -1',          '424c4f4d010101000300030000000000000000000800000000000000ffffffffffffffff612e62e6')
 ) v(label, hex);
+SELECT label, try_binary(decode(hex, 'hex')) AS result FROM binary_cases;
+
+-- The same bytes cast from bytea (1.11: a parameter sent as bytea, any
+-- driver): the same SQLSTATE and message as the binary input, every case.
+CREATE FUNCTION try_bytea(b bytea) RETURNS text LANGUAGE sql
+    AS $$ SELECT bloom_try(format('SELECT %L::bytea::bloom', b)) $$;
+SELECT label, try_bytea(decode(hex, 'hex')) AS result FROM binary_cases
+WHERE try_bytea(decode(hex, 'hex')) IS DISTINCT FROM try_binary(decode(hex, 'hex'));
+SELECT count(*) AS cases, count(*) FILTER (WHERE try_bytea(decode(hex, 'hex')) LIKE '22P03: %') AS refused
+FROM binary_cases;
 
 -- (Parameters of functions out of range: see bloom_calc.)
 

@@ -7,7 +7,9 @@
  * bits (O(m)) so that a value inside the system is always consistent.  The
  * binary form is the on-disk format itself (see core/bf_core.h).  bloom and
  * counting_bloom share the output functions; each input accepts only its
- * own layout.
+ * own layout.  The casts from bytea (1.11) read the binary form from a bytea
+ * value, for drivers that send a query parameter as bytea but cannot send a
+ * value of another type in binary: checked exactly as the binary input is.
  */
 #include "bloom_datum.h"
 
@@ -20,6 +22,8 @@ PG_FUNCTION_INFO_V1(counting_bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_out);
 PG_FUNCTION_INFO_V1(bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_send);
+PG_FUNCTION_INFO_V1(bloom_from_bytea);
+PG_FUNCTION_INFO_V1(counting_bloom_from_bytea);
 
 static const char *
 type_name(uint8 layout)
@@ -95,24 +99,59 @@ bloom_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
-static Datum
-filter_recv(FunctionCallInfo fcinfo, uint8 layout)
+/*
+ * The value of layout's type whose binary form is the len bytes at bytes:
+ * the header checked in place, so that nothing is allocated for garbage,
+ * then the whole value in a new varlena (validated: bits, counters, hashes).
+ */
+static struct varlena *
+filter_from_binary(const char *bytes, size_t len, uint8 layout)
 {
-	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
-	size_t len = (size_t) (buf->len - buf->cursor);
 	bf_error err;
 	bf_view view;
 	struct varlena *raw;
 	BloomFilter f;
 
-	/* check the header in place, so that nothing is allocated for garbage */
-	if (!bf_check_header((const uint8_t *) buf->data + buf->cursor, len, &view, &err))
+	if (!bf_check_header((const uint8_t *) bytes, len, &view, &err))
 		bloom_report_as(&err, BLOOM_FROM_BINARY, type_name(layout));
 	raw = bloom_alloc(len);
-	pq_copymsgbytes(buf, VARDATA(raw), (int) len);
+	memcpy(VARDATA(raw), bytes, len);
 	bloom_validate(raw, BLOOM_FROM_BINARY, type_name(layout), &f);
 	check_layout(&f, layout, BLOOM_FROM_BINARY);
+	return raw;
+}
+
+static Datum
+filter_recv(FunctionCallInfo fcinfo, uint8 layout)
+{
+	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t len = (size_t) (buf->len - buf->cursor);
+	struct varlena *raw = filter_from_binary(buf->data + buf->cursor, len, layout);
+
+	/* the message is read whole: the input function must consume it */
+	buf->cursor = buf->len;
 	PG_RETURN_POINTER(raw);
+}
+
+/* bytea::bloom and bytea::counting_bloom: the binary form, checked as filter_recv checks it */
+static Datum
+filter_from_bytea(FunctionCallInfo fcinfo, uint8 layout)
+{
+	bytea *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(filter_from_binary(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), layout));
+}
+
+Datum
+bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	return filter_from_bytea(fcinfo, BF_LAYOUT_CLASSIC);
+}
+
+Datum
+counting_bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	return filter_from_bytea(fcinfo, BF_LAYOUT_COUNTING4);
 }
 
 Datum

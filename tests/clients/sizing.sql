@@ -1,0 +1,25 @@
+-- tests/clients/sizing.sql: the sizes the server gives a filter built for
+-- n values at rate fpp (bloom_agg(v, n, fpp, layout) and bloom_empty size
+-- alike: bf_size_for_layout), for the client libraries' writers, whose
+-- create() must give the same m and k.  One JSON object per line on stdout:
+-- {"n": N, "fpp": P, "layout": L, "m": M, "k": K}.
+--
+-- psql -X -q -At -f tests/clients/sizing.sql
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+SET extra_float_digits = 3;
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
+WITH ns(n) AS (
+    -- small counts one by one, then 20 per decade up to 10^8
+    SELECT g FROM generate_series(1, 40) g
+    UNION SELECT round(10 ^ (g / 20.0))::bigint FROM generate_series(32, 160) g
+    UNION VALUES (1000000::bigint), (10000000), (123456789)),
+rates(fpp) AS (
+    VALUES (0.3::float8), (0.1), (0.05), (0.01), (0.001), (1e-5), (1e-9), (0.0123))
+SELECT json_build_object('n', n, 'fpp', fpp, 'layout', lay,
+                         'm', i.nbits, 'k', i.nhashes)::text
+FROM ns, rates, (VALUES ('classic'), ('blocked512')) l(lay),
+     LATERAL bloom_info(bloom_empty(n, fpp, lay)) i
+-- (a blocked512 search of 10^8 values at 10^-9 costs seconds: kept below)
+WHERE lay = 'classic' OR n * -ln(fpp) < 1e9
+ORDER BY lay, n, fpp;
