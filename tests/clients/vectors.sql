@@ -1,7 +1,8 @@
 -- tests/clients/vectors.sql: test vectors for the client libraries, made by
 -- the server itself (issue 30).  For every type a client hashes, a list of
--- values (the first :added of them added to every filter, the others not,
--- edge values among both), and for every layout the server writes a filter
+-- values (the first :added of them added to every filter but classic_wide,
+-- which holds the first :added of the others; edge values among both), and
+-- for every layout the server writes a filter
 -- of those values, in the binary form (hex of bloom_send) and the text form,
 -- with the server's answer (bloom_contains) for every value: the clients
 -- must give exactly these answers.  One JSON object per line on stdout.
@@ -119,6 +120,16 @@ BEGIN
         UNION ALL SELECT ''layered'', bloom_index_filter(%4$L::regclass)
         UNION ALL SELECT ''empty'', bloom_empty(100, 0.01)',
         tbl, nadded, NULL, (SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = (tbl || '_ix')::regclass));
+    -- what the clients' writers must match: a derived filter that takes an
+    -- add, and its union with a classic filter of the same size (the first
+    -- nadded absent values)
+    EXECUTE format('INSERT INTO made
+        SELECT ''classic_wide'', (SELECT bloom_agg(v, %2$s * 2, 0.01, ''classic'')
+                                  FROM (SELECT v FROM %1$I WHERE NOT added ORDER BY ord LIMIT %2$s) w)
+        UNION ALL SELECT ''derived_added'',
+            bloom_add(f, (SELECT v FROM %1$I WHERE NOT added ORDER BY ord LIMIT 1)) FROM made WHERE name = ''derived''',
+        tbl, nadded);
+    INSERT INTO made SELECT 'derived_union', d.f | w.f FROM made d, made w WHERE d.name = 'derived' AND w.name = 'classic_wide';
     FOR f IN SELECT * FROM made LOOP
         EXECUTE format('SELECT string_agg(CASE WHEN bloom_contains($1, v) THEN ''1'' ELSE ''0'' END, '''' ORDER BY ord) FROM %I', tbl)
            USING f.f INTO answers;

@@ -72,7 +72,7 @@ function checkFlags(layout, flags) {
     throw fail("only an explicit or classic filter that is not derived has a target");
 }
 
-function payloadSize(layout, k, m, flags, elemlen) {
+export function payloadSize(layout, k, m, flags, elemlen) {
   const total = HEADER_SIZE + extensionBytes(flags) + elemlen + (layout === LAYERED ? k * LAYER_SIZE : 0) + dataBytes(layout, num(m));
   if (total > MAX_PAYLOAD) throw fail(`filter of ${total} bytes exceeds the 1 GB limit`);
   return total;
@@ -153,7 +153,7 @@ export function parseBinary(buf) {
     after += k * LAYER_SIZE;
   }
   const p = {
-    layout, scheme, flags, k, seed, seedHi: Number(seed >> 32n), seedLo: Number(seed & 0xffffffffn), m: num(m), n, bound: num(bound), est: num(est), target,
+    layout, scheme, flags, k, seed, seedHi: Number(seed >> 32n), seedLo: Number(seed & 0xffffffffn), m: num(m), n, bound: num(bound), est: num(est), estExact: est, target,
     elem: utf8.decode(elemBytes), elemlen, layers, data: buf.subarray(after), size: len,
   };
   checkData(p);
@@ -350,20 +350,68 @@ export function textToBinary(text) {
   if (est > INT64_MAX) throw fail("estimated distinct count is out of range");
   const size = payloadSize(layout, Number(k), m, flags, elem.length);
   const buf = new Uint8Array(size);
-  const v = new DataView(buf.buffer);
-  buf.set([0x42, 0x4c, 0x4f, 0x4d, 1, layout, scheme, flags]);
-  v.setUint16(8, Number(k), true);
-  v.setUint16(10, elem.length, true);
-  v.setBigUint64(12, seed, true);
-  v.setBigUint64(20, m, true);
-  v.setBigUint64(28, n, true);
-  let at = HEADER_SIZE;
-  if (flags & FLAG_DERIVED) { v.setBigUint64(at, bound, true); v.setBigUint64(at + 8, est, true); at += 16; }
-  else if (flags & FLAG_TARGET) { v.setUint32(at, target, true); at += 4; }
-  buf.set(elem, at);
-  at += elem.length;
-  for (const [lm, lk] of layers) { v.setBigUint64(at, lm, true); v.setUint16(at + 8, lk, true); at += LAYER_SIZE; }
-  const label = layout === COUNTING4 ? "counters=" : layout === EXPLICIT ? "hashes=" : "bits=";
-  takeData(c, label, dataBytes(layout, Number(m)), buf.subarray(at));
+  const at = writeHeader(buf, { layout, scheme, flags, k: Number(k), seed, m, n, bound, est, target, elem, layers });
+  takeData(c, dataLabel(layout) + "=", dataBytes(layout, Number(m)), buf.subarray(at));
   return buf;
+}
+
+const dataLabel = (layout) => (layout === COUNTING4 ? "counters" : layout === EXPLICIT ? "hashes" : "bits");
+
+/**
+ * Writes the header of the binary form into buf (at least its size:
+ * payloadSize), then the extension fields, the element key (h.elem, bytes)
+ * and a layered filter's layers (h.layers, [m, k] pairs of bigint and
+ * number); returns the offset where the data goes.  seed, m, n, bound and
+ * est are bigints; the caller has checked them (checkParams, checkFlags).
+ */
+export function writeHeader(buf, h) {
+  const v = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  buf.set([0x42, 0x4c, 0x4f, 0x4d, 1, h.layout, h.scheme, h.flags]);
+  v.setUint16(8, h.k, true);
+  v.setUint16(10, h.elem.length, true);
+  v.setBigUint64(12, h.seed, true);
+  v.setBigUint64(20, h.m, true);
+  v.setBigUint64(28, h.n, true);
+  let at = HEADER_SIZE;
+  if (h.flags & FLAG_DERIVED) { v.setBigUint64(at, h.bound, true); v.setBigUint64(at + 8, h.est, true); at += 16; }
+  else if (h.flags & FLAG_TARGET) { v.setUint32(at, h.target, true); at += 4; }
+  buf.set(h.elem, at);
+  at += h.elem.length;
+  for (const [lm, lk] of h.layers) { v.setBigUint64(at, lm, true); v.setUint16(at + 8, lk, true); at += LAYER_SIZE; }
+  return at;
+}
+
+/**
+ * The binary form (bloom_send's bytes) of a parsed filter p (parseBinary's
+ * fields, p.data its data), as it is now.
+ */
+export function toBinary(p) {
+  const elem = encoder.encode(p.elem);
+  const buf = new Uint8Array(payloadSize(p.layout, p.k, BigInt(p.m), p.flags, elem.length));
+  const layers = p.layers.map((l) => [BigInt(l.m), l.k]);
+  const at = writeHeader(buf, { ...p, m: BigInt(p.m), bound: BigInt(p.bound), est: p.estExact, elem, layers });
+  buf.set(p.data, at);
+  return buf;
+}
+
+// standard base64 with padding, as bf_text_write writes the data (a 12 MB
+// filter: Buffer's encoder where there is one, else btoa over chunks whose
+// length is a multiple of 3, so that no padding falls inside)
+function base64(d) {
+  if (typeof Buffer === "function") return Buffer.from(d.buffer, d.byteOffset, d.length).toString("base64");
+  const out = [];
+  for (let i = 0; i < d.length; i += 3 * 8192) out.push(btoa(String.fromCharCode.apply(null, d.subarray(i, i + 3 * 8192))));
+  return out.join("");
+}
+
+/** bf_text_write: the canonical text form (what SELECT f::text prints) of a parsed filter p. */
+export function toText(p) {
+  let text = `v1 ${LAYOUT_NAMES[p.layout]} m=${p.m} k=${p.k} scheme=${p.scheme} seed=${p.seed} n=${p.n} `;
+  if (p.flags & FLAG_DERIVED) text += `bound=${p.bound} est=${p.estExact} `;
+  if (p.flags & FLAG_TARGET) text += `target=0.${String(p.target).padStart(9, "0").replace(/(?<=.)0+$/, "")} `;
+  let elem = "";
+  for (const c of encoder.encode(p.elem))
+    elem += PLAIN.has(c) ? String.fromCharCode(c) : "%" + c.toString(16).toUpperCase().padStart(2, "0");
+  const layers = p.layout === LAYERED ? " layers=" + p.layers.map((l) => `${l.m}:${l.k}`).join(",") : "";
+  return `${text}elem=${elem}${layers} ${dataLabel(p.layout)}=${base64(p.data)}`;
 }

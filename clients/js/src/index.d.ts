@@ -39,7 +39,52 @@ export interface FilterInfo {
  */
 export type Probe = number | bigint | string | boolean | Date | Uint8Array | null | undefined;
 
+/**
+ * The SQL types a filter is created for (PostgreSQL's names; create also
+ * takes their aliases: bigint, integer, smallint, real, double precision,
+ * boolean, character varying, timestamp with(out) time zone, decimal).
+ */
+export type SqlType =
+  | "int2" | "int4" | "int8" | "text" | "varchar" | "bytea" | "uuid" | "numeric"
+  | "float4" | "float8" | "date" | "timestamp" | "timestamptz" | "bool";
+
+export interface CreateOptions {
+  /** The SQL type whose equality the filter follows (its values' hash family). */
+  type: SqlType | string;
+  /** The number of distinct values the filter is sized for (bloom_agg's expected_n): an integer >= 1. */
+  expectedItems: number | bigint;
+  /** The false-positive rate at expectedItems values (bloom_agg's fpp); 0.01 by default. */
+  falsePositiveRate?: number;
+  /** "classic" (the default) or "blocked" (= "blocked512": one cache line per probe). */
+  layout?: "classic" | "blocked" | "blocked512";
+  /** false: probe in JavaScript even where WebAssembly is available. */
+  wasm?: boolean;
+}
+
 export declare class BloomFilter {
+  /**
+   * An empty filter sized as the server's bloom_agg(v, expectedItems,
+   * falsePositiveRate, layout): the same values added give the same bytes.
+   */
+  static create(options: CreateOptions): BloomFilter;
+  /** The SQL type a created filter holds (its canonical name); null for a filter read with from. */
+  readonly type: SqlType | null;
+  /**
+   * Adds value, as bloom_add does (null and undefined are skipped).  A
+   * created filter converts it to its type first (int2/int4 refuse values
+   * out of range, float4 rounds); an int8 number past 2^53 - 1 is refused
+   * (give a bigint or a string of digits).  A filter read takes adds if
+   * classic, blocked512 or counting4; explicit and layered filters throw.
+   */
+  add(value: Probe): this;
+  /** add(v) for each v of values; a value refused throws, the values before it stay added. */
+  addMany(values: Iterable<Probe>): this;
+  /** The binary form, bloom_send's bytes: for BloomFilter.from, bloom_recv, or a bytea parameter read as $1::bytea::bloom. */
+  toBytes(): Uint8Array;
+  /** The text form, as SELECT f::text prints it. */
+  toString(): string;
+  /** A new filter holding both filters' values, as the server's f | g (the same shape and family, or one side empty). */
+  union(other: BloomFilter): BloomFilter;
   /**
    * From the binary form (bloom_send's bytes: a Uint8Array, Buffer or
    * ArrayBuffer) or the text form (a string).  options.wasm = false probes

@@ -1,17 +1,25 @@
 // pg-bloomfilter: probe a PostgreSQL bloomfilter value where the
-// application runs, bit for bit as the server's bloom_contains answers.
-// The format is read and checked in format.js, values hashed as the server
-// hashes them in values.js (and pghash.js), and hashes probed as hash
-// scheme 1 in probe.js.
+// application runs, bit for bit as the server's bloom_contains answers,
+// and write filters byte for byte as bloom_agg writes them.  The format is
+// read, checked and written in format.js, values hashed as the server
+// hashes them in values.js (and pghash.js), hashes probed as hash scheme 1
+// in probe.js and added in write.js; filters are sized in sizing.js.
 
 import * as F from "./format.js";
-import { hasherFor } from "./values.js";
+import { defaultFamily, hasherFor } from "./values.js";
 import { BATCH, batchSpace, probeBatch, probeOne, probePlan } from "./probe.js";
+import { blockedFpp, sizeFor } from "./sizing.js";
+import { sqlType } from "./types.js";
+import { addHash } from "./write.js";
 
 export { BloomFilterError } from "./format.js";
 
+const INT64_MAX = (1n << 63n) - 1n;
+const LAYOUTS = { classic: F.CLASSIC, blocked: F.BLOCKED512, blocked512: F.BLOCKED512 };
+
 export class BloomFilter {
   #p;
+  #type = null; // the SQL type a created filter holds (types.js), or null (a filter read)
   #plan; // what a probe needs, laid out once (probe.js)
   #seedHi; // the seed's halves as int32 (probe.js says why)
   #seedLo;
@@ -20,8 +28,9 @@ export class BloomFilter {
   #lastKind = ""; // the kind last probed, and its hasher: most probes are of one kind
   #lastFn = null;
 
-  constructor(parsed, options) {
+  constructor(parsed, options, type = null) {
     this.#p = parsed;
+    this.#type = type;
     this.#plan = probePlan(parsed, options?.wasm !== false);
     // the data is the plan's own copy (WebAssembly's, or JavaScript's): the
     // input may change or go, and the answers do not
@@ -46,6 +55,144 @@ export class BloomFilter {
       `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
   }
 
+  /**
+   * An empty filter for options.expectedItems values of SQL type
+   * options.type (a name as "int8", "text", "uuid": the type whose equality
+   * it follows) at false-positive rate options.falsePositiveRate (0.01 by
+   * default), in layout options.layout: "classic" (the default) or
+   * "blocked" ("blocked512").  The same m and k as the server's
+   * bloom_agg(v, expectedItems, falsePositiveRate, layout), so that the
+   * same values give the same bytes.
+   */
+  static create(options) {
+    if (options === null || typeof options !== "object")
+      throw new F.BloomFilterError("BloomFilter.create takes an object, as { type: \"int8\", expectedItems: 1000000 }");
+    const { type, expectedItems, falsePositiveRate = 0.01, layout = "classic", wasm } = options;
+    const t = sqlType(type);
+    const code = LAYOUTS[layout];
+    if (code === undefined) throw new F.BloomFilterError(`unknown layout "${layout}" (a filter is created "classic" or "blocked")`);
+    const n = typeof expectedItems === "bigint" ? Number(expectedItems) : expectedItems;
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1)
+      throw new F.BloomFilterError(`expectedItems must be an integer of at least 1, not ${String(expectedItems)}`);
+    if (typeof falsePositiveRate !== "number") throw new F.BloomFilterError("falsePositiveRate must be a number between 0 and 1 (exclusive)");
+    const { m, k } = sizeFor(F.LAYOUT_NAMES[code], n, falsePositiveRate);
+    const size = F.payloadSize(code, k, BigInt(m), 0, 0);
+    const parsed = {
+      layout: code, scheme: 1, flags: 0, k, seed: 0n, seedHi: 0, seedLo: 0, m, n: 0n, bound: 0, est: 0, estExact: 0n,
+      target: 0, elem: "", elemlen: 0, layers: [], data: new Uint8Array(F.dataBytes(code, m)), size,
+    };
+    return new BloomFilter(parsed, wasm === false ? { wasm: false } : undefined, t);
+  }
+
+  /** The SQL type this filter was created for (create's type, by its canonical name), or null for a filter read. */
+  get type() {
+    return this.#type === null ? null : this.#type.name;
+  }
+
+  /**
+   * Adds value (as bloom_add does; null and undefined are skipped, as
+   * bloom_agg skips NULL).  A filter read takes adds where its layout
+   * allows it: classic, blocked512 and counting4; explicit and layered
+   * filters throw.  Returns the filter.
+   */
+  add(value) {
+    if (value === null || value === undefined) return this;
+    this.#addOne(value, this.#writable());
+    return this;
+  }
+
+  /**
+   * add(v) for every v of values (an array, typed array or other iterable).
+   * A value that cannot be added throws; the values before it stay added.
+   * Returns the filter.
+   */
+  addMany(values) {
+    const list = listOf(values, "addMany");
+    const data = this.#writable();
+    for (const value of list) if (value !== null && value !== undefined) this.#addOne(value, data);
+    return this;
+  }
+
+  // the data adds write into, after checking the layout takes adds
+  #writable() {
+    const p = this.#p;
+    if (p.layout === F.EXPLICIT)
+      throw new F.BloomFilterError("an explicit filter (a set of hashes) takes adds on the server: bloom_add(f, value)");
+    if (p.layout === F.LAYERED)
+      throw new F.BloomFilterError("a layered filter is a bloomfilter index's, which the index keeps: add rows to the table");
+    return this.#plan.data;
+  }
+
+  #addOne(value, data) {
+    const p = this.#p;
+    if (this.#type !== null) value = this.#type.convert(value, true);
+    let fn;
+    if (p.elemlen === 0) {
+      // the first value names the family (the created type's, or the value's own type's)
+      const family = this.#type !== null ? this.#type.family : defaultFamily(value, kindOf(value));
+      fn = hasherFor(family, value, kindOf(value));
+      const h = fn(value, this.#seedHi, this.#seedLo);
+      this.#setFamily(family);
+      this.#added(addHash(p.layout, data, p.m, p.k, h[0] | 0, h[1] | 0));
+      return;
+    }
+    fn = this.#hasher(value);
+    const h = fn(value, this.#seedHi, this.#seedLo);
+    this.#added(addHash(p.layout, data, p.m, p.k, h[0] | 0, h[1] | 0));
+  }
+
+  #setFamily(family) {
+    const p = this.#p;
+    p.elem = family;
+    p.elemlen = new TextEncoder().encode(family).length;
+    p.size = F.payloadSize(p.layout, p.k, BigInt(p.m), p.flags, p.elemlen);
+    this.#cache.clear();
+    this.#lastKind = "";
+    this.#lastFn = null;
+  }
+
+  // n + 1 (saturating, as bloom_add_counts); a derived filter's bound grows
+  // by the bits newly set, and its estimate by 1 if any was (bloom_set_hash)
+  #added(changed) {
+    const p = this.#p;
+    if (p.n < INT64_MAX) p.n += 1n;
+    if (p.flags & F.FLAG_DERIVED) {
+      p.bound = Math.min(p.bound + changed, p.m);
+      if (changed > 0) {
+        p.estExact += 1n;
+        p.est = Number(p.estExact);
+      }
+    }
+  }
+
+  /** The binary form, as bloom_send gives it: what BloomFilter.from, bloom_recv and $1::bytea::bloom read. */
+  toBytes() {
+    return F.toBinary(this.#p);
+  }
+
+  /** The text form, as SELECT f::text prints it. */
+  toString() {
+    return F.toText(this.#p);
+  }
+
+  /**
+   * A new filter holding the values of both, as the server's f | g: the
+   * same layout, m, k, seed and family (or one side empty); the bits ORed
+   * (counters added, stopping at 15), n the sum.  Where a side is derived
+   * (an intersection's result), the bound and estimate as the server's.
+   */
+  union(other) {
+    if (!(other instanceof BloomFilter)) throw new F.BloomFilterError("union takes another BloomFilter");
+    const a = this.#p, b = other.#p;
+    checkCompatible(a, b);
+    const type = this.#type ?? other.#type;
+    if (b.elemlen === 0) return new BloomFilter(F.parseBinary(F.toBinary(a)), undefined, type);
+    if (a.elemlen === 0) return new BloomFilter(F.parseBinary(F.toBinary(b)), undefined, type);
+    if (a.layout === F.EXPLICIT || b.layout === F.EXPLICIT || a.layout === F.LAYERED)
+      throw new F.BloomFilterError(`the union of ${F.LAYOUT_NAMES[a.layout === F.CLASSIC || a.layout === F.BLOCKED512 ? b.layout : a.layout]} filters is computed on the server: f | g`);
+    return new BloomFilter(F.parseBinary(unionBytes(a, b, this.#occupied(0, a.data.length), other.#occupied(0, b.data.length))), undefined, type);
+  }
+
   // The function that hashes value (not null), or null where the filter is
   // empty (every value answers false); throws BloomFilterError where the
   // filter cannot hold a value of its type.
@@ -65,6 +212,7 @@ export class BloomFilter {
   /** Whether the filter may hold value; false is certain.  null and undefined are never held. */
   contains(value) {
     if (value === null || value === undefined) return false;
+    if (this.#type !== null) value = this.#type.convert(value, false);
     const fn = this.#hasher(value);
     if (fn === null) return false;
     const h = fn(value, this.#seedHi, this.#seedLo);
@@ -79,13 +227,7 @@ export class BloomFilter {
    * does.
    */
   containsMany(values) {
-    // (a string and a Uint8Array are iterable, by characters and bytes, but
-    // each is one value to probe, most likely passed alone: refused)
-    if (values === null || values === undefined || typeof values === "string" || values instanceof Uint8Array ||
-        typeof values[Symbol.iterator] !== "function")
-      throw new F.BloomFilterError(
-        `containsMany takes an array or another iterable of values, not ${describeList(values)}`);
-    const list = Array.isArray(values) || ArrayBuffer.isView(values) ? values : Array.from(values);
+    const list = listOf(values, "containsMany");
     const n = list.length, out = [];
     // the scratch space, taken for this call: a call made meanwhile (from a
     // getter of the list, say) makes its own
@@ -99,7 +241,8 @@ export class BloomFilter {
         // is probed as hash 0, and its answer then made false
         let never = 0;
         for (let i = 0; i < count; i++) {
-          const value = list[at + i];
+          let value = list[at + i];
+          if (this.#type !== null && value !== null && value !== undefined) value = this.#type.convert(value, false);
           const fn = value === null || value === undefined ? null : this.#hasher(value);
           if (fn === null) {
             hi[i] = lo[i] = 0;
@@ -199,30 +342,75 @@ function estimateDistinct(m, k, occupied) {
   return -(m / k) * Math.log1p(-occupied / m);
 }
 
-// log Γ(x) for x >= 1 (Lanczos, g = 7): bf_blocked_fpp's Poisson weights
-function lgamma(x) {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  x -= 1;
-  let a = c[0];
-  const t = x + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i] / (x + i);
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+// values as an array (or typed array) to walk by index; a string and a
+// Uint8Array are iterable, by characters and bytes, but each is one value,
+// most likely passed alone: refused
+function listOf(values, what) {
+  if (values === null || values === undefined || typeof values === "string" || values instanceof Uint8Array ||
+      typeof values[Symbol.iterator] !== "function")
+    throw new F.BloomFilterError(`${what} takes an array or another iterable of values, not ${describeList(values)}`);
+  return Array.isArray(values) || ArrayBuffer.isView(values) ? values : Array.from(values);
 }
 
-function blockedFpp(n, m, k) {
-  if (n <= 0) return 0;
-  const lambda = (n * 512) / m;
-  if (lambda > 1e6) return (-Math.expm1(k * lambda * Math.log1p(-1 / 512))) ** k;
-  const spread = 12 * Math.sqrt(lambda) + 30;
-  const lo = Math.floor(Math.max(0, lambda - spread)), hi = Math.ceil(lambda + spread);
-  let sum = 0, weight = 0;
-  for (let i = lo; i <= hi; i++) {
-    const pmf = Math.exp(i * Math.log(lambda) - lambda - lgamma(i + 1));
-    sum += pmf * (-Math.expm1(k * i * Math.log1p(-1 / 512))) ** k;
-    weight += pmf;
+// bloom_check_compatible: what two filters must share to be combined
+function checkCompatible(a, b) {
+  const diff = [];
+  if (a.layout === F.LAYERED && b.layout === F.LAYERED) {
+    const same = a.layers.length === b.layers.length && a.layers.every((l, i) => l.m === b.layers[i].m && l.k === b.layers[i].k);
+    if (!same) diff.push("layers (their number, m and k)");
+  } else {
+    if (a.layout === F.EXPLICIT || b.layout === F.EXPLICIT) {
+      if (a.layout === F.COUNTING4 || b.layout === F.COUNTING4) diff.push(`layout: ${F.LAYOUT_NAMES[a.layout]} and ${F.LAYOUT_NAMES[b.layout]}`);
+    } else if (a.m !== b.m) diff.push(`m: ${a.m} and ${b.m}`);
+    if (a.k !== b.k && a.layout !== F.EXPLICIT && b.layout !== F.EXPLICIT) diff.push(`k: ${a.k} and ${b.k}`);
+    if (a.layout !== b.layout && a.layout !== F.EXPLICIT && b.layout !== F.EXPLICIT)
+      diff.push(`layout: ${F.LAYOUT_NAMES[a.layout]} and ${F.LAYOUT_NAMES[b.layout]}`);
   }
-  return weight > 0 ? sum / weight : 1;
+  if (a.scheme !== b.scheme) diff.push(`hash scheme: ${a.scheme} and ${b.scheme}`);
+  if (a.seed !== b.seed) diff.push(`seed: ${BigInt.asIntN(64, a.seed)} and ${BigInt.asIntN(64, b.seed)}`);
+  if (a.elemlen !== 0 && b.elemlen !== 0 && a.elem !== b.elem) diff.push(`element family: ${a.elem} and ${b.elem}`);
+  if (diff.length > 0) throw new F.BloomFilterError(`cannot combine bloom filters that differ in ${diff.join("; ")}`);
+}
+
+// rint: to the nearest integer, halves to even
+function rint(x) {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// the binary form of a | b (bloom_union_in_place), both holding values, of
+// a bit layout or both counting4; xa and xb: the cells each has set
+function unionBytes(a, b, xa, xb) {
+  const derived = ((a.flags | b.flags) & F.FLAG_DERIVED) !== 0;
+  const n = a.n + b.n > INT64_MAX ? INT64_MAX : a.n + b.n;
+  const data = a.data.slice();
+  if (a.layout === F.COUNTING4) {
+    for (let i = 0; i < data.length; i++) {
+      const lo = Math.min((data[i] & 15) + (b.data[i] & 15), 15), hi = Math.min((data[i] >> 4) + (b.data[i] >> 4), 15);
+      data[i] = (hi << 4) | lo;
+    }
+  } else {
+    for (let i = 0; i < data.length; i++) data[i] |= b.data[i];
+  }
+  const out = { ...a, n, data };
+  if (derived) {
+    // a value outside the union passes if its bits are among those of
+    // either side that matter; the union's own fill estimates its values
+    const ca = estimateOf(a, xa), cb = estimateOf(b, xb);
+    const ea = a.flags & F.FLAG_DERIVED ? a.bound : xa, eb = b.flags & F.FLAG_DERIVED ? b.bound : xb;
+    const fillEst = estimateDistinct(a.m, a.k, F.popcount(data));
+    const est = Math.min(Math.max(fillEst, Math.max(ca, cb)), ca + cb);
+    out.flags = F.FLAG_DERIVED;
+    out.bound = Math.min(ea + eb, a.m);
+    out.estExact = BigInt(rint(Math.max(0, Math.min(est, Number(n)))));
+  }
+  return F.toBinary(out);
+}
+
+// bloom_estimate_distinct of a bit filter with `occupied` bits set
+function estimateOf(p, occupied) {
+  const est = p.flags & F.FLAG_DERIVED ? Number(p.estExact) : estimateDistinct(p.m, p.k, occupied);
+  return Math.min(est, Number(p.n));
 }
 
 function describeList(values) {

@@ -20,7 +20,7 @@ import { wasmProbe } from "./wasm.js";
 // not inline.  Arithmetic mod 2^32 is (a + b) | 0; a comparison of two
 // words as unsigned is made on a >>> 0 and b >>> 0, locally.
 const SALT_HI = 0x9e3779b9 | 0, SALT_LO = 0x7f4a7c15 | 0;
-const REFILL_HI = 0xc2b2ae3d | 0, REFILL_LO = 0x27d4eb4f | 0;
+export const REFILL_HI = 0xc2b2ae3d | 0, REFILL_LO = 0x27d4eb4f | 0;
 const TWO32 = 4294967296;
 const imul = Math.imul; // (a shorter call: small functions are the ones V8 inlines)
 
@@ -39,7 +39,7 @@ function mulHi(a, b) {
 // multiplication by a 64-bit constant C keeps the low 64 bits of the
 // product: its high word is mulHi(lo, C's low word) + lo C's high word +
 // hi C's low word.
-function fmix64(hi, lo, out, at) {
+export function fmix64(hi, lo, out, at) {
   lo ^= hi >>> 1; // k ^= k >> 33
   hi = (mulHi(lo, 0xed558ccd) + imul(lo, 0xff51afd7) + imul(hi, 0xed558ccd)) | 0; // k *= 0xff51afd7ed558ccd
   lo = imul(lo, 0xed558ccd) ^ (hi >>> 1); // k ^= k >> 33
@@ -51,8 +51,8 @@ function fmix64(hi, lo, out, at) {
 // x = fmix64(h) into XY[0] and XY[1], y = fmix64(h ^ 0x9E3779B97F4A7C15)
 // into XY[2] and XY[3].  fmix64 has one call site, in a loop, so V8 inlines
 // it once, and the whole probe fits its inlining budget.
-const XY = new Int32Array(4);
-function hashXY(hi, lo) {
+export const XY = new Int32Array(4);
+export function hashXY(hi, lo) {
   for (let at = 0; at < 4; at += 2) {
     fmix64(hi, lo, XY, at);
     hi ^= SALT_HI;
@@ -61,7 +61,7 @@ function hashXY(hi, lo) {
 }
 
 // floor(x m / 2^64) for x = [hi, lo] and 1 <= m < 2^53
-function reduce(hi, lo, m) {
+export function reduce(hi, lo, m) {
   hi >>>= 0;
   lo >>>= 0;
   const mH = Math.floor(m / TWO32), mL = m >>> 0;
@@ -79,7 +79,7 @@ function reduce(hi, lo, m) {
 // below 2^53 and so exact in a double: s1 = floor(x blocks / 2^16) less its
 // top terms, s2 = floor(x blocks / 2^32) less its top term, s3 = floor(x
 // blocks / 2^48).  The index is below 2^30.
-function blockBase(xHi, xLo, offset, blocks) {
+export function blockBase(xHi, xLo, offset, blocks) {
   const s1 = (xLo >>> 16) * blocks + Math.floor(((xLo & 0xffff) * blocks) / 65536);
   const s2 = (xHi & 0xffff) * blocks + Math.floor(s1 / 65536);
   const s3 = (xHi >>> 16) * blocks + Math.floor(s2 / 65536);
@@ -175,7 +175,7 @@ export function probePlan(p, useWasm = true) {
   // a copy of the data, never a view of the caller's input, which the
   // caller may change or transfer (a detached buffer reads as empty)
   if (plan.wasm !== null) plan.data = plan.wasm.data;
-  else if (p.layout !== F.EXPLICIT) plan.data = p.data.slice();
+  else plan.data = p.data.slice();
   return plan;
 }
 

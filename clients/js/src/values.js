@@ -90,11 +90,33 @@ function hashBytea(v, sh, sl) {
   return H.hashBytes(v, sh, sl);
 }
 
-function hashUuid(v, sh, sl) {
-  const hex = v.replace(/-/g, "");
-  if (!/^[0-9a-fA-F]{32}$/.test(hex) || !/^[0-9a-fA-F-]{32,36}$/.test(v)) throw fail(`"${v}" is not a uuid`);
+// uuid_in's rules (string_to_uuid): an optional "{", 32 hex digits of
+// either case, a "-" allowed after any group of four but the last, "}" if
+// and only if "{" opened, and nothing else (no spaces, no "urn:uuid:")
+const HEXPAIR = /^[0-9a-fA-F]{2}$/;
+
+function uuidBytes(v) {
   const bytes = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  let at = 0;
+  const braces = v[0] === "{";
+  if (braces) at++;
+  for (let i = 0; i < 16; i++) {
+    const pair = v.slice(at, at + 2);
+    if (!HEXPAIR.test(pair)) return null;
+    bytes[i] = parseInt(pair, 16);
+    at += 2;
+    if (v[at] === "-" && i % 2 === 1 && i < 15) at++;
+  }
+  if (braces) {
+    if (v[at] !== "}") return null;
+    at++;
+  }
+  return at === v.length ? bytes : null;
+}
+
+function hashUuid(v, sh, sl) {
+  const bytes = uuidBytes(v);
+  if (bytes === null) throw fail(`"${v}" is not a uuid (invalid input syntax for type uuid)`);
   return H.hashBytes(bytes, sh, sl);
 }
 
@@ -190,6 +212,21 @@ const BY_FAMILY = {
 
 // the kinds a filter can hold, for an empty filter (no element key yet)
 const DEFAULT_FAMILY = { number: INTEGER_OPS, bigint: INTEGER_OPS, string: TEXT_OPS, boolean: BOOL_OPS, bytes: BYTEA_OPS, date: TIMESTAMPTZ_OPS };
+
+/**
+ * The family a value takes in a filter that holds none yet (a filter read
+ * before any value was added): its kind's default (an integral number,
+ * bigint or string of digits: integer; another number: float8; string: text;
+ * boolean; Uint8Array: bytea; Date: timestamptz), as the server's
+ * bloom_add takes the family of the value's SQL type.  Throws for a kind no
+ * family takes.
+ */
+export function defaultFamily(value, kind) {
+  if (kind === "number" && !Number.isInteger(value)) return FLOAT_OPS;
+  const family = DEFAULT_FAMILY[kind];
+  if (family === undefined) throw fail(`a value of type ${describe(value)} cannot be added`);
+  return family;
+}
 
 /** The function that hashes values of this kind for a filter of element key elem. */
 export function hasherFor(elem, value, kind) {
