@@ -13,7 +13,8 @@
 -- Casts between bytea and the filter types (issue 42): a filter an
 -- application writes (the client libraries' toBytes / to_bytes) is sent as
 -- an ordinary bytea query parameter, by any driver, and read with
--- $1::bytea::bloom, checked exactly as bloom_recv checks the binary form.
+-- $1::bytea::bloom, checked exactly as bloom_recv checks the binary form;
+-- and bloom_index_refresh, which sends an index's filter only if it changed.
 
 \echo Use "ALTER EXTENSION bloomfilter UPDATE TO '1.11'" to load this file. \quit
 
@@ -32,3 +33,13 @@ CREATE CAST (bytea AS counting_bloom) WITH FUNCTION counting_bloom_from_bytea(by
 -- and back: f::bytea is bloom_send(f)
 CREATE CAST (bloom AS bytea) WITH FUNCTION bloom_send(bloom);
 CREATE CAST (counting_bloom AS bytea) WITH FUNCTION counting_bloom_send(counting_bloom);
+
+-- A client's copy of an index's filter, kept current (issue 42): the filter
+-- and a stamp of its bytes, or, when the caller's copy has that stamp, the
+-- stamp alone (the filter NULL), in one round trip.  Not STRICT: known is
+-- NULL on the first call.
+CREATE FUNCTION bloom_index_refresh(index regclass, known bigint DEFAULT NULL,
+    OUT stamp bigint, OUT filter bloom)
+    AS 'MODULE_PATHNAME', 'bloom_index_refresh' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_refresh(regclass, bigint) IS
+    'the bloomfilter index''s filter (as bloom_index_filter) and a stamp of it; the filter NULL if the stamp equals known';

@@ -4,14 +4,15 @@
  *	    bloom_index_info(index)             layers, keys, size, rates, staleness
  *	    bloom_index_verify(index)           every page checked, every row's key found
  *	    bloom_index_filter(index)           the filter as a bloom value (amsnapshot.c)
+ *	    bloom_index_refresh(index, known)   the same with its stamp, or the stamp alone if known
  *	  (bloom_index_contains, which reads a key's pages, is amcontains.c.)
  *
  * Each needs what every reader needs (amaccess.c): SELECT on the table or on
  * the indexed column, checked before any lock is taken, and no row-level
  * security applying to the caller.  bloom_index_info tells counts, among
  * them how many distinct keys were added, which pg_stats shows only under
- * the same rule.  bloom_index_filter takes SERIALIZABLE's predicate locks,
- * as a scan of the table would.
+ * the same rule.  bloom_index_filter and bloom_index_refresh take
+ * SERIALIZABLE's predicate locks, as a scan of the table would.
  */
 #include "reader.h"
 
@@ -19,6 +20,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
+#include "common/hashfn.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -31,6 +33,7 @@
 PG_FUNCTION_INFO_V1(bloom_index_info);
 PG_FUNCTION_INFO_V1(bloom_index_verify);
 PG_FUNCTION_INFO_V1(bloom_index_filter);
+PG_FUNCTION_INFO_V1(bloom_index_refresh);
 
 /* Sums over a layer's pages. */
 typedef struct LayerCounts
@@ -276,11 +279,12 @@ bloom_index_verify(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
-Datum
-bloom_index_filter(PG_FUNCTION_ARGS)
+/* The filter of index indexoid, its caller's right to read it checked, its predicate locks taken. */
+static bytea *
+index_filter(Oid indexoid)
 {
 	Oid table;
-	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table, NULL);
+	Relation index = bloom_index_open_read(indexoid, &table, NULL);
 	BloomHasher hasher;
 	List *indexes;
 
@@ -288,5 +292,48 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 	indexes = bloom_index_leaves(index, NULL);
 	bloom_index_lock_predicates(indexes);
 	index_close(index, NoLock);
-	PG_RETURN_BYTEA_P(bloom_index_snapshot(indexes, &hasher));
+	return bloom_index_snapshot(indexes, &hasher);
+}
+
+Datum
+bloom_index_filter(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(index_filter(PG_GETARG_OID(0)));
+}
+
+/*
+ * bloom_index_refresh(index, known) -> (stamp, filter): the filter
+ * bloom_index_filter gives, and its stamp, a 64-bit hash of its bytes; the
+ * filter NULL where the stamp is known (not NULL and equal), so that a
+ * client whose copy carries that stamp learns in one round trip, without
+ * the filter crossing the network, that its copy holds every key the
+ * index holds.  The stamp is of the very bytes returned, so no key added
+ * meanwhile can fall between the two; a hash, not a count of keys added,
+ * so that REINDEX or TRUNCATE followed by as many keys is a change too.
+ * The same privileges and predicate locks as bloom_index_filter, even when
+ * the filter is not sent: the caller reads the keys through its copy.
+ */
+Datum
+bloom_index_refresh(PG_FUNCTION_ARGS)
+{
+	TupleDesc desc;
+	Datum values[2];
+	bool nulls[2] = {false, false};
+	bytea *filter;
+	int64 stamp;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	filter = index_filter(PG_GETARG_OID(0));
+	Assert(VARSIZE(filter) - VARHDRSZ <= (Size) PG_INT32_MAX);
+	stamp = (int64) hash_bytes_extended((const unsigned char *) VARDATA(filter),
+	                                    (int) (VARSIZE(filter) - VARHDRSZ), 0);
+	values[0] = Int64GetDatum(stamp);
+	if (!PG_ARGISNULL(1) && PG_GETARG_INT64(1) == stamp)
+		nulls[1] = true;
+	else
+		values[1] = PointerGetDatum(filter);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
