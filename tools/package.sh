@@ -1,16 +1,38 @@
 #!/usr/bin/env bash
-# tools/package.sh: the Debian package postgresql-N-bloomfilter (debian/),
-# built in N's chroot (tools/chroot.sh: 15 bookworm, 17 trixie, 18 forky) as
-# a build daemon builds it: the source package first (.dsc, the upstream
-# tarball without debian/, debian.tar.xz), then the binary package from that
-# source package with pg_buildext and dpkg-buildpackage; then checked with
-# lintian there, source and binary.
+# tools/package.sh: the packages of this tree.
 #
-#   bash tools/package.sh N [OUTDIR]    build N's packages of this tree into
-#                                       OUTDIR (default: packages/): the .debs,
-#                                       the source package, lintian's report
+#   bash tools/package.sh N [OUTDIR]    the Debian package
+#                                       postgresql-N-bloomfilter (debian/),
+#                                       built in N's chroot (tools/chroot.sh:
+#                                       15 bookworm, 17 trixie, 18 forky) as
+#                                       a build daemon builds it: the source
+#                                       package first (.dsc, the upstream
+#                                       tarball without debian/,
+#                                       debian.tar.xz), then the binary
+#                                       package from that source package with
+#                                       pg_buildext and dpkg-buildpackage;
+#                                       then checked with lintian there,
+#                                       source and binary.  Into OUTDIR
+#                                       (default: packages/): the .debs, the
+#                                       source package, lintian's report
+#   bash tools/package.sh clients [OUTDIR]
+#                                       the client libraries' packages, built
+#                                       on this machine with no network, into
+#                                       OUTDIR (default: packages/):
+#                                       pg-bloomfilter-VERSION.tgz (npm pack
+#                                       of clients/js; its CommonJS entry,
+#                                       cjs/, checked against src/ first where
+#                                       esbuild is installed) and
+#                                       pg_bloomfilter-VERSION.tar.gz (sdist)
+#                                       and pg_bloomfilter-VERSION-py3-none-any.whl
+#                                       (built from that sdist) of
+#                                       clients/python, with Debian's
+#                                       python3-build, python3-setuptools and
+#                                       python3-wheel (no build isolation).
+#                                       VERSION: META.json's, which both
+#                                       clients must carry.
 #
-# Inside the chroot (what the host part runs there):
+# Inside the chroot (what the host part of N runs there):
 #   bash tools/package.sh --inside N    build /build/bloomfilter, and, if
 #                                       /build/input/previous.tar exists
 #                                       (another version's source), that too,
@@ -27,7 +49,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-	echo "usage: $0 N [OUTDIR] | --inside N" >&2
+	echo "usage: $0 N [OUTDIR] | clients [OUTDIR] | --inside N" >&2
 	exit 2
 }
 
@@ -105,7 +127,69 @@ EOF
 		"$(grep -c '^W: ' "$out/lintian-$version.txt" || true) warnings"
 }
 
+# clients OUT: the npm tarball of clients/js and the sdist and wheel of
+# clients/python, in OUT.
+clients() {
+	local out=$1 python=${PYTHON:-/usr/bin/python3} version js_version py_version stage
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+	version=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' "$top/META.json")
+	js_version=$(node -p 'require(process.argv[1]).version' "$top/clients/js/package.json")
+	py_version=$("$python" -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' \
+		"$top/clients/python/pyproject.toml")
+	if [ "$js_version" != "$version" ] || [ "$py_version" != "$version" ]; then
+		echo "package: clients/js/package.json has $js_version, clients/python/pyproject.toml $py_version;" \
+			"META.json has $version: the clients carry the extension's version" >&2
+		return 1
+	fi
+	# the packages' LICENSE: the repository's
+	for license in "$top/clients/js/LICENSE" "$top/clients/python/LICENSE"; do
+		cmp -s "$top/LICENSE" "$license" || {
+			echo "package: $license differs from LICENSE: cp LICENSE ${license#"$top"/}" >&2
+			return 1
+		}
+	done
+	stage=$(mktemp -d)
+	# (the script ends with this function: the staging folder goes then,
+	# whatever happens)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$stage'" EXIT
+	# JavaScript: the CommonJS entry is committed (cjs/build.sh); a stale one
+	# is not packed
+	if command -v esbuild >/dev/null; then
+		bash "$top/clients/js/cjs/build.sh" "$stage/cjs" >&2
+		for f in index.cjs index.d.cts; do
+			cmp -s "$stage/cjs/$f" "$top/clients/js/cjs/$f" || {
+				echo "package: clients/js/cjs/$f is not what src/ builds: run bash clients/js/cjs/build.sh" >&2
+				return 1
+			}
+		done
+	else
+		echo "package: esbuild is missing: clients/js/cjs/ packed unchecked against src/" >&2
+	fi
+	rm -f "$out/pg-bloomfilter-$version.tgz"
+	(cd "$top/clients/js" && npm pack --silent --pack-destination "$out" >/dev/null)
+	# Python: from a copy of the source (the build writes into it), the
+	# sdist, then the wheel from the sdist (so the sdist is known to build)
+	mkdir "$stage/python"
+	tar -C "$top/clients/python" --exclude=./build --exclude='*.egg-info' --exclude=__pycache__ -cf - . |
+		tar -C "$stage/python" -xf -
+	rm -f "$out/pg_bloomfilter-$version.tar.gz" "$out/pg_bloomfilter-$version-py3-none-any.whl"
+	(cd "$stage/python" && "$python" -m build --no-isolation --outdir "$out" . >"$stage/build.log" 2>&1) || {
+		cat "$stage/build.log"
+		echo "package: the Python build failed (log above)" >&2
+		return 1
+	}
+	ls -l "$out/pg-bloomfilter-$version.tgz" "$out/pg_bloomfilter-$version.tar.gz" \
+		"$out/pg_bloomfilter-$version-py3-none-any.whl"
+}
+
 [ $# -ge 1 ] || usage
+if [ "$1" = clients ]; then
+	[ $# -le 2 ] || usage
+	clients "${2:-$top/packages}"
+	exit
+fi
 if [ "$1" = --inside ]; then
 	[ $# -eq 2 ] || usage
 	inside "$2"

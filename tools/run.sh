@@ -96,11 +96,18 @@ packages=(make gcc libc6-dev postgresql-$host_version postgresql-server-dev-$hos
 [ "$mode" = test ] && packages+=(wamerican-huge clang-format clang libclang-rt-14-dev debootstrap zip unzip git)
 # (lld: wasm-ld, which links the JavaScript library's WebAssembly, clients/js/wasm)
 [ "$mode" = test ] && packages+=(lld)
-# the client libraries' tests (tests/clients): Debian's Python, its venv and build
-[ "$mode" = test ] && packages+=(python3 python3-venv python3-build python3-setuptools python3-wheel python3-pip)
-# ... Node (npm: Debian's, unless the node installed brings its own) and Chromium
+# the client libraries' tests (tests/clients): Debian's Python, its venv and
+# build (the packages: tools/package.sh clients; python3-wheel-whl: the
+# wheels pip builds a checkout or an sdist with, offline; psycopg 3: the
+# Python examples' driver; node-postgres, the JavaScript examples', comes
+# from npm's registry, pinned, in tests/clients/examples.sh)
+[ "$mode" = test ] && packages+=(python3 python3-venv python3-build python3-setuptools python3-wheel python3-pip
+	python3-wheel-whl python3-psycopg)
+# ... Node (npm: Debian's, unless the node installed brings its own),
+# esbuild (the JavaScript package's CommonJS entry, clients/js/cjs), tsc (its
+# types, checked in the installed package) and Chromium
 if [ "$mode" = test ]; then
-	packages+=(nodejs chromium)
+	packages+=(nodejs esbuild node-typescript chromium)
 	command -v npm >/dev/null || packages+=(npm)
 fi
 for v in $versions; do

@@ -8,14 +8,31 @@
 #   - lanes: contains_many (computed in lanes of Python ints) answers as
 #     contains, over every layout and kind of value;
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
-#   - packaging: the Python sdist and wheel built offline, each installed
-#     into a fresh venv and imported from there;
+#   - packaging: the clients' packages built once, offline (bash
+#     tools/package.sh clients: the npm tarball, the Python sdist and
+#     wheel), then checked and installed from those files
+#     (tests/clients/python_package.sh: the wheel, the sdist, and the
+#     checkout as its README says, each into a fresh venv with no package
+#     index; and the wheel on the Python of each other version's chroot,
+#     tests/clients/python_wheel_unpacked.sh);
 #   - the same for JavaScript (Node; each filter probed in WebAssembly and in
 #     JavaScript), and the WebAssembly module shipped rebuilt from its C
 #     source and compared: vectors, format, filters of more than
-#     2^32 bits against a BigInt reference (large), fuzz_js, npm pack
-#     installed into a fresh project; and the vectors of the host's version
+#     2^32 bits against a BigInt reference (large), fuzz_js, the npm
+#     tarball installed into a fresh project and used by import and by
+#     require() (tests/clients/js_package.sh), its CommonJS entry (cjs/)
+#     checked against src/ as tools/package.sh builds it; and the vectors of the host's version
 #     answered in headless Chromium, through a test page.
+#   - writing (1.11): for every vectors file, each library's create/add
+#     give bloom_agg's bytes and text for every type and both layouts, a
+#     derived filter takes an add and a union as the server's, and create
+#     sizes every case of tests/clients/sizing.sql (made by the host's
+#     server) as the server does; the writing API's edges (write-api.mjs,
+#     test_write.py without a server);
+#   - the examples (clients/*/examples: node-postgres, psycopg 3) run from
+#     the installed packages against a throwaway cluster
+#     (tests/clients/examples.sh): a filter sent as a bytea parameter, an
+#     index's filter refreshed only when it changed.
 # Ends with "clients: P passed, F failed".  Run as root from the top folder,
 # after tools/suite.sh installed the extension for each version.
 set -uo pipefail
@@ -51,6 +68,14 @@ for v in $versions; do
 	fi
 	[ -s "$work/vectors/vectors-$v.jsonl" ] && files+=("$work/vectors/vectors-$v.jsonl")
 done
+# the sizes the host's server gives filters (tests/clients/sizing.sql): the
+# writers' create() must give the same m and k
+make_sizing() {
+	pg_virtualenv -v "$host_version" -t psql -X -q -At -v ON_ERROR_STOP=1 -f tests/clients/sizing.sql >"$work/sizing.raw" &&
+		grep '^{' "$work/sizing.raw" >"$work/vectors/sizing.jsonl" && [ "$(wc -l <"$work/vectors/sizing.jsonl")" -gt 1000 ]
+}
+check "sizing cases made by $host_version" make_sizing
+sizing=$work/vectors/sizing.jsonl
 # Python's vector checks take two to three minutes a version, on one core:
 # they run in the background, beside the rest, and are counted at the end.
 (
@@ -71,9 +96,22 @@ shown_log() {
 }
 check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_format.py"
 check "python: lanes (contains_many against contains)" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_lanes.py"
+for f in "${files[@]}"; do
+	check "python: writes $(basename "$f" .jsonl)'s filters byte for byte, and its sizes" \
+		env BLOOM_VECTORS="$f" BLOOM_SIZING="$sizing" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write.py"
+done
 check "python: fuzz" env BLOOM_VECTORS="${files[0]:-}" PYTHONPATH="$py/src" \
 	"$python" "$py/tests/fuzz_parse.py" "${FUZZ_SECONDS:-60}"
-check "python: packaging" bash tests/clients/python_package.sh "$work/package"
+# the packages, built once; the packaging checks install these files
+packages=$work/packages
+check "packages: built by tools/package.sh clients" bash tools/package.sh clients "$packages"
+check "python: packaging" bash tests/clients/python_package.sh "$work/package" "$packages"
+for v in $versions; do
+	[ "$v" = "$host_version" ] && continue
+	wheel=$(cd "$packages" && ls pg_bloomfilter-*-py3-none-any.whl 2>/dev/null || echo none.whl)
+	check "python: the wheel on the Python of $v's chroot" env BLOOM_CHROOT_INPUT="$packages" \
+		bash tools/chroot.sh run "$v" bash tests/clients/python_wheel_unpacked.sh "/build/input/$wheel"
+done
 js=clients/js
 # the WebAssembly shipped (src/probe_wasm.js) is the one wasm/probe.c makes
 wasm_is_built() {
@@ -85,10 +123,17 @@ for f in "${files[@]}"; do
 	check "js: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" node "$js/test/vectors.mjs"
 done
 check "js: format" node "$js/test/format.mjs"
+check "js: writing's API (create, add, union, UUID text)" node "$js/test/write-api.mjs"
+for f in "${files[@]}"; do
+	check "js: writes $(basename "$f" .jsonl)'s filters byte for byte, and its sizes" \
+		env BLOOM_VECTORS="$f" BLOOM_SIZING="$sizing" node "$js/test/write.mjs"
+done
 check "js: filters over 2^32 bits" node "$js/test/large.mjs"
 check "js: fuzz" env BLOOM_VECTORS="${files[0]:-}" node "$js/test/fuzz.mjs" "${FUZZ_SECONDS:-60}"
-check "js: packaging" bash tests/clients/js_package.sh "$work/js-package"
+check "js: packaging" bash tests/clients/js_package.sh "$work/js-package" "$packages"
 check "js: in headless Chromium" bash tests/clients/browser_test.sh "${files[0]:-}" "$work/browser"
+check "js: the examples (node-postgres), from the package" bash tests/clients/examples.sh js "$packages" "$work/examples-js" "$host_version"
+check "python: the examples (psycopg 3), from the package" bash tests/clients/examples.sh python "$packages" "$work/examples-py" "$host_version"
 wait "$python_vectors"
 for f in "${files[@]}"; do
 	check "python: $(basename "$f" .jsonl)" shown_log "$work/python-$(basename "$f" .jsonl).log"

@@ -112,3 +112,28 @@ export declare class BloomFilter {
   containsHash(hi: number, lo: number): boolean;
   readonly info: FilterInfo;
 }
+
+/**
+ * A bloomfilter index's filter, kept current through the server's
+ * bloom_index_refresh(index, known): refresh() asks whether the filter
+ * changed since it was fetched and fetches it only then.
+ */
+export declare class IndexFilter {
+  /**
+   * index: the index's name; db: a node-postgres Client or Pool (query(sql,
+   * params) resolving to { rows }), or a function (sql, params) => rows.
+   */
+  constructor(
+    index: string,
+    db: { query(sql: string, params: unknown[]): Promise<{ rows: any[] }> } | ((sql: string, params: unknown[]) => Promise<any[]>),
+    options?: { wasm?: boolean },
+  );
+  /** Fetches the filter if it changed since the last fetch (always the first time); true if it did. */
+  refresh(): Promise<boolean>;
+  /** The filter as last fetched. */
+  readonly filter: BloomFilter;
+  /** Its stamp (a decimal string), or null before the first refresh. */
+  readonly stamp: string | null;
+  /** filter.contains(value). */
+  contains(value: Probe): boolean;
+}

@@ -13,6 +13,8 @@ import { sqlType } from "./types.js";
 import { addHash } from "./write.js";
 
 export { BloomFilterError } from "./format.js";
+// (refresh.js imports BloomFilter back: it uses it only once called)
+export { IndexFilter } from "./refresh.js";
 
 const INT64_MAX = (1n << 63n) - 1n;
 const LAYOUTS = { classic: F.CLASSIC, blocked: F.BLOCKED512, blocked512: F.BLOCKED512 };

@@ -45,8 +45,13 @@ class Loading(unittest.TestCase):
                 self.assertEqual(g.info, f.info)
                 self.assertEqual([g.contains(v) for v in range(-5, 50)],
                                  [f.contains(v) for v in range(-5, 50)])
-            self.assertIs(copy.copy(f), f)
-            self.assertIs(copy.deepcopy(f), f)
+            # filters are mutable (add): a copy is another filter, equal until one changes
+            for g in (copy.copy(f), copy.deepcopy(f)):
+                self.assertIsNot(g, f)
+                self.assertEqual(g, f)
+                g.add(2)
+                self.assertNotEqual(g, f)
+                self.assertFalse(f.contains(2))
             self.assertTrue(copy.deepcopy({"f": f})["f"].contains(1))
 
     def refused(self, data, fragment):

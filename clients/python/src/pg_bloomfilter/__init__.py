@@ -1,4 +1,4 @@
-"""pg_bloomfilter: probe a PostgreSQL bloomfilter value where the application runs.
+"""pg_bloomfilter: probe and write PostgreSQL bloomfilter values where the application runs.
 
     from pg_bloomfilter import BloomFilter
 
@@ -6,13 +6,23 @@
     if "alice" in f:      # False: certainly not in the set; True: ask the server
         ...
 
+    g = BloomFilter.create("bigint", expected_items=10_000, false_positive_rate=0.01)
+    g.add_many(ids)       # bloom_agg(id, 10000, 0.01)'s filter, byte for byte
+    cur.execute("SELECT o.* FROM orders o WHERE %s::bytea::bloom @> o.id", (g.to_bytes(),))
+
+    seen = IndexFilter("users_name_seen", conn)   # an index's filter, kept current:
+    seen.refresh()                                # fetched again only if it changed
+
 The answers are the server's, bit for bit (bloom_contains), false positives
-included; the library reads every layout the server writes and writes
-nothing.  See the extension's docs/clients.md.
+included; the library reads every layout the server writes, and writes
+classic, blocked512 and counting4 filters as the server does (create, add,
+union; to_bytes and str give bloom_send's bytes and the text form).  See the
+extension's docs/clients.md.
 """
 
 from .errors import BloomFilterError
 from .filter import BloomFilter, FilterInfo
+from .refresh import IndexFilter
 
-__all__ = ["BloomFilter", "BloomFilterError", "FilterInfo"]
-__version__ = "1.10.0"
+__all__ = ["BloomFilter", "BloomFilterError", "FilterInfo", "IndexFilter"]
+__version__ = "1.11.0"

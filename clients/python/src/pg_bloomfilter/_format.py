@@ -63,9 +63,11 @@ class Layer:
     offset: int  # where its bits start in the data, in bytes
 
 
-@dataclass(frozen=True)
+@dataclass
 class Parsed:
-    """A checked value: its header fields and where its data lie."""
+    """A checked value: its header fields and where its data lie.  (Not
+    frozen: a BloomFilter owns its Parsed and updates n, the element key and
+    a derived filter's bound and estimate in place as values are added.)"""
 
     layout: int
     scheme: int
@@ -81,6 +83,7 @@ class Parsed:
     layers: Tuple[Layer, ...]
     data: memoryview
     size: int  # bytes of the payload (bloom_info's bytes adds the 4-byte varlena header)
+    elem_bytes: bytes = b""  # the element key as stored (elem is its UTF-8, else Latin-1, reading)
 
 
 def _fail(message: str) -> BloomFilterError:
@@ -271,7 +274,7 @@ def parse_binary(buf: bytes) -> Parsed:
         elem = elem_raw.decode("latin-1")
     parsed = Parsed(
         layout, scheme, flags, nhashes, seed, ncells, nadded, bound, est, target, elem,
-        tuple(layers), data, length,
+        tuple(layers), data, length, elem_raw,
     )
     _check_data(parsed)
     return parsed
@@ -558,6 +561,16 @@ def text_to_binary(text: str) -> bytes:
     payload_size(layout, nhashes, ncells, flags, len(elem))
     label = {COUNTING4: "counters=", EXPLICIT: "hashes="}.get(layout, "bits=")
     data = _take_data(c, label, data_bytes(layout, ncells))
+    return build_binary(
+        layout, scheme, flags, nhashes, seed, ncells, nadded, bound, est, target, elem, layers, data
+    )
+
+
+def build_binary(layout: int, scheme: int, flags: int, nhashes: int, seed: int, ncells: int,
+                 nadded: int, bound: int, est: int, target: int, elem: bytes,
+                 layers: List[Tuple[int, int]], data) -> bytes:
+    """The binary form of a value of these fields (bf_init_header's bytes, then
+    the data): the caller checked them.  layers: a layered filter's (m, k)s."""
     header = MAGIC + struct.pack(
         "<BBBBHHQQQ", VERSION, layout, scheme, flags, nhashes, len(elem), seed, ncells, nadded
     )
@@ -567,7 +580,7 @@ def text_to_binary(text: str) -> bytes:
     elif flags & FLAG_TARGET:
         ext = struct.pack("<I", target)
     layer_bytes = b"".join(struct.pack("<QH", m, k) for m, k in layers)
-    return header + ext + elem + layer_bytes + data
+    return b"".join((header, ext, elem, layer_bytes, data))
 
 
 def layout_name(layout: int) -> str:

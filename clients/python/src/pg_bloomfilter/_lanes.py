@@ -338,21 +338,33 @@ class _Cells:
         8 bits of mask_of's the mask table's input (the bits above are not
         read, so neither needs a mask)."""
         n, k = self.n, self.k
+        if n == 1:  # (one value, as add() gives: its two ints as they are)
+            self.index[4 * cell : 4 * cell + 4] = (byte_index & 0xFFFFFFFF).to_bytes(4, "little")
+            self.mask_of[cell] = mask_of & 0xFF
+            return
         index = byte_index.to_bytes(16 * n, "little")
         for t in range(4):
             self.index[4 * cell + t :: 4 * k] = index[t::16]
         self.mask_of[cell::k] = mask_of.to_bytes(16 * n, "little")[0::16]
+
+    def where(self) -> Tuple[int, ...]:
+        """Every cell's byte index, value after value (k a value)."""
+        return struct.unpack(f"<{self.n * self.k}I", self.index)  # (not a cast: little-endian on any machine)
+
+    def masks(self, table: bytes) -> bytes:
+        """Every cell's mask in its byte, value after value; table (mask_table)
+        maps mask_of to the mask."""
+        return self.mask_of.translate(table)
 
     def failed(self, data: bytes, table: bytes) -> int:
         """Byte i of the result is 1 if value i fails (a cell it tests is clear:
         its byte has none of its mask's bits), else 0.  table maps mask_of to
         the mask."""
         n, k = self.n, self.k
-        where = struct.unpack(f"<{n * k}I", self.index)  # (not a cast: little-endian on any machine)
+        where = self.where()
         read = itemgetter(*where)(data)  # one C call reads every cell's byte
         cells = bytes(read) if len(where) > 1 else bytes((read,))
-        masks = self.mask_of.translate(table)
-        tested = int.from_bytes(cells, "little") & int.from_bytes(masks, "little")
+        tested = int.from_bytes(cells, "little") & int.from_bytes(self.masks(table), "little")
         clear = tested.to_bytes(n * k, "little").translate(_IS_ZERO)
         failed = 0
         for cell in range(k):
@@ -360,10 +372,17 @@ class _Cells:
         return failed
 
 
-def probe_lanes(p: fmt.Parsed, data: bytes, hashes64: bytes, n: int) -> bytes:
-    """Whether the filter (classic, counting4, blocked512 or layered: not
-    explicit) holds each of n hashes, given as 64-bit lanes (little-endian
-    bytes): a byte a value, 1 if held, else 0."""
+def mask_table(layout: int) -> bytes:
+    """The table _Cells.masks reads a layout's masks with: a bit's (classic,
+    blocked512, layered) or a 4-bit counter's (counting4)."""
+    return _NIBBLE_MASK if layout == fmt.COUNTING4 else _BIT_MASK
+
+
+def cells_lanes(p: fmt.Parsed, hashes64: bytes, n: int) -> List[_Cells]:
+    """The cells each of n hashes, given as 64-bit lanes (little-endian bytes),
+    tests or sets in a filter of p's shape (classic, counting4, blocked512 or
+    layered: not explicit): a _Cells per layer (one for the other layouts),
+    each cell's byte index in the data and its mask (mask_table)."""
     assert p.layout != fmt.EXPLICIT and n > 0 and len(hashes64) == 8 * n
     L = lanes_of(n)
     low64 = L.low64
@@ -379,14 +398,13 @@ def probe_lanes(p: fmt.Parsed, data: bytes, hashes64: bytes, n: int) -> bytes:
             pos = ((x * p.ncells) >> 64) & low64
             cells.put(i, pos >> 1 if counting else pos >> 3, pos)
             x = (x + y) & low64
-        failed = cells.failed(data, _NIBBLE_MASK if counting else _BIT_MASK)
-        return failed.to_bytes(n, "little").translate(_IS_ZERO)
+        return [cells]
     if p.layout == fmt.BLOCKED512:
         shapes = ((0, p.ncells, p.nhashes),)
     else:
         shapes = tuple((layer.offset, layer.ncells, layer.nhashes) for layer in p.layers)
     low6 = 63 * L.ones128
-    held = 0
+    out = []
     for offset, ncells, k in shapes:
         # the block from x; the bits inside it from y, 9 bits at a time from
         # the top, the word refilled every 7
@@ -398,7 +416,18 @@ def probe_lanes(p: fmt.Parsed, data: bytes, hashes64: bytes, n: int) -> bytes:
                 word = _fmix64((word + REFILL_SALT * L.ones128) & low64, low64)
             shift = OFFSET_SHIFTS[cell % 7]
             cells.put(cell, base + ((word >> (shift + 3)) & low6), word >> shift)
-        # held if held in one layer at least
-        failed = cells.failed(data, _BIT_MASK)
+        out.append(cells)
+    return out
+
+
+def probe_lanes(p: fmt.Parsed, data: bytes, hashes64: bytes, n: int) -> bytes:
+    """Whether the filter (classic, counting4, blocked512 or layered: not
+    explicit) holds each of n hashes, given as 64-bit lanes (little-endian
+    bytes): a byte a value, 1 if held, else 0 (held if held in one layer
+    at least)."""
+    table = mask_table(p.layout)
+    held = 0
+    for cells in cells_lanes(p, hashes64, n):
+        failed = cells.failed(data, table)
         held |= int.from_bytes(failed.to_bytes(n, "little").translate(_IS_ZERO), "little")
     return held.to_bytes(n, "little")

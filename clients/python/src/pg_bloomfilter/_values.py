@@ -12,6 +12,7 @@ every NaN is one key.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import uuid as _uuid
 from decimal import Decimal, InvalidOperation
 from typing import Callable, Dict, Optional
@@ -73,13 +74,26 @@ def _bytes(v, seed: int) -> int:
     return h.hash_bytes_extended(bytes(v), seed)
 
 
+# PostgreSQL's uuid input (string_to_uuid in src/backend/utils/adt/uuid.c): 32
+# hex digits, a "-" allowed after any group of 4 but the last, all of it in
+# braces or none of it; nothing else, not even a space.  (uuid.UUID(str) is
+# looser: it takes "urn:uuid:" and braces on one side only.)
+_HEX4 = "[0-9A-Fa-f]{4}"
+_UUID_DIGITS = f"{_HEX4}(?:-?{_HEX4}){{7}}"
+_UUID_TEXT = re.compile(_UUID_DIGITS + "|" + r"\{" + _UUID_DIGITS + r"\}")
+
+
+def uuid_bytes(text: str) -> bytes:
+    """The 16 bytes of a uuid's text as PostgreSQL's uuid_in reads it; raises
+    BloomFilterError with uuid_in's message for a text it refuses."""
+    if _UUID_TEXT.fullmatch(text) is None:
+        raise BloomFilterError(f'invalid input syntax for type uuid: "{text}"')
+    return bytes.fromhex(text.strip("{}").replace("-", ""))
+
+
 def _uuid_value(v, seed: int) -> int:
-    if isinstance(v, str):
-        try:
-            v = _uuid.UUID(v)
-        except ValueError as e:
-            raise BloomFilterError(f"{v!r} is not a uuid") from e
-    return h.hash_bytes_extended(v.bytes, seed)
+    data = uuid_bytes(v) if isinstance(v, str) else v.bytes
+    return h.hash_bytes_extended(data, seed)
 
 
 # PostgreSQL's infinite dates and timestamps (DATEVAL_NOBEGIN/NOEND, DT_NOBEGIN/NOEND)
@@ -163,6 +177,21 @@ _DEFAULT_FAMILY = (
     (_dt.datetime, TIMESTAMP_OPS),
     (_dt.date, DATE_OPS),
 )
+
+
+def default_family(value) -> str:
+    """The family of value's default SQL type, which the first value added to a
+    filter without an element key gives it (as bloom_add does): bool_ops for
+    a bool, integer_ops for an int, float_ops, numeric_ops (Decimal),
+    text_ops (str), bytea_ops (bytes, bytearray, memoryview), uuid_ops,
+    date_ops, timestamp_ops for a naive datetime, timestamptz_ops for one
+    with a tzinfo.  Raises BloomFilterError for a type no filter holds."""
+    for types, family in _DEFAULT_FAMILY:
+        if isinstance(value, types):
+            if family == TIMESTAMP_OPS and value.tzinfo is not None:
+                return TIMESTAMPTZ_OPS
+            return family
+    raise BloomFilterError(f"a value of Python type {type(value).__name__} cannot be added to a filter")
 
 
 def _type_key(value) -> type:

@@ -1,0 +1,77 @@
+"""IndexFilter: a bloomfilter index's filter, kept current where the application runs.
+
+The server's bloom_index_refresh(index, known) sends the filter with a stamp
+of its bytes, or only the stamp when the copy's stamp is still the index's:
+a check is one short round trip, and the filter crosses the network only
+when it changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .errors import BloomFilterError
+from .filter import BloomFilter
+
+_SQL = ("SELECT stamp::text, bloom_send(filter) "
+        "FROM bloom_index_refresh(%s::regclass, %s::bigint)")
+
+
+class IndexFilter:
+    """The filter of bloomfilter index ``index`` (its name, as regclass reads it).
+
+    ``connection`` is a DB-API connection whose paramstyle is ``%s``
+    (psycopg 3, psycopg2, pg8000): ``refresh()`` runs one statement on a
+    cursor of it.  Nothing is fetched until ``refresh()``.
+    """
+
+    def __init__(self, index: str, connection: Any):
+        if not isinstance(index, str):
+            raise BloomFilterError("IndexFilter takes the index's name as a str")
+        if not hasattr(connection, "cursor"):
+            raise BloomFilterError("IndexFilter takes a DB-API connection (psycopg, psycopg2, pg8000)")
+        self._index = index
+        self._connection = connection
+        self._stamp: Optional[str] = None
+        self._filter: Optional[BloomFilter] = None
+
+    def refresh(self) -> bool:
+        """Fetch the filter if it changed since the last fetch (always the first time).
+
+        Returns True if a new filter was fetched.
+        """
+        cur = self._connection.cursor()
+        try:
+            cur.execute(_SQL, (self._index, self._stamp))
+            row = cur.fetchone()
+        finally:
+            cur.close()
+        if row is None:
+            raise BloomFilterError("bloom_index_refresh returned no row")
+        stamp, data = row[0], row[1]
+        if data is None:
+            if self._filter is None:
+                raise BloomFilterError("bloom_index_refresh sent no filter on the first call")
+            return False
+        self._filter = BloomFilter.from_bytes(bytes(data))
+        self._stamp = str(stamp)
+        return True
+
+    @property
+    def filter(self) -> BloomFilter:
+        """The filter as last fetched (``refresh()`` first)."""
+        if self._filter is None:
+            raise BloomFilterError("no filter yet: call refresh() first")
+        return self._filter
+
+    @property
+    def stamp(self) -> Optional[str]:
+        """The stamp of the filter as last fetched (a decimal string), or None."""
+        return self._stamp
+
+    def contains(self, value: object) -> bool:
+        """filter.contains(value): False is certain as of the last refresh."""
+        return self.filter.contains(value)
+
+    def __contains__(self, value: object) -> bool:
+        return self.contains(value)
