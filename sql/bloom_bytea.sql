@@ -48,6 +48,25 @@ WHERE EXISTS (SELECT FROM generate_series(10, 10000, 10) g WHERE g = f.id)
   AND NOT (:'keys'::bytea::bloom @> f.id);
 DEALLOCATE probe_keys;
 
+-- Under a generic plan (a driver's prepared statement, after five runs),
+-- $1::bytea::bloom is not folded: the cast, which checks the whole filter,
+-- runs on every row.  (SELECT $1::bytea::bloom) runs it once per execution.
+-- Counted by the statistics of function calls, in one transaction.
+SET plan_cache_mode = force_generic_plan;
+SET track_functions = 'all';
+PREPARE per_row(bytea) AS SELECT count(*) FROM bytea_facts WHERE $1::bloom @> id;
+PREPARE once(bytea) AS SELECT count(*) FROM bytea_facts WHERE (SELECT $1::bloom) @> id;
+BEGIN;
+EXECUTE per_row(:'keys');
+SELECT calls AS per_row_calls FROM pg_stat_xact_user_functions WHERE funcname = 'bloom_from_bytea';
+EXECUTE once(:'keys');
+SELECT calls - 10000 AS once_calls FROM pg_stat_xact_user_functions WHERE funcname = 'bloom_from_bytea';
+COMMIT;
+DEALLOCATE per_row;
+DEALLOCATE once;
+RESET track_functions;
+RESET plan_cache_mode;
+
 -- the casts are explicit only: a bytea is not taken for a filter unasked
 SELECT bloom_try($$SELECT bloom_contains('\x00'::bytea, 1)$$) AS implicit;
 SELECT castcontext, castsource::regtype, casttarget::regtype FROM pg_cast

@@ -96,6 +96,8 @@ shown_log() {
 }
 check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_format.py"
 check "python: lanes (contains_many against contains)" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_lanes.py"
+check "python: writing's edges (probes of what a type cannot hold, text the server refuses, unions' types, refreshes one at a time)" \
+	env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write_edges.py"
 for f in "${files[@]}"; do
 	check "python: writes $(basename "$f" .jsonl)'s filters byte for byte, and its sizes" \
 		env BLOOM_VECTORS="$f" BLOOM_SIZING="$sizing" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write.py"

@@ -15,7 +15,7 @@ WITH ns(n) AS (
     UNION SELECT round(10 ^ (g / 20.0))::bigint FROM generate_series(32, 160) g
     UNION VALUES (1000000::bigint), (10000000), (123456789)),
 rates(fpp) AS (
-    VALUES (0.3::float8), (0.1), (0.05), (0.01), (0.001), (1e-5), (1e-9), (0.0123))
+    VALUES (0.999::float8), (0.9), (0.7), (0.5), (0.3), (0.1), (0.05), (0.01), (0.001), (1e-5), (1e-9), (0.0123))
 SELECT json_build_object('n', n, 'fpp', fpp, 'layout', lay,
                          'm', i.nbits, 'k', i.nhashes)::text
 FROM ns, rates, (VALUES ('classic'), ('blocked512')) l(lay),

@@ -649,7 +649,7 @@ function hashFloat8(v, seedHi, seedLo) {
   return hashBytes(bytes, seedHi, seedLo);
 }
 function numericGroups(text) {
-  const m = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  const m = /^[ \t\n\v\f\r]*([+-])?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?[ \t\n\v\f\r]*$/.exec(text);
   if (m === null)
     return void 0;
   let intPart = m[2] !== void 0 ? m[2] : "";
@@ -676,7 +676,7 @@ function numericGroups(text) {
   return { weight: (intPart.length + padLeft) / 4 - 1, groups };
 }
 function hashNumeric(text, seedHi, seedLo) {
-  const t = text.trim();
+  const t = text.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
   if (/^(?:nan|[+-]?inf(?:inity)?)$/i.test(t))
     return [seedHi, seedLo];
   const n = numericGroups(t);
@@ -727,7 +727,7 @@ function int8Halves(v) {
   return [Number(u >> 32n), Number(u & 0xffffffffn)];
 }
 var SAFE = 9007199254740991n;
-var DECIMAL = /^\s*[+-]?\d+\s*$/;
+var DECIMAL = /^[ \t\n\v\f\r]*[+-]?[0-9]+[ \t\n\v\f\r]*$/;
 function hashInteger(v, sh, sl) {
   if (typeof v === "bigint" && v >= -SAFE && v <= SAFE)
     v = Number(v);
@@ -749,7 +749,7 @@ function hashInteger(v, sh, sl) {
 function hashIntegerText(v, sh, sl) {
   if (!DECIMAL.test(v))
     throw fail2(`"${v}" is not an integer: an integer filter takes a string only of decimal digits (a sign and spaces around allowed)`);
-  return hashInteger(BigInt(v.trim()), sh, sl);
+  return hashInteger(BigInt(v.replace(/[ \t\n\v\f\r]/g, "")), sh, sl);
 }
 function hashNumeric2(v, sh, sl) {
   let text;
@@ -825,6 +825,17 @@ function daysOf(y, m, d) {
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468 - 10957;
 }
+var DATE_MIN = -2451545;
+var DATE_END = 2147483494 - 2451545;
+var TIMESTAMP_MIN = -211813488000000000n;
+var TIMESTAMP_END = 9223371331200000000n;
+var MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function calendarDays(y, m, d, text, what) {
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (m < 1 || m > 12 || d < 1 || d > MONTH_DAYS[m - 1] + (m === 2 && leap ? 1 : 0))
+    throw fail2(`"${text}" is not a ${what}: date/time field value out of range`);
+  return daysOf(y, m, d);
+}
 function parseDateText(v) {
   const m = /^(\d{4,7})-(\d{2})-(\d{2})( BC)?$/.exec(v);
   if (m === null)
@@ -832,7 +843,10 @@ function parseDateText(v) {
   let y = parseInt(m[1], 10);
   if (m[4])
     y = 1 - y;
-  return daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10));
+  const days = calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, "date");
+  if (days < DATE_MIN || days >= DATE_END)
+    throw fail2(`"${v}" is out of range for type date`);
+  return days;
 }
 function hashDate(v, sh, sl) {
   let days;
@@ -842,8 +856,13 @@ function hashDate(v, sh, sl) {
     days = -2147483648;
   else if (typeof v === "string")
     days = parseDateText(v);
-  else
+  else {
+    if (Number.isNaN(v.getTime()))
+      throw fail2("an invalid Date is not a date");
     days = daysOf(v.getFullYear(), v.getMonth() + 1, v.getDate());
+    if (days < DATE_MIN)
+      throw fail2(`${v.toISOString()} is out of range for type date`);
+  }
   return hashInt4(days, sh, sl);
 }
 function parseTimestampText(v, withZone) {
@@ -855,8 +874,12 @@ function parseTimestampText(v, withZone) {
   let y = parseInt(m[1], 10);
   if (m[9])
     y = 1 - y;
-  const days = BigInt(daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10)));
-  const seconds = BigInt(parseInt(m[4], 10) * 3600 + parseInt(m[5], 10) * 60 + parseInt(m[6], 10));
+  const what = withZone ? "timestamptz" : "timestamp";
+  const days = BigInt(calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, what));
+  const [hh, mi, ss] = [m[4], m[5], m[6]].map((x) => parseInt(x, 10));
+  if (mi > 59 || ss > 60 || hh > 24 || hh === 24 && (mi > 0 || ss > 0 || /[1-9]/.test(m[7] || "")))
+    throw fail2(`"${v}" is not a ${what}: date/time field value out of range`);
+  const seconds = BigInt(hh * 3600 + mi * 60 + ss);
   const micros = BigInt(parseInt((m[7] || "").padEnd(6, "0"), 10));
   let offset = 0n;
   if (m[8] && m[8] !== "Z") {
@@ -875,6 +898,8 @@ function hashTimestampLike(v, sh, sl, withZone) {
     us = INT64_MIN;
   else if (typeof v === "string")
     us = parseTimestampText(v, withZone);
+  else if (Number.isNaN(v.getTime()))
+    throw fail2(`an invalid Date is not a ${withZone ? "timestamptz" : "timestamp"}`);
   else if (withZone)
     us = BigInt(v.getTime() - PG_EPOCH_MS) * 1000n;
   else {
@@ -882,8 +907,10 @@ function hashTimestampLike(v, sh, sl, withZone) {
     const ms = BigInt(((v.getHours() * 60 + v.getMinutes()) * 60 + v.getSeconds()) * 1e3 + v.getMilliseconds());
     us = days * 86400000000n + ms * 1000n;
   }
-  if (Number.isNaN(Number(us)))
-    throw fail2("an invalid Date cannot be probed");
+  if (typeof v !== "string" || v !== "infinity" && v !== "-infinity") {
+    if (us < TIMESTAMP_MIN || us >= TIMESTAMP_END)
+      throw fail2(`"${v}" is out of range for type ${withZone ? "timestamptz" : "timestamp"}`);
+  }
   const [hi, lo] = int8Halves(us);
   return hashInt8(hi, lo, sh, sl);
 }
@@ -1194,6 +1221,7 @@ function batchSpace(plan) {
     hi: new Int32Array(BATCH),
     lo: new Int32Array(BATCH),
     held: new Uint8Array(BATCH),
+    never: new Uint8Array(BATCH),
     xHi: new Int32Array(BATCH),
     xLo: new Int32Array(BATCH),
     yHi: new Int32Array(BATCH),
@@ -1393,21 +1421,24 @@ function sizeFor(layout, n, fpp) {
 
 // src/types.js
 var fail3 = (m) => new BloomFilterError(m);
-var INTEGER = /^\s*[+-]?\d+\s*$/;
+var NEVER = Symbol("never held");
 function integerOf(v) {
   if (typeof v === "number")
     return Number.isSafeInteger(v) ? BigInt(v) : void 0;
   if (typeof v === "bigint")
     return v;
-  if (typeof v === "string" && INTEGER.test(v))
-    return BigInt(v.trim());
+  if (typeof v === "string" && DECIMAL.test(v))
+    return BigInt(v.replace(/[ \t\n\v\f\r]/g, ""));
   return void 0;
 }
 function ranged(name, lo, hi) {
   return (v, adding) => {
     const i = integerOf(v);
-    if (adding && i !== void 0 && (i < lo || i > hi))
-      throw fail3(`value ${i} is out of range for type ${name}`);
+    if (i !== void 0 && (i < lo || i > hi)) {
+      if (adding)
+        throw fail3(`${name} out of range: ${i}`);
+      return NEVER;
+    }
     return v;
   };
 }
@@ -1415,11 +1446,12 @@ function toFloat4(v, adding) {
   if (typeof v !== "number")
     return v;
   const f = Math.fround(v);
-  if (adding && Number.isFinite(v) && !Number.isFinite(f))
-    throw fail3(`value ${v} is out of range for type real: overflow`);
-  if (adding && v !== 0 && f === 0)
-    throw fail3(`value ${v} is out of range for type real: underflow`);
-  return f;
+  const bad = Number.isFinite(v) && !Number.isFinite(f) ? "overflow" : v !== 0 && f === 0 ? "underflow" : null;
+  if (bad === null)
+    return f;
+  if (adding)
+    throw fail3(`${v} as real: value out of range: ${bad}`);
+  return NEVER;
 }
 var same = (v) => v;
 var TYPES = {
@@ -1455,8 +1487,8 @@ function sqlType(type) {
   if (typeof type !== "string")
     throw fail3(`a filter's type is a name, as "int8" or "text", not ${typeof type}`);
   const key = type.trim().toLowerCase().replace(/\s+/g, " ");
-  const name = ALIASES[key] ?? key;
-  const entry = TYPES[name];
+  const name = Object.hasOwn(ALIASES, key) ? ALIASES[key] : key;
+  const entry = Object.hasOwn(TYPES, name) ? TYPES[name] : void 0;
   if (entry === void 0)
     throw fail3(`type "${type}" is not one this library hashes (${Object.keys(TYPES).join(", ")})`);
   return { name, family: entry[0], convert: entry[1] };
@@ -1533,6 +1565,8 @@ var IndexFilter = class {
   #stamp = null;
   #filter = null;
   #options;
+  #last = Promise.resolve();
+  // the refresh under way: each waits for the one before
   /**
    * The filter of bloomfilter index `index` (its name, as regclass reads
    * it), fetched through `db`: a node-postgres Client or Pool (anything
@@ -1555,9 +1589,16 @@ var IndexFilter = class {
   /**
    * Asks the server whether the index's filter changed since this copy was
    * fetched, and fetches it only then (the first call always fetches).
-   * Resolves to true if a new filter was fetched.
+   * Resolves to true if a new filter was fetched.  Calls made while one is
+   * under way run after it, in order.
    */
-  async refresh() {
+  refresh() {
+    const next = this.#last.then(() => this.#refreshOnce());
+    this.#last = next.catch(() => {
+    });
+    return next;
+  }
+  async #refreshOnce() {
     const rows = await this.#query(SQL, [this.#index, this.#stamp]);
     if (!Array.isArray(rows) || rows.length !== 1)
       throw new BloomFilterError("bloom_index_refresh returned no row");
@@ -1617,20 +1658,29 @@ var BloomFilter = class {
    * A filter from its binary form (a Uint8Array, or a Buffer as
    * node-postgres returns a bytea) or its text form (a string, what
    * SELECT f returns).  options.wasm = false probes in JavaScript even
-   * where WebAssembly is available (probeEngine).
+   * where WebAssembly is available (probeEngine); options.type (as
+   * create's) converts values to that SQL type, as a created filter does
+   * (the forms do not carry it: a float4 filter written here and read back
+   * takes 0.1 as float4 again only so).
    */
   static from(input, options = void 0) {
     if (options !== void 0 && (options === null || typeof options !== "object"))
       throw new BloomFilterError(`BloomFilter.from's options are an object, as { wasm: false }, not ${options === null ? "null" : typeof options}`);
+    let parsed;
     if (typeof input === "string")
-      return new BloomFilter(parseBinary(textToBinary(input)), options);
-    if (input instanceof Uint8Array)
-      return new BloomFilter(parseBinary(input), options);
-    if (input instanceof ArrayBuffer)
-      return new BloomFilter(parseBinary(new Uint8Array(input)), options);
-    throw new BloomFilterError(
-      `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`
-    );
+      parsed = parseBinary(textToBinary(input));
+    else if (input instanceof Uint8Array)
+      parsed = parseBinary(input);
+    else if (input instanceof ArrayBuffer)
+      parsed = parseBinary(new Uint8Array(input));
+    else
+      throw new BloomFilterError(
+        `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`
+      );
+    const type = options?.type === void 0 ? null : sqlType(options.type);
+    if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
+      throw new BloomFilterError(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
+    return new BloomFilter(parsed, options, type);
   }
   /**
    * An empty filter for options.expectedItems values of SQL type
@@ -1646,7 +1696,7 @@ var BloomFilter = class {
       throw new BloomFilterError('BloomFilter.create takes an object, as { type: "int8", expectedItems: 1000000 }');
     const { type, expectedItems, falsePositiveRate = 0.01, layout = "classic", wasm } = options;
     const t = sqlType(type);
-    const code = LAYOUTS[layout];
+    const code = typeof layout === "string" && Object.hasOwn(LAYOUTS, layout) ? LAYOUTS[layout] : void 0;
     if (code === void 0)
       throw new BloomFilterError(`unknown layout "${layout}" (a filter is created "classic" or "blocked")`);
     const n = typeof expectedItems === "bigint" ? Number(expectedItems) : expectedItems;
@@ -1775,13 +1825,17 @@ var BloomFilter = class {
       throw new BloomFilterError("union takes another BloomFilter");
     const a = this.#p, b = other.#p;
     checkCompatible(a, b);
-    const type = this.#type ?? other.#type;
+    const ta = this.#type, tb = other.#type;
+    if (ta !== null && tb !== null && ta.name !== tb.name)
+      throw new BloomFilterError(`cannot combine a filter of type ${ta.name} with one of type ${tb.name}: create both with the same type`);
+    const type = ta !== null && tb !== null ? ta : null;
     if (b.elemlen === 0)
       return new BloomFilter(parseBinary(toBinary(a)), void 0, type);
     if (a.elemlen === 0)
       return new BloomFilter(parseBinary(toBinary(b)), void 0, type);
-    if (a.layout === EXPLICIT || b.layout === EXPLICIT || a.layout === LAYERED)
-      throw new BloomFilterError(`the union of ${LAYOUT_NAMES[a.layout === CLASSIC || a.layout === BLOCKED512 ? b.layout : a.layout]} filters is computed on the server: f | g`);
+    for (const p of [a, b])
+      if (p.layout === EXPLICIT || p.layout === LAYERED)
+        throw new BloomFilterError(`the union of ${LAYOUT_NAMES[p.layout]} filters is computed on the server: f | g`);
     return new BloomFilter(parseBinary(unionBytes(a, b, this.#occupied(0, a.data.length), other.#occupied(0, b.data.length))), void 0, type);
   }
   // The function that hashes value (not null), or null where the filter is
@@ -1804,8 +1858,8 @@ var BloomFilter = class {
   contains(value) {
     if (value === null || value === void 0)
       return false;
-    if (this.#type !== null)
-      value = this.#type.convert(value, false);
+    if (this.#type !== null && (value = this.#type.convert(value, false)) === NEVER)
+      return false;
     const fn = this.#hasher(value);
     if (fn === null)
       return false;
@@ -1831,9 +1885,10 @@ var BloomFilter = class {
         let never = 0;
         for (let i = 0; i < count; i++) {
           let value = list[at + i];
-          if (this.#type !== null && value !== null && value !== void 0)
-            value = this.#type.convert(value, false);
+          if (this.#type !== null && value !== null && value !== void 0 && (value = this.#type.convert(value, false)) === NEVER)
+            value = null;
           const fn = value === null || value === void 0 ? null : this.#hasher(value);
+          space.never[i] = fn === null ? 1 : 0;
           if (fn === null) {
             hi[i] = lo[i] = 0;
             never++;
@@ -1848,10 +1903,8 @@ var BloomFilter = class {
           for (let i = 0; i < count; i++)
             out.push(held[i] === 1);
         else
-          for (let i = 0; i < count; i++) {
-            const value = list[at + i];
-            out.push(held[i] === 1 && value !== null && value !== void 0 && this.#hasher(value) !== null);
-          }
+          for (let i = 0; i < count; i++)
+            out.push(held[i] === 1 && space.never[i] === 0);
       }
     } finally {
       this.#space = space;

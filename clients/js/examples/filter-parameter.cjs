@@ -31,7 +31,7 @@ async function main() {
 
   // the server drops the rows the filter rules out; the application keeps the exact matches
   const { rows } = await client.query(
-    "SELECT id, customer_id FROM example_orders WHERE $1::bytea::bloom @> customer_id", [bytes]);
+    "SELECT id, customer_id FROM example_orders WHERE (SELECT $1::bytea::bloom) @> customer_id", [bytes]);
   const matched = rows.filter((r) => wanted.has(String(r.customer_id)));
   const { rows: exact } = await client.query(
     "SELECT count(*)::int AS n FROM example_orders WHERE customer_id = ANY($1::int8[])", [keys]);

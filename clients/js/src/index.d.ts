@@ -83,14 +83,20 @@ export declare class BloomFilter {
   toBytes(): Uint8Array;
   /** The text form, as SELECT f::text prints it. */
   toString(): string;
-  /** A new filter holding both filters' values, as the server's f | g (the same shape and family, or one side empty). */
+  /**
+   * A new filter holding both filters' values, as the server's f | g (the
+   * same shape and family, or one side empty).  It has a type if both sides
+   * have the same one; two different types throw.
+   */
   union(other: BloomFilter): BloomFilter;
   /**
    * From the binary form (bloom_send's bytes: a Uint8Array, Buffer or
    * ArrayBuffer) or the text form (a string).  options.wasm = false probes
-   * in JavaScript even where WebAssembly is available.
+   * in JavaScript even where WebAssembly is available; options.type (as
+   * create's) converts values to that SQL type as a created filter does
+   * (the forms carry the values' family, not their type).
    */
-  static from(input: Uint8Array | ArrayBuffer | string, options?: { wasm?: boolean }): BloomFilter;
+  static from(input: Uint8Array | ArrayBuffer | string, options?: { wasm?: boolean; type?: SqlType | string }): BloomFilter;
   /**
    * What answers the probes: "webassembly" (the extension's own C, compiled
    * in; the default where WebAssembly is available) or "javascript" (an

@@ -9,7 +9,7 @@ import * as F from "./format.js";
 import { defaultFamily, hasherFor } from "./values.js";
 import { BATCH, batchSpace, probeBatch, probeOne, probePlan } from "./probe.js";
 import { blockedFpp, sizeFor } from "./sizing.js";
-import { sqlType } from "./types.js";
+import { NEVER, sqlType } from "./types.js";
 import { addHash } from "./write.js";
 
 export { BloomFilterError } from "./format.js";
@@ -45,16 +45,26 @@ export class BloomFilter {
    * A filter from its binary form (a Uint8Array, or a Buffer as
    * node-postgres returns a bytea) or its text form (a string, what
    * SELECT f returns).  options.wasm = false probes in JavaScript even
-   * where WebAssembly is available (probeEngine).
+   * where WebAssembly is available (probeEngine); options.type (as
+   * create's) converts values to that SQL type, as a created filter does
+   * (the forms do not carry it: a float4 filter written here and read back
+   * takes 0.1 as float4 again only so).
    */
   static from(input, options = undefined) {
     if (options !== undefined && (options === null || typeof options !== "object"))
       throw new F.BloomFilterError(`BloomFilter.from's options are an object, as { wasm: false }, not ${options === null ? "null" : typeof options}`);
-    if (typeof input === "string") return new BloomFilter(F.parseBinary(F.textToBinary(input)), options);
-    if (input instanceof Uint8Array) return new BloomFilter(F.parseBinary(input), options);
-    if (input instanceof ArrayBuffer) return new BloomFilter(F.parseBinary(new Uint8Array(input)), options);
-    throw new F.BloomFilterError(
-      `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
+    let parsed;
+    if (typeof input === "string") parsed = F.parseBinary(F.textToBinary(input));
+    else if (input instanceof Uint8Array) parsed = F.parseBinary(input);
+    else if (input instanceof ArrayBuffer) parsed = F.parseBinary(new Uint8Array(input));
+    else
+      throw new F.BloomFilterError(
+        `BloomFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
+    // the forms name the values' family, not their type: options.type converts values to it again
+    const type = options?.type === undefined ? null : sqlType(options.type);
+    if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
+      throw new F.BloomFilterError(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
+    return new BloomFilter(parsed, options, type);
   }
 
   /**
@@ -71,7 +81,7 @@ export class BloomFilter {
       throw new F.BloomFilterError("BloomFilter.create takes an object, as { type: \"int8\", expectedItems: 1000000 }");
     const { type, expectedItems, falsePositiveRate = 0.01, layout = "classic", wasm } = options;
     const t = sqlType(type);
-    const code = LAYOUTS[layout];
+    const code = typeof layout === "string" && Object.hasOwn(LAYOUTS, layout) ? LAYOUTS[layout] : undefined;
     if (code === undefined) throw new F.BloomFilterError(`unknown layout "${layout}" (a filter is created "classic" or "blocked")`);
     const n = typeof expectedItems === "bigint" ? Number(expectedItems) : expectedItems;
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1)
@@ -187,11 +197,18 @@ export class BloomFilter {
     if (!(other instanceof BloomFilter)) throw new F.BloomFilterError("union takes another BloomFilter");
     const a = this.#p, b = other.#p;
     checkCompatible(a, b);
-    const type = this.#type ?? other.#type;
+    // the union converts values only where both sides did: a filter read
+    // holds values as its family hashes them (a float8 among float_ops,
+    // say), which a float4 conversion of the probes would miss
+    const ta = this.#type, tb = other.#type;
+    if (ta !== null && tb !== null && ta.name !== tb.name)
+      throw new F.BloomFilterError(`cannot combine a filter of type ${ta.name} with one of type ${tb.name}: create both with the same type`);
+    const type = ta !== null && tb !== null ? ta : null;
     if (b.elemlen === 0) return new BloomFilter(F.parseBinary(F.toBinary(a)), undefined, type);
     if (a.elemlen === 0) return new BloomFilter(F.parseBinary(F.toBinary(b)), undefined, type);
-    if (a.layout === F.EXPLICIT || b.layout === F.EXPLICIT || a.layout === F.LAYERED)
-      throw new F.BloomFilterError(`the union of ${F.LAYOUT_NAMES[a.layout === F.CLASSIC || a.layout === F.BLOCKED512 ? b.layout : a.layout]} filters is computed on the server: f | g`);
+    for (const p of [a, b])
+      if (p.layout === F.EXPLICIT || p.layout === F.LAYERED)
+        throw new F.BloomFilterError(`the union of ${F.LAYOUT_NAMES[p.layout]} filters is computed on the server: f | g`);
     return new BloomFilter(F.parseBinary(unionBytes(a, b, this.#occupied(0, a.data.length), other.#occupied(0, b.data.length))), undefined, type);
   }
 
@@ -214,7 +231,7 @@ export class BloomFilter {
   /** Whether the filter may hold value; false is certain.  null and undefined are never held. */
   contains(value) {
     if (value === null || value === undefined) return false;
-    if (this.#type !== null) value = this.#type.convert(value, false);
+    if (this.#type !== null && (value = this.#type.convert(value, false)) === NEVER) return false;
     const fn = this.#hasher(value);
     if (fn === null) return false;
     const h = fn(value, this.#seedHi, this.#seedLo);
@@ -244,8 +261,11 @@ export class BloomFilter {
         let never = 0;
         for (let i = 0; i < count; i++) {
           let value = list[at + i];
-          if (this.#type !== null && value !== null && value !== undefined) value = this.#type.convert(value, false);
+          // (a value the type cannot hold is never held: probed as null)
+          if (this.#type !== null && value !== null && value !== undefined && (value = this.#type.convert(value, false)) === NEVER)
+            value = null;
           const fn = value === null || value === undefined ? null : this.#hasher(value);
+          space.never[i] = fn === null ? 1 : 0;
           if (fn === null) {
             hi[i] = lo[i] = 0;
             never++;
@@ -257,11 +277,7 @@ export class BloomFilter {
         }
         probeBatch(this.#plan, space, count);
         if (never === 0) for (let i = 0; i < count; i++) out.push(held[i] === 1);
-        else
-          for (let i = 0; i < count; i++) {
-            const value = list[at + i];
-            out.push(held[i] === 1 && value !== null && value !== undefined && this.#hasher(value) !== null);
-          }
+        else for (let i = 0; i < count; i++) out.push(held[i] === 1 && space.never[i] === 0);
       }
     } finally {
       this.#space = space;

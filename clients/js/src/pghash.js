@@ -142,7 +142,8 @@ export function hashFloat8(v, seedHi, seedLo) {
  * zero groups kept; the hash strips them).
  */
 export function numericGroups(text) {
-  const m = /^\s*([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  // (spaces as PostgreSQL's isspace: ASCII only)
+  const m = /^[ \t\n\v\f\r]*([+-])?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?[ \t\n\v\f\r]*$/.exec(text);
   if (m === null) return undefined;
   let intPart = m[2] !== undefined ? m[2] : "";
   let frac = m[2] !== undefined ? (m[3] || "") : m[4];
@@ -165,7 +166,7 @@ export function numericGroups(text) {
 
 /** hash_numeric_extended of a decimal string, or of "NaN", "Infinity", "-Infinity". */
 export function hashNumeric(text, seedHi, seedLo) {
-  const t = text.trim();
+  const t = text.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
   if (/^(?:nan|[+-]?inf(?:inity)?)$/i.test(t)) return [seedHi, seedLo];
   const n = numericGroups(t);
   if (n === undefined) return undefined;

@@ -200,13 +200,14 @@ export const BATCH = 256;
 
 /**
  * Scratch space for probeBatch, for a plan's filter: the values' hashes
- * (hi, lo: the input), the answers (held: the output), and between them
+ * (hi, lo: the input), the answers (held: the output), the values never
+ * held (never: the caller's, for its answers), and between them
  * each value's x and y and its block's byte index in each layer.
  */
 export function batchSpace(plan) {
   const layers = plan.ks === null ? 1 : plan.ks.length;
   return {
-    hi: new Int32Array(BATCH), lo: new Int32Array(BATCH), held: new Uint8Array(BATCH),
+    hi: new Int32Array(BATCH), lo: new Int32Array(BATCH), held: new Uint8Array(BATCH), never: new Uint8Array(BATCH),
     xHi: new Int32Array(BATCH), xLo: new Int32Array(BATCH), yHi: new Int32Array(BATCH), yLo: new Int32Array(BATCH),
     base: new Int32Array(BATCH * layers),
   };

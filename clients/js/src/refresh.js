@@ -23,6 +23,7 @@ export class IndexFilter {
   #stamp = null;
   #filter = null;
   #options;
+  #last = Promise.resolve(); // the refresh under way: each waits for the one before
 
   /**
    * The filter of bloomfilter index `index` (its name, as regclass reads
@@ -44,9 +45,17 @@ export class IndexFilter {
   /**
    * Asks the server whether the index's filter changed since this copy was
    * fetched, and fetches it only then (the first call always fetches).
-   * Resolves to true if a new filter was fetched.
+   * Resolves to true if a new filter was fetched.  Calls made while one is
+   * under way run after it, in order.
    */
-  async refresh() {
+  refresh() {
+    // one at a time: a slower, older answer must not replace a newer filter
+    const next = this.#last.then(() => this.#refreshOnce());
+    this.#last = next.catch(() => {});
+    return next;
+  }
+
+  async #refreshOnce() {
     const rows = await this.#query(SQL, [this.#index, this.#stamp]);
     if (!Array.isArray(rows) || rows.length !== 1) throw new BloomFilterError("bloom_index_refresh returned no row");
     const { stamp, filter } = rows[0];

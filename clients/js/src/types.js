@@ -5,25 +5,31 @@
 // outside their range, float4 rounds to single precision.
 
 import { BloomFilterError } from "./format.js";
+import { DECIMAL } from "./values.js";
 
 const fail = (m) => new BloomFilterError(m);
 
-const INTEGER = /^\s*[+-]?\d+\s*$/;
+/** What convert gives for a probe of a value the type cannot hold: never added, so never held. */
+export const NEVER = Symbol("never held");
 
 // the integer a number, bigint or string of decimal digits stands for, or
 // undefined (left to the hasher, which says why it refuses it)
 function integerOf(v) {
   if (typeof v === "number") return Number.isSafeInteger(v) ? BigInt(v) : undefined;
   if (typeof v === "bigint") return v;
-  if (typeof v === "string" && INTEGER.test(v)) return BigInt(v.trim());
+  if (typeof v === "string" && DECIMAL.test(v)) return BigInt(v.replace(/[ \t\n\v\f\r]/g, ""));
   return undefined;
 }
 
+// (a value out of range: an add refuses it, as the server's input does; a
+// probe answers false, since no such value was ever added)
 function ranged(name, lo, hi) {
   return (v, adding) => {
     const i = integerOf(v);
-    // (a probe out of range is certainly absent, and hashes so: only an add refuses it)
-    if (adding && i !== undefined && (i < lo || i > hi)) throw fail(`value ${i} is out of range for type ${name}`);
+    if (i !== undefined && (i < lo || i > hi)) {
+      if (adding) throw fail(`${name} out of range: ${i}`);
+      return NEVER;
+    }
     return v;
   };
 }
@@ -31,9 +37,10 @@ function ranged(name, lo, hi) {
 function toFloat4(v, adding) {
   if (typeof v !== "number") return v;
   const f = Math.fround(v);
-  if (adding && Number.isFinite(v) && !Number.isFinite(f)) throw fail(`value ${v} is out of range for type real: overflow`);
-  if (adding && v !== 0 && f === 0) throw fail(`value ${v} is out of range for type real: underflow`);
-  return f;
+  const bad = Number.isFinite(v) && !Number.isFinite(f) ? "overflow" : v !== 0 && f === 0 ? "underflow" : null;
+  if (bad === null) return f;
+  if (adding) throw fail(`${v} as real: value out of range: ${bad}`);
+  return NEVER;
 }
 
 const same = (v) => v;
@@ -65,14 +72,14 @@ const ALIASES = {
 /**
  * { name, family, convert } of a type name (PostgreSQL's, or one of its
  * aliases; case and surrounding spaces ignored): convert(value, adding)
- * is the value as the type holds it, or throws where an add of it would
- * fail on the server.
+ * is the value as the type holds it; for a value the type cannot hold, it
+ * throws if adding (as the server's input fails), else gives NEVER.
  */
 export function sqlType(type) {
   if (typeof type !== "string") throw fail(`a filter's type is a name, as "int8" or "text", not ${typeof type}`);
   const key = type.trim().toLowerCase().replace(/\s+/g, " ");
-  const name = ALIASES[key] ?? key;
-  const entry = TYPES[name];
+  const name = Object.hasOwn(ALIASES, key) ? ALIASES[key] : key;
+  const entry = Object.hasOwn(TYPES, name) ? TYPES[name] : undefined;
   if (entry === undefined)
     throw fail(`type "${type}" is not one this library hashes (${Object.keys(TYPES).join(", ")})`);
   return { name, family: entry[0], convert: entry[1] };

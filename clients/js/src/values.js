@@ -30,7 +30,8 @@ const SAFE = 9007199254740991n;
 // (Number("9007199254740993") is 9007199254740992): refused, never hashed.
 // An int8 that large comes as a bigint or as a string of decimal digits,
 // which is read exactly (node-pg returns bigint columns as such strings).
-const DECIMAL = /^\s*[+-]?\d+\s*$/;
+// (spaces as PostgreSQL's isspace: ASCII only, not JavaScript's \s)
+export const DECIMAL = /^[ \t\n\v\f\r]*[+-]?[0-9]+[ \t\n\v\f\r]*$/;
 
 function hashInteger(v, sh, sl) {
   // a bigint of a safe size takes the number path: no 64-bit BigInt arithmetic
@@ -54,7 +55,7 @@ function hashInteger(v, sh, sl) {
 function hashIntegerText(v, sh, sl) {
   if (!DECIMAL.test(v))
     throw fail(`"${v}" is not an integer: an integer filter takes a string only of decimal digits (a sign and spaces around allowed)`);
-  return hashInteger(BigInt(v.trim()), sh, sl);
+  return hashInteger(BigInt(v.replace(/[ \t\n\v\f\r]/g, "")), sh, sl);
 }
 
 function hashNumeric(v, sh, sl) {
@@ -134,12 +135,29 @@ function daysOf(y, m, d) {
   return era * 146097 + doe - 719468 - 10957;
 }
 
+// PostgreSQL's limits: dates from 4713-11-24 BC (Julian day 0) to
+// 5874897-12-31, timestamps from 4713-11-24 BC to 294276-12-31 (UTC for
+// timestamptz), as days and microseconds from 2000-01-01
+const DATE_MIN = -2451545, DATE_END = 2147483494 - 2451545;
+const TIMESTAMP_MIN = -211813488000000000n, TIMESTAMP_END = 9223371331200000000n;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+// days from 2000-01-01 of a calendar date the server accepts; else throws
+function calendarDays(y, m, d, text, what) {
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (m < 1 || m > 12 || d < 1 || d > MONTH_DAYS[m - 1] + (m === 2 && leap ? 1 : 0))
+    throw fail(`"${text}" is not a ${what}: date/time field value out of range`);
+  return daysOf(y, m, d);
+}
+
 function parseDateText(v) {
   const m = /^(\d{4,7})-(\d{2})-(\d{2})( BC)?$/.exec(v);
   if (m === null) throw fail(`"${v}" is not a date (YYYY-MM-DD, or 'infinity' or '-infinity')`);
   let y = parseInt(m[1], 10);
   if (m[4]) y = 1 - y; // 1 BC is year 0
-  return daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10));
+  const days = calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, "date");
+  if (days < DATE_MIN || days >= DATE_END) throw fail(`"${v}" is out of range for type date`);
+  return days;
 }
 
 function hashDate(v, sh, sl) {
@@ -147,8 +165,12 @@ function hashDate(v, sh, sl) {
   if (v === "infinity") days = 0x7fffffff;
   else if (v === "-infinity") days = -0x80000000;
   else if (typeof v === "string") days = parseDateText(v);
-  // a Date: its calendar date where the application runs, as node-postgres reads a date
-  else days = daysOf(v.getFullYear(), v.getMonth() + 1, v.getDate());
+  else {
+    // a Date: its calendar date where the application runs, as node-postgres reads a date
+    if (Number.isNaN(v.getTime())) throw fail("an invalid Date is not a date");
+    days = daysOf(v.getFullYear(), v.getMonth() + 1, v.getDate());
+    if (days < DATE_MIN) throw fail(`${v.toISOString()} is out of range for type date`);
+  }
   return H.hashInt4(days, sh, sl);
 }
 
@@ -160,8 +182,13 @@ function parseTimestampText(v, withZone) {
     throw fail(withZone ? `"${v}" has no time zone; this filter holds timestamptz values` : `"${v}" has a time zone; this filter holds timestamps without one`);
   let y = parseInt(m[1], 10);
   if (m[9]) y = 1 - y;
-  const days = BigInt(daysOf(y, parseInt(m[2], 10), parseInt(m[3], 10)));
-  const seconds = BigInt(parseInt(m[4], 10) * 3600 + parseInt(m[5], 10) * 60 + parseInt(m[6], 10));
+  const what = withZone ? "timestamptz" : "timestamp";
+  const days = BigInt(calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, what));
+  const [hh, mi, ss] = [m[4], m[5], m[6]].map((x) => parseInt(x, 10));
+  // (24:00:00 is the next midnight, and second 60 the next minute, as PostgreSQL reads them)
+  if (mi > 59 || ss > 60 || hh > 24 || (hh === 24 && (mi > 0 || ss > 0 || /[1-9]/.test(m[7] || ""))))
+    throw fail(`"${v}" is not a ${what}: date/time field value out of range`);
+  const seconds = BigInt(hh * 3600 + mi * 60 + ss);
   const micros = BigInt(parseInt((m[7] || "").padEnd(6, "0"), 10));
   let offset = 0n;
   if (m[8] && m[8] !== "Z") {
@@ -177,6 +204,7 @@ function hashTimestampLike(v, sh, sl, withZone) {
   if (v === "infinity") us = INT64_MAX;
   else if (v === "-infinity") us = INT64_MIN;
   else if (typeof v === "string") us = parseTimestampText(v, withZone);
+  else if (Number.isNaN(v.getTime())) throw fail(`an invalid Date is not a ${withZone ? "timestamptz" : "timestamp"}`);
   else if (withZone) us = BigInt(v.getTime() - PG_EPOCH_MS) * 1000n; // an instant
   else {
     // a timestamp without time zone: the Date's wall-clock time where the application runs (node-postgres's reading)
@@ -184,7 +212,8 @@ function hashTimestampLike(v, sh, sl, withZone) {
     const ms = BigInt(((v.getHours() * 60 + v.getMinutes()) * 60 + v.getSeconds()) * 1000 + v.getMilliseconds());
     us = days * 86400000000n + ms * 1000n;
   }
-  if (Number.isNaN(Number(us))) throw fail("an invalid Date cannot be probed");
+  if (typeof v !== "string" || (v !== "infinity" && v !== "-infinity"))
+    if (us < TIMESTAMP_MIN || us >= TIMESTAMP_END) throw fail(`"${v}" is out of range for type ${withZone ? "timestamptz" : "timestamp"}`);
   const [hi, lo] = int8Halves(us);
   return H.hashInt8(hi, lo, sh, sl);
 }

@@ -3,7 +3,7 @@
 // it, union's refusals, and a written filter read back.  (Bytes equal to the
 // server's: write.mjs, against the vectors.)
 import assert from "node:assert/strict";
-import { BloomFilter, BloomFilterError } from "../src/index.js";
+import { BloomFilter, BloomFilterError, IndexFilter } from "../src/index.js";
 
 let passed = 0;
 function test(name, fn) {
@@ -61,9 +61,9 @@ test("an empty filter has no family, as the server's; the first add sets it", ()
 });
 
 test("int2 and int4 refuse adds out of range; int8 numbers past 2^53 - 1 are refused, strings of digits taken exactly", () => {
-  refuses(() => make("int2").add(32768), "out of range for type smallint");
-  refuses(() => make("int2").add(-32769n), "out of range for type smallint");
-  refuses(() => make("int4").add("2147483648"), "out of range for type integer");
+  refuses(() => make("int2").add(32768), "smallint out of range");
+  refuses(() => make("int2").add(-32769n), "smallint out of range");
+  refuses(() => make("int4").add("2147483648"), "integer out of range");
   make("int2").add(-32768).add(32767);
   const f = make("int8");
   for (const call of [() => f.add(2 ** 53), () => f.addMany([1, -(2 ** 60)]), () => f.contains(2 ** 60), () => f.containsMany([2 ** 60])])
@@ -72,8 +72,14 @@ test("int2 and int4 refuse adds out of range; int8 numbers past 2^53 - 1 are ref
   assert.ok(f.contains(9007199254740993n) && f.contains(" 9007199254740993 "));
   assert.equal(f.contains("9007199254740992"), false);
   refuses(() => f.add("1e3"), "decimal digits");
-  // a probe out of an int2 filter's range is answered, not refused: absent
-  assert.equal(make("int2").add(1).contains(100000), false);
+  // a probe of a value the type cannot hold is answered, not refused: never added
+  const small = make("int2").add(1);
+  assert.equal(small.contains(100000), false);
+  assert.deepEqual(small.containsMany([1, 100000, null, 1n]), [true, false, false, true]);
+  // PostgreSQL's spaces around digits are ASCII ones (isspace), not JavaScript's \s
+  refuses(() => small.add("\u00a012"), "decimal digits");
+  small.add("\t12 ");
+  assert.ok(small.contains(12));
 });
 
 test("float4 takes a number as PostgreSQL's float4 holds it", () => {
@@ -85,6 +91,15 @@ test("float4 takes a number as PostgreSQL's float4 holds it", () => {
   refuses(() => make("float4").add(1e39), "overflow");
   refuses(() => make("float4").add(1e-50), "underflow");
   make("float4").add(Infinity).add(NaN).add(-0);
+  assert.deepEqual(f.containsMany([0.1, 1e39, 1e-50]), [true, false, false]);
+  // the forms carry the family, not the type: read back, the filter takes the
+  // double 0.1 as the double it is, unless told its type again
+  assert.equal(BloomFilter.from(f.toBytes()).contains(0.1), false);
+  for (const again of [BloomFilter.from(f.toBytes(), { type: "float4" }), BloomFilter.from(f.toString(), { type: "real" })]) {
+    assert.ok(again.contains(0.1));
+    assert.equal(again.type, "float4");
+  }
+  refuses(() => BloomFilter.from(f.toBytes(), { type: "text" }), "cannot hold values of type text");
 });
 
 test("UUID text: exactly what uuid_in accepts", () => {
@@ -110,11 +125,40 @@ test("what a layout takes: explicit and layered refuse adds; union refuses what 
   b.add(2);
   refuses(() => a.union(b), "differ in m");
   refuses(() => a.union(make("int8", { layout: "blocked" }).add(1)), "differ in");
-  refuses(() => a.union(make("text").add("x")), "element family");
+  refuses(() => a.union(BloomFilter.from(make("text").add("x").toBytes())), "element family");
   refuses(() => a.union("v1 classic"), "another BloomFilter");
   refuses(() => a.addMany("12"), "iterable");
   // either side empty: a copy of the other, whatever its family
-  assert.deepEqual(make("text").union(a).toBytes(), a.toBytes());
+  assert.deepEqual(BloomFilter.from(make("text").toBytes()).union(a).toBytes(), a.toBytes());
+  // a layout name is one of the layouts, not a property every object has
+  for (const layout of ["toString", "constructor", "__proto__", "valueOf", "hasOwnProperty"])
+    refuses(() => make("int8", { layout }), "unknown layout");
+  for (const type of ["toString", "constructor", "__proto__"]) refuses(() => make(type), "is not one this library hashes");
+});
+
+test("a union converts values only where both sides did", () => {
+  const f4 = make("float4").add(1.5), read = BloomFilter.from(make("float8").add(0.1).toBytes());
+  const u = f4.union(read);
+  assert.equal(u.type, null);
+  assert.ok(u.contains(0.1) && u.contains(1.5));
+  assert.equal(f4.union(make("float4")).type, "float4");
+  refuses(() => f4.union(make("float8")), "create both with the same type");
+  refuses(() => make("int4").add(1).union(make("int8").add(2)), "create both with the same type");
+});
+
+test("text and Dates the server refuses are refused", () => {
+  const d = make("date"), t = make("timestamp"), tz = make("timestamptz");
+  for (const bad of ["2000-02-30", "2000-13-01", "1900-02-29", "5874898-01-01", "4714-11-23 BC"])
+    assert.throws(() => d.add(bad), BloomFilterError, bad);
+  for (const bad of ["2000-01-01 24:00:01", "2000-01-01 23:60:00", "294277-01-01 00:00:00", "2000-01-01 00:00:00.1234567"])
+    assert.throws(() => t.add(bad), BloomFilterError, bad);
+  for (const f of [d, t, tz]) assert.throws(() => f.add(new Date(NaN)), BloomFilterError);
+  // what the server reads: 24:00:00 is the next midnight, second 60 the next minute
+  t.add("2000-01-01 24:00:00").add("2000-01-01 23:59:60");
+  assert.ok(t.contains("2000-01-02 00:00:00"));
+  d.add("4714-11-24 BC").add("5874897-12-31").add("2000-02-29");
+  const n = make("numeric");
+  for (const bad of ["1_000", "\u0661\u0662", "\u00a01", "1e"]) refuses(() => n.add(bad), "is not a numeric value");
 });
 
 test("a written filter reads back, in both forms and both engines, and an add after reading goes on", () => {
@@ -134,5 +178,31 @@ test("a written filter reads back, in both forms and both engines, and an add af
   bytes.fill(0);
   assert.ok(f.contains(5));
 });
+
+// IndexFilter: refreshes made while one is under way run after it, so that
+// a slower, older answer never replaces a newer filter
+{
+  const older = make("int8").add(1), newer = make("int8").add(1).add(2);
+  let releaseFirst;
+  const answers = [
+    new Promise((resolve) => (releaseFirst = () => resolve([{ stamp: "1", filter: Buffer.from(older.toBytes()) }]))),
+    Promise.resolve([{ stamp: "2", filter: Buffer.from(newer.toBytes()) }]),
+    Promise.resolve([{ stamp: "2", filter: null }]),
+  ];
+  const asked = [];
+  const seen = new IndexFilter("idx", (sql, params) => {
+    asked.push(params[1]);
+    return answers.shift();
+  });
+  const first = seen.refresh(), second = seen.refresh();
+  releaseFirst();
+  assert.deepEqual(await Promise.all([first, second]), [true, true]);
+  assert.equal(seen.stamp, "2");
+  assert.ok(seen.contains(2));
+  assert.equal(await seen.refresh(), false);
+  assert.deepEqual(asked, [null, "1", "2"]); // each asked with the stamp of the copy before it
+  assert.throws(() => new IndexFilter("idx", {}), BloomFilterError);
+  passed++;
+}
 
 console.log(`write-api: ${passed} passed, 0 failed`);

@@ -31,7 +31,7 @@ with psycopg.connect(autocommit=True) as conn:
     assert bytes(server) == data
 
     # the server drops the rows the filter rules out; the application keeps the exact matches
-    rows = conn.execute("SELECT id, customer_id FROM example_orders WHERE %s::bytea::bloom @> customer_id",
+    rows = conn.execute("SELECT id, customer_id FROM example_orders WHERE (SELECT %s::bytea::bloom) @> customer_id",
                         (data,)).fetchall()
     matched = [r for r in rows if r[1] in wanted]
     exact = conn.execute("SELECT count(*) FROM example_orders WHERE customer_id = ANY(%s::int8[])",

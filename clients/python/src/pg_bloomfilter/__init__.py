@@ -8,7 +8,7 @@
 
     g = BloomFilter.create("bigint", expected_items=10_000, false_positive_rate=0.01)
     g.add_many(ids)       # bloom_agg(id, 10000, 0.01)'s filter, byte for byte
-    cur.execute("SELECT o.* FROM orders o WHERE %s::bytea::bloom @> o.id", (g.to_bytes(),))
+    cur.execute("SELECT o.* FROM orders o WHERE (SELECT %s::bytea::bloom) @> o.id", (g.to_bytes(),))
 
     seen = IndexFilter("users_name_seen", conn)   # an index's filter, kept current:
     seen.refresh()                                # fetched again only if it changed

@@ -25,7 +25,8 @@ M_LN2 = 0.69314718055994530942  # the C constant, to the same double
 
 def bf_fpp(n: float, ncells: float, nhashes: float) -> float:
     """The classic rate (1 - (1 - 1/m)^(kn))^k of n values in m bits with k hashes."""
-    zero = math.exp(nhashes * n * math.log1p(-1.0 / ncells))  # a given bit still 0
+    # a given bit still 0 (one cell: log1p(-1) is C's -inf, where Python raises)
+    zero = 0.0 if ncells <= 1 else math.exp(nhashes * n * math.log1p(-1.0 / ncells))
     if n <= 0:
         return 0.0
     return math.pow(1.0 - zero, nhashes)

@@ -31,6 +31,10 @@ class SqlType:
     convert_many: Optional[Callable[[list], list]] = None  # a batch of values of one Python type
 
 
+class OutOfRange(BloomFilterError):
+    """A value the type cannot hold: an add refuses it, a probe answers False."""
+
+
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -41,7 +45,7 @@ def _integer_range(name: str, bits: int):
     def convert(value):
         """value if it is no int or an int in range; else BloomFilterError."""
         if _is_int(value) and not low <= value <= high:
-            raise BloomFilterError(f"{value} is out of range for {name}")
+            raise OutOfRange(f"{name} out of range: {value}")
         return value
 
     def convert_many(values: list) -> list:
@@ -62,9 +66,9 @@ def _to_float4(value):
     try:
         single = struct.unpack("<f", struct.pack("<f", value))[0]
     except OverflowError:
-        raise BloomFilterError(f"{value!r} as real: value out of range: overflow") from None
+        raise OutOfRange(f"{value!r} as real: value out of range: overflow") from None
     if single == 0.0 and value != 0.0:
-        raise BloomFilterError(f"{value!r} as real: value out of range: underflow")
+        raise OutOfRange(f"{value!r} as real: value out of range: underflow")
     return single
 
 
@@ -112,6 +116,7 @@ ALIASES = {
     "int": "int4",
     "bigint": "int8",
     "real": "float4",
+    "decimal": "numeric",
     "double precision": "float8",
     "boolean": "bool",
     "character varying": "varchar",
@@ -125,7 +130,7 @@ def sql_type(name) -> SqlType:
     surrounding spaces ignored.  Raises BloomFilterError for another."""
     if not isinstance(name, str):
         raise BloomFilterError(f"type must be a str naming an SQL type, not {type(name).__name__}")
-    key = name.strip().lower()
+    key = " ".join(name.split()).lower()
     key = ALIASES.get(key, key)
     found = TYPES.get(key)
     if found is None:

@@ -45,10 +45,21 @@ def _int8(v: int, seed: int) -> int:
     return h.hash_int8(v, seed)
 
 
+# numeric_in's syntax: ASCII spaces around (isspace), a sign, digits with a
+# point or not, an exponent; or NaN and the infinities, in any case.
+# (Decimal() is looser: "1_000", other scripts' digits.)
+_NUMERIC_TEXT = re.compile(
+    r"[ \t\n\r\v\f]*(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|(?i:nan|[+-]?inf(?:inity)?))[ \t\n\r\v\f]*"
+)
+
+
 def _decimal(v, seed: int) -> int:
     if isinstance(v, str):
+        if _NUMERIC_TEXT.fullmatch(v) is None:
+            raise BloomFilterError(f"{v!r} is not a numeric value")
         try:
-            v = Decimal(v)
+            v = Decimal(v.strip(" \t\n\r\v\f"))
         except InvalidOperation as e:
             raise BloomFilterError(f"{v!r} is not a numeric value") from e
     if isinstance(v, Decimal) and v.is_snan():
@@ -109,7 +120,15 @@ def _date(v, seed: int) -> int:
     return h.hash_int4((v - _PG_EPOCH_DATE).days, seed)
 
 
+# more than 6 fractional digits: PostgreSQL rounds them to microseconds, and
+# fromisoformat truncates (3.11) or refuses them (3.9, 3.10): refused here,
+# as the JavaScript library refuses them
+_SUBMICROSECOND = re.compile(r"[.,][0-9]{7,}")
+
+
 def _parse(text: str, parse, what: str):
+    if _SUBMICROSECOND.search(text):
+        raise BloomFilterError(f"{text!r} has more than 6 fractional digits: give a {what} in microseconds")
     try:
         return parse(text)
     except ValueError as e:

@@ -130,15 +130,18 @@ def union_derived(pa: fmt.Parsed, da, pb: fmt.Parsed, db, union: bytes, nadded: 
 
 def union_type(a, b):
     """The type of the union of filters of types a and b (_types.SqlType or
-    None for a filter read from the server): the one they have.  Raises
-    BloomFilterError for two types (even of one family: each converts the
-    values added after as its own)."""
+    None for a filter read from the server): the one they share, or None
+    where one side has none.  A filter read holds values hashed as the
+    family hashes them (a float8 among a float4 filter's family, say): the
+    union converting probes to the other side's type could miss them.
+    Raises BloomFilterError for two types (even of one family: each
+    converts values as its own)."""
     if a is not None and b is not None and a != b:
         raise BloomFilterError(
             f"cannot combine a filter of type {a.name} with one of type {b.name}: create both "
             "with the same type"
         )
-    return a if a is not None else b
+    return a if a == b else None
 
 
 def _signed(seed: int) -> int:

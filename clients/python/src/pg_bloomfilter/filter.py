@@ -88,22 +88,27 @@ class BloomFilter:
     # ---- loading and creating ----
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "BloomFilter":
-        """The binary form: bloom_send's bytes, or a bytea as psycopg returns it."""
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], type: Optional[str] = None) -> "BloomFilter":
+        """The binary form: bloom_send's bytes, or a bytea as psycopg returns it.
+
+        The form names the values' family, not their SQL type: type (as
+        create's) makes the filter convert values to it again, as a created
+        filter does (float4 rounds a float, int2 and int4 refuse adds out of
+        range); it must be of the filter's family."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise BloomFilterError(
-                f"from_bytes takes bytes, not {type(data).__name__} (use from_text for the text form)"
+                f"from_bytes takes bytes, not {data.__class__.__name__} (use from_text for the text form)"
             )
-        return cls(fmt.parse_binary(bytes(data)))
+        return cls(fmt.parse_binary(bytes(data)), None if type is None else _types.sql_type(type))
 
     @classmethod
-    def from_text(cls, text: str) -> "BloomFilter":
-        """The text form: what SELECT f returns ("v1 classic m=... bits=...")."""
+    def from_text(cls, text: str, type: Optional[str] = None) -> "BloomFilter":
+        """The text form: what SELECT f returns ("v1 classic m=... bits=..."); type as from_bytes's."""
         if not isinstance(text, str):
             raise BloomFilterError(
-                f"from_text takes a str, not {type(text).__name__} (use from_bytes for the binary form)"
+                f"from_text takes a str, not {text.__class__.__name__} (use from_bytes for the binary form)"
             )
-        return cls(fmt.parse_binary(fmt.text_to_binary(text)))
+        return cls(fmt.parse_binary(fmt.text_to_binary(text)), None if type is None else _types.sql_type(type))
 
     @classmethod
     def create(
@@ -170,7 +175,11 @@ class BloomFilter:
         fn = self._fn_cache.get(type(value)) or self._hasher_of(value)
         if fn is None:
             return False  # an empty filter
-        return self._probe(fn(value, self._seed))
+        try:
+            h = fn(value, self._seed)
+        except _types.OutOfRange:
+            return False  # a value the filter's type cannot hold was never added
+        return self._probe(h)
 
     def contains_many(self, values: Iterable) -> List[bool]:
         """contains(v) for each v of values (a list or any other iterable, but not one str,
@@ -188,6 +197,8 @@ class BloomFilter:
             # an empty filter answers False to any value it can hold (and refuses the
             # others); an explicit one, a sorted list of hashes, is searched
             return [self.contains(v) for v in batch]
+        if self._type is not None and self._type.convert is not None:
+            batch = self._out_of_range_as_none(batch)
         n = len(batch)
         types = set(map(type, batch))
         never = type(None) in types
@@ -198,6 +209,30 @@ class BloomFilter:
             # None is never held (SQL's NULL): it was hashed as a stand-in
             return [v is not None and bool(b) for v, b in zip(batch, held)]
         return list(map(bool, held))
+
+    def _out_of_range_as_none(self, batch: list) -> list:
+        """batch, where a value the filter's type cannot hold (an int out of
+        int2's or int4's range, a float that overflows a float4) is None: never
+        added, so never held.  One pass in C (convert_batch) where none is."""
+        values = [v for v in batch if v is not None]
+        if len(set(map(type, values))) == 1:
+            try:
+                _types.convert_batch(self._type, values)
+                return batch
+            except _types.OutOfRange:
+                pass
+            except BloomFilterError:
+                return batch  # another refusal: hashing the value says why
+        convert = self._type.convert
+        out = []
+        for v in batch:
+            try:
+                out.append(v if v is None else (convert(v), v)[1])
+            except _types.OutOfRange:
+                out.append(None)
+            except BloomFilterError:
+                out.append(v)
+        return out
 
     def _hashes(self, batch: list, types: set, never: bool) -> bytes:
         """Each value's 64-bit hash, as contains computes it, in 64-bit lanes (little-endian

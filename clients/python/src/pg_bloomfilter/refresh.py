@@ -8,6 +8,7 @@ when it changed.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Optional
 
 from .errors import BloomFilterError
@@ -34,12 +35,19 @@ class IndexFilter:
         self._connection = connection
         self._stamp: Optional[str] = None
         self._filter: Optional[BloomFilter] = None
+        # one refresh at a time: a slower, older answer must not replace a newer filter
+        self._lock = threading.Lock()
 
     def refresh(self) -> bool:
         """Fetch the filter if it changed since the last fetch (always the first time).
 
-        Returns True if a new filter was fetched.
+        Returns True if a new filter was fetched.  Calls from several threads
+        run one at a time, each after the one before.
         """
+        with self._lock:
+            return self._refresh()
+
+    def _refresh(self) -> bool:
         cur = self._connection.cursor()
         try:
             cur.execute(_SQL, (self._index, self._stamp))
