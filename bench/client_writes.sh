@@ -14,8 +14,8 @@
 #           sent as WHERE id = ANY($1::int8[]).  Milliseconds from the keys
 #           to the exact rows (the filter's writing included), bytes of
 #           the parameter, rows that came back; median of 3, alternating
-# Needs npm's registry (node-postgres, pinned) and Debian's python3-psycopg
-# is not used here.  Run as root from the top folder.
+# Needs npm's registry (node-postgres, pinned, for the parameter case).
+# Run as root from the top folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-/usr/bin/python3}

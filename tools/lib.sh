@@ -66,3 +66,19 @@ security_mirror() {
 	m=$(host_archive security)
 	echo "${m:-${1%/}-security}"
 }
+
+# client_packages DIR [PACKAGES]: the folder of the clients' packages, as
+# tools/package.sh clients writes them: PACKAGES (made absolute) if given,
+# else DIR/packages, built there now (its log shown, on stderr, if the
+# build fails).  Prints the folder; DIR must exist.
+client_packages() {
+	if [ -n "${2:-}" ]; then
+		(cd "$2" && pwd)
+		return
+	fi
+	bash tools/package.sh clients "$1/packages" >"$1/package.log" 2>&1 || {
+		cat "$1/package.log" >&2
+		return 1
+	}
+	echo "$1/packages"
+}

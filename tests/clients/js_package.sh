@@ -23,15 +23,8 @@ top=$(pwd)
 rm -rf "$dir"
 mkdir -p "$dir/app"
 dir=$(cd "$dir" && pwd)
-if [ $# -ge 2 ]; then
-	packages=$(cd "$2" && pwd)
-else
-	packages=$dir/packages
-	bash tools/package.sh clients "$packages" >"$dir/package.log" 2>&1 || {
-		cat "$dir/package.log"
-		exit 1
-	}
-fi
+. tools/lib.sh
+packages=$(client_packages "$dir" "${2:-}")
 version=$(node -p 'require(process.argv[1]).version' "$top/clients/js/package.json")
 tgz=$packages/pg-bloomfilter-$version.tgz
 [ -f "$tgz" ] || {

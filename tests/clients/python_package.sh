@@ -33,15 +33,8 @@ probe=$top/tests/clients/python_probe.py
 rm -rf "$dir"
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-if [ $# -ge 2 ]; then
-	packages=$(cd "$2" && pwd)
-else
-	packages=$dir/packages
-	bash tools/package.sh clients "$packages" >"$dir/package.log" 2>&1 || {
-		cat "$dir/package.log"
-		exit 1
-	}
-fi
+. tools/lib.sh
+packages=$(client_packages "$dir" "${2:-}")
 version=$("$python" -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' \
 	"$src/pyproject.toml")
 wheel=$packages/pg_bloomfilter-$version-py3-none-any.whl

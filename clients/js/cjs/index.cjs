@@ -727,7 +727,11 @@ function int8Halves(v) {
   return [Number(u >> 32n), Number(u & 0xffffffffn)];
 }
 var SAFE = 9007199254740991n;
-var DECIMAL = /^[ \t\n\v\f\r]*[+-]?[0-9]+[ \t\n\v\f\r]*$/;
+var DECIMAL = /^[ \t\n\v\f\r]*([+-]?[0-9]+)[ \t\n\v\f\r]*$/;
+function decimalInteger(v) {
+  const m = DECIMAL.exec(v);
+  return m === null ? void 0 : BigInt(m[1]);
+}
 function hashInteger(v, sh, sl) {
   if (typeof v === "bigint" && v >= -SAFE && v <= SAFE)
     v = Number(v);
@@ -747,9 +751,10 @@ function hashInteger(v, sh, sl) {
   return hashInt8(hi, lo, sh, sl);
 }
 function hashIntegerText(v, sh, sl) {
-  if (!DECIMAL.test(v))
+  const i = decimalInteger(v);
+  if (i === void 0)
     throw fail2(`"${v}" is not an integer: an integer filter takes a string only of decimal digits (a sign and spaces around allowed)`);
-  return hashInteger(BigInt(v.replace(/[ \t\n\v\f\r]/g, "")), sh, sl);
+  return hashInteger(i, sh, sl);
 }
 function hashNumeric2(v, sh, sl) {
   let text;
@@ -1427,8 +1432,8 @@ function integerOf(v) {
     return Number.isSafeInteger(v) ? BigInt(v) : void 0;
   if (typeof v === "bigint")
     return v;
-  if (typeof v === "string" && DECIMAL.test(v))
-    return BigInt(v.replace(/[ \t\n\v\f\r]/g, ""));
+  if (typeof v === "string")
+    return decimalInteger(v);
   return void 0;
 }
 function ranged(name, lo, hi) {
@@ -1770,17 +1775,11 @@ var BloomFilter = class {
     const p = this.#p;
     if (this.#type !== null)
       value = this.#type.convert(value, true);
-    let fn;
-    if (p.elemlen === 0) {
-      const family = this.#type !== null ? this.#type.family : defaultFamily(value, kindOf(value));
-      fn = hasherFor(family, value, kindOf(value));
-      const h2 = fn(value, this.#seedHi, this.#seedLo);
-      this.#setFamily(family);
-      this.#added(addHash(p.layout, data, p.m, p.k, h2[0] | 0, h2[1] | 0));
-      return;
-    }
-    fn = this.#hasher(value);
+    const family = p.elemlen !== 0 ? null : this.#type !== null ? this.#type.family : defaultFamily(value, kindOf(value));
+    const fn = family === null ? this.#hasher(value) : hasherFor(family, value, kindOf(value));
     const h = fn(value, this.#seedHi, this.#seedLo);
+    if (family !== null)
+      this.#setFamily(family);
     this.#added(addHash(p.layout, data, p.m, p.k, h[0] | 0, h[1] | 0));
   }
   #setFamily(family) {

@@ -138,18 +138,12 @@ export class BloomFilter {
   #addOne(value, data) {
     const p = this.#p;
     if (this.#type !== null) value = this.#type.convert(value, true);
-    let fn;
-    if (p.elemlen === 0) {
-      // the first value names the family (the created type's, or the value's own type's)
-      const family = this.#type !== null ? this.#type.family : defaultFamily(value, kindOf(value));
-      fn = hasherFor(family, value, kindOf(value));
-      const h = fn(value, this.#seedHi, this.#seedLo);
-      this.#setFamily(family);
-      this.#added(addHash(p.layout, data, p.m, p.k, h[0] | 0, h[1] | 0));
-      return;
-    }
-    fn = this.#hasher(value);
+    // the first value names the family (the created type's, or the value's
+    // own type's), once it has hashed: a value refused leaves the filter empty
+    const family = p.elemlen !== 0 ? null : this.#type !== null ? this.#type.family : defaultFamily(value, kindOf(value));
+    const fn = family === null ? this.#hasher(value) : hasherFor(family, value, kindOf(value));
     const h = fn(value, this.#seedHi, this.#seedLo);
+    if (family !== null) this.#setFamily(family);
     this.#added(addHash(p.layout, data, p.m, p.k, h[0] | 0, h[1] | 0));
   }
 

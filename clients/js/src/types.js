@@ -5,7 +5,7 @@
 // outside their range, float4 rounds to single precision.
 
 import { BloomFilterError } from "./format.js";
-import { DECIMAL } from "./values.js";
+import { decimalInteger } from "./values.js";
 
 const fail = (m) => new BloomFilterError(m);
 
@@ -17,7 +17,7 @@ export const NEVER = Symbol("never held");
 function integerOf(v) {
   if (typeof v === "number") return Number.isSafeInteger(v) ? BigInt(v) : undefined;
   if (typeof v === "bigint") return v;
-  if (typeof v === "string" && DECIMAL.test(v)) return BigInt(v.replace(/[ \t\n\v\f\r]/g, ""));
+  if (typeof v === "string") return decimalInteger(v);
   return undefined;
 }
 

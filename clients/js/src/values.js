@@ -31,7 +31,13 @@ const SAFE = 9007199254740991n;
 // An int8 that large comes as a bigint or as a string of decimal digits,
 // which is read exactly (node-pg returns bigint columns as such strings).
 // (spaces as PostgreSQL's isspace: ASCII only, not JavaScript's \s)
-export const DECIMAL = /^[ \t\n\v\f\r]*[+-]?[0-9]+[ \t\n\v\f\r]*$/;
+const DECIMAL = /^[ \t\n\v\f\r]*([+-]?[0-9]+)[ \t\n\v\f\r]*$/;
+
+/** The integer a string of decimal digits (a sign, spaces around) stands for, exactly; else undefined. */
+export function decimalInteger(v) {
+  const m = DECIMAL.exec(v);
+  return m === null ? undefined : BigInt(m[1]);
+}
 
 function hashInteger(v, sh, sl) {
   // a bigint of a safe size takes the number path: no 64-bit BigInt arithmetic
@@ -53,9 +59,10 @@ function hashInteger(v, sh, sl) {
 
 // a string of decimal digits (a sign, spaces around), read exactly; nothing else
 function hashIntegerText(v, sh, sl) {
-  if (!DECIMAL.test(v))
+  const i = decimalInteger(v);
+  if (i === undefined)
     throw fail(`"${v}" is not an integer: an integer filter takes a string only of decimal digits (a sign and spaces around allowed)`);
-  return hashInteger(BigInt(v.replace(/[ \t\n\v\f\r]/g, "")), sh, sl);
+  return hashInteger(i, sh, sl);
 }
 
 function hashNumeric(v, sh, sl) {

@@ -197,14 +197,21 @@ class BloomFilter:
             # an empty filter answers False to any value it can hold (and refuses the
             # others); an explicit one, a sorted list of hashes, is searched
             return [self.contains(v) for v in batch]
-        if self._type is not None and self._type.convert is not None:
-            batch = self._out_of_range_as_none(batch)
+        try:
+            return self._probe_batch(batch)
+        except _types.OutOfRange:
+            return self._probe_batch(self._out_of_range_as_none(batch))
+
+    def _probe_batch(self, batch: list) -> List[bool]:
+        """contains's answers for a batch, hashed and probed in lanes; raises
+        what hashing a value raises (_types.OutOfRange for a value the filter's
+        type cannot hold)."""
         n = len(batch)
         types = set(map(type, batch))
         never = type(None) in types
         if never:
             types.discard(type(None))
-        held = _lanes.probe_lanes(p, self._data, self._hashes(batch, types, never), n)
+        held = _lanes.probe_lanes(self._p, self._data, self._hashes(batch, types, never), n)
         if never:
             # None is never held (SQL's NULL): it was hashed as a stand-in
             return [v is not None and bool(b) for v, b in zip(batch, held)]
@@ -213,25 +220,19 @@ class BloomFilter:
     def _out_of_range_as_none(self, batch: list) -> list:
         """batch, where a value the filter's type cannot hold (an int out of
         int2's or int4's range, a float that overflows a float4) is None: never
-        added, so never held.  One pass in C (convert_batch) where none is."""
-        values = [v for v in batch if v is not None]
-        if len(set(map(type, values))) == 1:
-            try:
-                _types.convert_batch(self._type, values)
-                return batch
-            except _types.OutOfRange:
-                pass
-            except BloomFilterError:
-                return batch  # another refusal: hashing the value says why
+        added, so never held.  Only after a batch raised OutOfRange, so the
+        filter has a type."""
         convert = self._type.convert
         out = []
         for v in batch:
             try:
-                out.append(v if v is None else (convert(v), v)[1])
+                if v is not None:
+                    convert(v)
+                out.append(v)
             except _types.OutOfRange:
                 out.append(None)
             except BloomFilterError:
-                out.append(v)
+                out.append(v)  # another refusal: hashing the value says why
         return out
 
     def _hashes(self, batch: list, types: set, never: bool) -> bytes:
