@@ -7,7 +7,8 @@ DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql 
 	bloomfilter--1.2--1.3.sql bloomfilter--1.3--1.4.sql \
 	bloomfilter--1.4--1.5.sql bloomfilter--1.5--1.6.sql bloomfilter--1.6--1.7.sql \
 	bloomfilter--1.7--1.8.sql bloomfilter--1.8--1.9.sql \
-	bloomfilter--1.9--1.10.sql bloomfilter--1.10--1.11.sql
+	bloomfilter--1.9--1.10.sql bloomfilter--1.10--1.11.sql \
+	bloomfilter--1.11--1.12.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \

@@ -7,7 +7,7 @@
 # Against the distribution: every entry sits under NAME-VERSION/, the zip is
 # named NAME-VERSION.zip, META.json is at its top, each extension's "file"
 # and "docfile" are in it, the control file's default_version is the
-# extension's version (1.11 for 1.11.0), and the zip holds exactly the files
+# extension's version (1.12 for 1.12.0), and the zip holds exactly the files
 # of the committed tree (git ls-files at HEAD, less what .gitattributes marks
 # export-ignore) when run in a checkout.
 #

@@ -3,8 +3,8 @@
 # cluster (a coordinator and two workers on loopback, PostgreSQL N, servers
 # running as postgres).  Citus is built from the vendored source once and
 # cached (tests/citus/build.sh).  Checks, each printed "name: ok|FAILED":
-#   - the extension, installed as 1.3 and updated to 1.11 on the coordinator,
-#     is 1.11 on the workers too;
+#   - the extension, installed as 1.3 and updated to 1.12 on the coordinator,
+#     is 1.12 on the workers too;
 #   - every form of bloom_agg and counting_bloom_agg, over each key type that
 #     has aggregates of its own, grouped and not, gives on a distributed
 #     table the filter a local build over the same rows gives, bit for bit;
@@ -116,12 +116,12 @@ expect() {
 	fi
 }
 
-check "1.11 on the coordinator and both workers, after ALTER EXTENSION UPDATE" "
-	SELECT (SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter') = '1.11'
+check "1.12 on the coordinator and both workers, after ALTER EXTENSION UPDATE" "
+	SELECT (SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter') = '1.12'
 	   AND (SELECT array_agg(DISTINCT result) FROM run_command_on_workers(
 	            \$\$SELECT extversion || ' ' || count(*) FROM pg_extension e, pg_proc p
 	                WHERE e.extname = 'bloomfilter' AND p.proname = 'bloom_agg'
-	                GROUP BY extversion\$\$)) = ARRAY['1.11 52'];"
+	                GROUP BY extversion\$\$)) = ARRAY['1.12 52'];"
 
 types=(int2 int4 int8 text varchar bpchar uuid numeric date timestamp timestamptz bytea)
 forms=("bloom_agg(%s)" "bloom_agg(%s, 0.001)" "bloom_agg(%s, 30000, 0.01)"

@@ -5,7 +5,7 @@
 // checks the few rows that come back against its exact set.  The filter's
 // bytes are the server's own: bloom_agg of the same keys gives them.
 //
-//   npm install pg ./pg-bloomfilter-1.11.0.tgz
+//   npm install pg ./pg-bloomfilter-1.12.0.tgz
 //   PGDATABASE=... node filter-parameter.cjs
 const assert = require("node:assert/strict");
 const { Client } = require("pg");

@@ -3,7 +3,7 @@
 // changed since it was fetched (bloom_index_refresh) and fetches it only
 // then.  A "false" from the copy is certain as of the last refresh.
 //
-//   npm install pg ./pg-bloomfilter-1.11.0.tgz
+//   npm install pg ./pg-bloomfilter-1.12.0.tgz
 //   PGDATABASE=... node index-refresh.cjs
 const assert = require("node:assert/strict");
 const { Client } = require("pg");

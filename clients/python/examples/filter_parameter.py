@@ -6,7 +6,7 @@ server drops every row the filter rules out, and the application checks
 the few rows that come back against its exact set.  The filter's bytes are
 the server's own: bloom_agg of the same keys gives them.
 
-    pip install psycopg pg_bloomfilter-1.11.0-py3-none-any.whl
+    pip install psycopg pg_bloomfilter-1.12.0-py3-none-any.whl
     PGDATABASE=... python filter_parameter.py
 """
 import psycopg

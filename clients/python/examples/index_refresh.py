@@ -4,7 +4,7 @@ IndexFilter.refresh() asks the server whether the filter changed since it
 was fetched (bloom_index_refresh) and fetches it only then.  A False from
 the copy is certain as of the last refresh.
 
-    pip install psycopg pg_bloomfilter-1.11.0-py3-none-any.whl
+    pip install psycopg pg_bloomfilter-1.12.0-py3-none-any.whl
     PGDATABASE=... python index_refresh.py
 """
 import psycopg

@@ -25,4 +25,4 @@ from .filter import BloomFilter, FilterInfo
 from .refresh import IndexFilter
 
 __all__ = ["BloomFilter", "BloomFilterError", "FilterInfo", "IndexFilter"]
-__version__ = "1.11.0"
+__version__ = "1.12.0"
