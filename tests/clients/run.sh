@@ -21,8 +21,10 @@
 #     2^32 bits against a BigInt reference (large), fuzz_js, the npm
 #     tarball installed into a fresh project and used by import and by
 #     require() (tests/clients/js_package.sh), its CommonJS entry (cjs/)
-#     checked against src/ as tools/package.sh builds it; and the vectors of the host's version
-#     answered in headless Chromium, through a test page.
+#     checked against src/ as tools/package.sh builds it; no module of
+#     src/ importing another in a cycle (tests/clients/import_cycles.mjs);
+#     and the vectors of the host's version answered in headless Chromium,
+#     through a test page.
 #   - writing (1.11): for every vectors file, each library's create/add
 #     give bloom_agg's bytes and text for every type and both layouts, a
 #     derived filter takes an add and a union as the server's, and create
@@ -121,6 +123,7 @@ wasm_is_built() {
 		{ echo "src/probe_wasm.js differs from what wasm/probe.c builds: run bash clients/js/wasm/build.sh"; return 1; }
 }
 check "js: src/probe_wasm.js built from wasm/probe.c" wasm_is_built
+check "js: no module of src/ imports another in a cycle" node tests/clients/import_cycles.mjs "$js/src"
 for f in "${files[@]}"; do
 	check "js: $(basename "$f" .jsonl)" env BLOOM_VECTORS="$f" node "$js/test/vectors.mjs"
 done

@@ -5,7 +5,7 @@
 // crosses the network only when it changed.
 
 import { BloomFilterError } from "./format.js";
-import { BloomFilter } from "./index.js";
+import { BloomFilter } from "./filter.js";
 
 const SQL = "SELECT stamp::text AS stamp, bloom_send(filter) AS filter FROM bloom_index_refresh($1::regclass, $2::bigint)";
 

@@ -232,7 +232,7 @@ function hashBool(v, sh, sl) {
   return H.hashInt4(v ? 1 : 0, sh, sl);
 }
 
-// per family, the kinds of value it takes (kindOf in index.js)
+// per family, the kinds of value it takes (kindOf in filter.js)
 const BY_FAMILY = {
   [INTEGER_OPS]: { number: hashInteger, bigint: hashInteger, string: hashIntegerText },
   [NUMERIC_OPS]: { number: hashNumeric, bigint: hashNumeric, string: hashNumeric },
