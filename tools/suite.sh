@@ -135,6 +135,7 @@ cluster_test() {
 	fi
 	rm -f "$log"
 }
+cluster_test "the docs' SQL examples, run and compared with their pages" docs tests/docs/run_docs.sh
 cluster_test "pg_dump / pg_restore round trip" dump_restore tests/dump/dump_restore.sh
 cluster_test "interrupts: a 500 MB filter under statement_timeout" interrupts \
 	tests/interrupts/cancel_500mb.sh
