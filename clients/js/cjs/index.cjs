@@ -945,6 +945,14 @@ function defaultFamily(value, kind) {
     throw fail2(`a value of type ${describe(value)} cannot be added`);
   return family;
 }
+function checkProbeOfEmpty(family, value, kind, sh, sl) {
+  if (family === null) {
+    if (DEFAULT_FAMILY[kind] === void 0)
+      throw fail2(`a value of type ${describe(value)} cannot be probed`);
+    return;
+  }
+  hasherFor(family, value, kind)(value, sh, sl);
+}
 function hasherFor(elem, value, kind) {
   if (elem.includes("@"))
     throw fail2(`the filter's values were hashed under a nondeterministic collation ("${elem}"): by ICU sort keys, which this library does not compute`);
@@ -1759,9 +1767,9 @@ var BloomFilter = class {
         throw new BloomFilterError(`the union of ${LAYOUT_NAMES[p.layout]} filters is computed on the server: f | g`);
     return new BloomFilter(parseBinary(unionBytes(a, b, this.#occupied(0, a.data.length), other.#occupied(0, b.data.length))), void 0, type);
   }
-  // The function that hashes value (not null), or null where the filter is
-  // empty (every value answers false); throws BloomFilterError where the
-  // filter cannot hold a value of its type.
+  // The function that hashes value (not null) for a filter that has an
+  // element key (an empty one's probes: checkProbeOfEmpty); throws
+  // BloomFilterError where the filter cannot hold a value of its type.
   #hasher(value) {
     const kind = kindOf(value);
     if (kind === this.#lastKind)
@@ -1775,12 +1783,21 @@ var BloomFilter = class {
     this.#lastFn = fn;
     return fn;
   }
-  /** Whether the filter may hold value; false is certain.  null and undefined are never held. */
+  /**
+   * Whether the filter may hold value; false is certain.  null and undefined
+   * are never held.  An empty filter answers false, after refusing what a
+   * filter of its type refuses (a created filter, or one read with a type:
+   * an empty int8 filter refuses 2 ** 53 and "abc" as a full one does).
+   */
   contains(value) {
     if (value === null || value === void 0)
       return false;
     if (this.#type !== null && (value = this.#type.convert(value, false)) === NEVER)
       return false;
+    if (this.#p.elemlen === 0) {
+      checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kindOf(value), this.#seedHi, this.#seedLo);
+      return false;
+    }
     const fn = this.#hasher(value);
     if (fn === null)
       return false;
@@ -1796,6 +1813,8 @@ var BloomFilter = class {
    */
   containsMany(values) {
     const list = listOf(values, "containsMany");
+    if (this.#p.elemlen === 0)
+      return Array.from(list, (value) => this.contains(value));
     const n = list.length, out = [];
     const space = this.#space ?? batchSpace(this.#plan);
     this.#space = null;

@@ -8,7 +8,7 @@
 // this module: nothing here imports refresh.js or index.js).
 
 import * as F from "./format.js";
-import { defaultFamily, hasherFor } from "./values.js";
+import { checkProbeOfEmpty, defaultFamily, hasherFor } from "./values.js";
 import { BATCH, batchSpace, probeBatch, probeOne, probePlan } from "./probe.js";
 import { blockedFpp, sizeFor } from "./sizing.js";
 import { NEVER, sqlType } from "./types.js";
@@ -204,9 +204,9 @@ export class BloomFilter {
     return new BloomFilter(F.parseBinary(unionBytes(a, b, this.#occupied(0, a.data.length), other.#occupied(0, b.data.length))), undefined, type);
   }
 
-  // The function that hashes value (not null), or null where the filter is
-  // empty (every value answers false); throws BloomFilterError where the
-  // filter cannot hold a value of its type.
+  // The function that hashes value (not null) for a filter that has an
+  // element key (an empty one's probes: checkProbeOfEmpty); throws
+  // BloomFilterError where the filter cannot hold a value of its type.
   #hasher(value) {
     const kind = kindOf(value);
     if (kind === this.#lastKind) return this.#lastFn;
@@ -220,10 +220,19 @@ export class BloomFilter {
     return fn;
   }
 
-  /** Whether the filter may hold value; false is certain.  null and undefined are never held. */
+  /**
+   * Whether the filter may hold value; false is certain.  null and undefined
+   * are never held.  An empty filter answers false, after refusing what a
+   * filter of its type refuses (a created filter, or one read with a type:
+   * an empty int8 filter refuses 2 ** 53 and "abc" as a full one does).
+   */
   contains(value) {
     if (value === null || value === undefined) return false;
     if (this.#type !== null && (value = this.#type.convert(value, false)) === NEVER) return false;
+    if (this.#p.elemlen === 0) {
+      checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kindOf(value), this.#seedHi, this.#seedLo);
+      return false;
+    }
     const fn = this.#hasher(value);
     if (fn === null) return false;
     const h = fn(value, this.#seedHi, this.#seedLo);
@@ -239,6 +248,8 @@ export class BloomFilter {
    */
   containsMany(values) {
     const list = listOf(values, "containsMany");
+    // an empty filter answers false to every value, and refuses what contains refuses
+    if (this.#p.elemlen === 0) return Array.from(list, (value) => this.contains(value));
     const n = list.length, out = [];
     // the scratch space, taken for this call: a call made meanwhile (from a
     // getter of the list, say) makes its own
@@ -248,8 +259,8 @@ export class BloomFilter {
     try {
       for (let at = 0; at < n; at += BATCH) {
         const count = n - at < BATCH ? n - at : BATCH;
-        // a value never held (null, undefined, any value of an empty filter)
-        // is probed as hash 0, and its answer then made false
+        // a value never held (null, undefined, a value the type cannot
+        // hold) is probed as hash 0, and its answer then made false
         let never = 0;
         for (let i = 0; i < count; i++) {
           let value = list[at + i];

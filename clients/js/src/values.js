@@ -264,6 +264,23 @@ export function defaultFamily(value, kind) {
   return family;
 }
 
+/**
+ * A probe of an empty filter (no element key: nothing was added), which
+ * holds nothing: throws where a filter holding values would, else returns
+ * (and the answer is false).  With `family` (a created filter's type's, or
+ * from's options.type), value is hashed as that family hashes it, so that
+ * an empty int8 filter refuses 2 ** 53 and "abc" as it does once it holds
+ * a value.  Without one (a filter read, untyped: it names no family yet),
+ * only a value no family takes is refused: 2 ** 53 may be a float8.
+ */
+export function checkProbeOfEmpty(family, value, kind, sh, sl) {
+  if (family === null) {
+    if (DEFAULT_FAMILY[kind] === undefined) throw fail(`a value of type ${describe(value)} cannot be probed`);
+    return;
+  }
+  hasherFor(family, value, kind)(value, sh, sl);
+}
+
 /** The function that hashes values of this kind for a filter of element key elem. */
 export function hasherFor(elem, value, kind) {
   if (elem.includes("@"))

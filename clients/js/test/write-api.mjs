@@ -179,6 +179,31 @@ test("a written filter reads back, in both forms and both engines, and an add af
   assert.ok(f.contains(5));
 });
 
+test("an empty filter refuses what the same filter refuses once it holds a value (1.12)", () => {
+  // (before 1.12, an empty int8 filter answered false to 2 ** 53 and "abc",
+  // which the filter refused after its first add)
+  const refusals = [[2 ** 53, "MAX_SAFE_INTEGER"], ["abc", "not an integer"], [1.5, "not an integer"],
+    [2n ** 64n, "out of range"], [true, "cannot be probed"], [{}, "cannot be probed"]];
+  const empty = make("int8"), full = make("int8").add(1);
+  const readTyped = BloomFilter.from(empty.toBytes(), { type: "bigint" });
+  for (const f of [empty, full, readTyped, BloomFilter.from(empty.toString(), { type: "int8", wasm: false })]) {
+    for (const [value, fragment] of refusals) {
+      refuses(() => f.contains(value), fragment);
+      refuses(() => f.containsMany([1, value]), fragment);
+    }
+    assert.deepEqual(f.containsMany([5, "5", 5n, null, " -7 "]), [false, false, false, false, false]);
+    assert.equal(f.contains(2 ** 53 - 1), false);
+  }
+  // a value the type cannot hold is answered false, empty or not (never added)
+  for (const f of [make("int2"), make("int2").add(1)]) assert.deepEqual([f.contains(40000), ...f.containsMany([40000])], [false, false]);
+  // a filter read without a type names no family while empty: any value some
+  // type holds answers false (2 ** 53 may be a float8, "abc" a text)
+  const untyped = BloomFilter.from(empty.toBytes());
+  assert.deepEqual(untyped.containsMany([2 ** 53, "abc", 1.5, 2n ** 64n, true]), [false, false, false, false, false]);
+  refuses(() => untyped.contains({}), "cannot be probed");
+  refuses(() => untyped.containsMany([{}]), "cannot be probed");
+});
+
 // IndexFilter: refreshes made while one is under way run after it, so that
 // a slower, older answer never replaces a newer filter
 {

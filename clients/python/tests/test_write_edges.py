@@ -59,6 +59,30 @@ class Edges(unittest.TestCase):
         self.refused("cannot hold values of type text", BloomFilter.from_bytes, f.to_bytes(), "text")
         self.refused("unknown type", BloomFilter.from_bytes, f.to_bytes(), "json")
 
+    def test_an_empty_filter_refuses_what_a_full_one_refuses(self):
+        # (JavaScript's empty int8 filter answered False to 2 ** 53 and "abc"
+        # before 1.12; this library's never did: kept so)
+        empty = BloomFilter.create("int8", 100)
+        full = BloomFilter.create("int8", 100)
+        full.add(1)
+        read_typed = BloomFilter.from_bytes(empty.to_bytes(), type="bigint")
+        for f in (empty, full, read_typed, BloomFilter.from_text(str(empty), type="int8")):
+            for value, fragment in ((2 ** 64, "out of range"), ("abc", "cannot be probed"),
+                                    (1.5, "cannot be probed"), (object(), "cannot be probed")):
+                self.refused(fragment, f.contains, value)
+                self.refused(fragment, f.contains_many, [1, value])
+            self.assertEqual(f.contains_many([5, None, -7]), [False, False, False])
+        # a value the type cannot hold: False, empty or not (never added)
+        f = BloomFilter.create("int2", 10)
+        for _ in ("empty", "holding 1"):
+            self.assertEqual([f.contains(40000)] + f.contains_many([40000]), [False, False])
+            f.add(1)
+        # read without a type, an empty filter names no family: any value some
+        # type holds answers False (2 ** 64 may be a numeric, "abc" a text)
+        untyped = BloomFilter.from_bytes(empty.to_bytes())
+        self.assertEqual(untyped.contains_many([2 ** 64, "abc", 1.5, True]), [False] * 4)
+        self.refused("cannot be probed", untyped.contains, object())
+
     def test_refreshes_run_one_at_a_time(self):
         # a connection whose first answer comes late, with an older filter than the second's
         old, new = BloomFilter.create("int8", 10), BloomFilter.create("int8", 10)
