@@ -102,7 +102,7 @@ sub lint {
 					$bad++;
 				}
 				my @t = grep { /\S/ && !/^\s*--/ } @{ $blk->{text} };
-				if (!@t || $t[-1] !~ /(;|\\gx?)\s*(--.*)?$/) {
+				if (!@t || $t[-1] !~ /(;|\\gx?|\\gexec|\\pset .*)\s*(--.*)?$/) {
 					print "$where: a run block must end with a complete statement (;)\n";
 					$bad++;
 				}
