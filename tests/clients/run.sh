@@ -8,6 +8,9 @@
 #   - lanes: contains_many (computed in lanes of Python ints) answers as
 #     contains, over every layout and kind of value;
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
+#   - refresh (1.12): IndexFilter.refresh on a psycopg 3 connection without
+#     autocommit leaves an idle one idle and the caller's transaction open
+#     and uncommitted (test_refresh_server.py, on a throwaway cluster);
 #   - packaging: the clients' packages built once, offline (bash
 #     tools/package.sh clients: the npm tarball, the Python sdist and
 #     wheel), then checked and installed from those files
@@ -100,6 +103,8 @@ check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/te
 check "python: lanes (contains_many against contains)" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_lanes.py"
 check "python: writing's edges (probes of what a type cannot hold, text the server refuses, unions' types, refreshes one at a time)" \
 	env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write_edges.py"
+check "python: IndexFilter's refresh leaves an idle connection idle and the caller's transaction open (psycopg 3, against a server)" \
+	pg_virtualenv -v "$host_version" -t env BLOOM_REQUIRE_SERVER=1 PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_refresh_server.py"
 for f in "${files[@]}"; do
 	check "python: writes $(basename "$f" .jsonl)'s filters byte for byte, and its sizes" \
 		env BLOOM_VECTORS="$f" BLOOM_SIZING="$sizing" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write.py"
