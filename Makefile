@@ -30,10 +30,10 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/plan/plantree.o \
 	src/runtime/exec/node.o src/runtime/exec/build.o src/runtime/exec/probe.o \
 	src/runtime/exec/scan.o src/runtime/exec/counts.o src/runtime/exec/passthrough.o \
-	src/runtime/paths/joinpaths.o src/runtime/paths/keyrange.o src/runtime/paths/keyprobe.o \
+	src/runtime/paths/joinpaths.o src/runtime/paths/keyrange.o src/runtime/paths/keyprobe.o src/runtime/paths/keyquals.o \
 	src/runtime/paths/partread.o src/runtime/paths/tableread.o \
 	src/runtime/paths/marker.o \
-	src/runtime/hooks.o
+	src/runtime/hooks.o src/runtime/status.o
 INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/index/aminsert.o \
 	src/index/amvacuum.o src/index/amprobe.o src/index/amsql.o src/index/amcontains.o \
 	src/index/amaccess.o src/index/amkeys.o src/index/amsnapshot.o \

@@ -47,6 +47,8 @@ SELECT left(t, 80) AS input, try_text(t) AS result FROM (VALUES
   ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a%zz bits=5g=='),
   ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a%41 bits=5g=='),
   ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a%09 bits=5g=='),
+  -- (1.12: a key that is not text in the database's encoding)
+  ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a%FFb bits=5g=='),
   ('v1 classic m=8 k=3 scheme=1 seed=0 n=2 elem=a,b bits=5g=='),
   ('v1 classic m=08 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g=='),
   ('v1 classic m=-8 k=3 scheme=1 seed=0 n=2 elem=pg_catalog.integer_ops bits=5g=='),
@@ -82,6 +84,7 @@ CREATE TABLE binary_cases AS SELECT * FROM (VALUES
   ('missing bits',    '424c4f4d0101010003000300000000000000000008000000000000000200000000000000612e62'),
   ('key length 200',  '424c4f4d010101000300c800000000000000000008000000000000000200000000000000612e62e6'),
   ('control in key',  '424c4f4d0101010003000300000000000000000008000000000000000200000000000000610a62e6'),
+  ('key not text',    '424c4f4d0101010003000300000000000000000008000000000000000200000000000000ff2e62e6'),
   ('bit beyond m',    '424c4f4d0101010003000300000000000000000007000000000000000200000000000000612e62e6'),
   ('too many bits',   '424c4f4d0101010003000300000000000000000008000000000000000100000000000000612e62e6'),
   ('n = -1',          '424c4f4d010101000300030000000000000000000800000000000000ffffffffffffffff612e62e6')

@@ -31,6 +31,22 @@ SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_seen', g::int8)) <=
 SELECT bloom_index_contains('users_id_seen', 42), bloom_index_contains('users_id_seen', 42::int2);
 -- NULL asks nothing (strict)
 SELECT bloom_index_contains('users_id_seen', NULL::int8) IS NULL AS null_is_null;
+-- (1.12) an untyped literal, as WHERE would take it: read as text for a text
+-- column, as the column's type otherwise (an int8 here), and refused as
+-- that type refuses it; an explicit text value likewise; a varchar (text's
+-- hash family) hashes as text
+SELECT bloom_index_contains('users_name_seen', 'user42') AS untyped_text,
+       bloom_index_contains('users_id_seen', '42') AS untyped_int8,
+       bloom_index_contains('users_id_seen', ' 20001') AS untyped_int8_absent,
+       bloom_index_contains('users_id_seen', '42'::text) AS text_as_int8,
+       bloom_index_contains('users_name_seen', 'user42'::varchar) AS varchar_as_text,
+       bloom_index_contains('users_name_seen', NULL) IS NULL AS untyped_null_is_null;
+SELECT bloom_index_contains('users_id_seen', 'forty-two');
+SELECT bloom_index_contains('users_id_seen', '99999999999999999999');
+-- the literal's and the typed form's answers are the same for every key
+SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_seen', g::text)
+                         <> bloom_index_contains('users_id_seen', g::int8)) AS disagree
+  FROM generate_series(1, 40000) g;
 -- the index answers no WHERE clause: no path goes through it, even with
 -- sequential scans disabled (18's "Disabled:" lines left out)
 CREATE FUNCTION plan_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
@@ -257,7 +273,8 @@ SELECT amvalidate(oid) AS valid_text_as_bytes FROM pg_opclass WHERE opcname = 't
 SELECT bloom_try($$CREATE INDEX ON users USING bloomfilter (name text_as_bytes)$$) AS foreign_hash;
 DROP OPERATOR CLASS text_as_bytes USING bloomfilter;
 DROP OPERATOR FAMILY text_as_bytes USING bloomfilter;
-SELECT bloom_try($$SELECT bloom_index_contains('users_id_seen', 'x'::text)$$) AS wrong_family;
+-- (a text value is read as the column's type since 1.12: a bytea is of another family)
+SELECT bloom_try($$SELECT bloom_index_contains('users_id_seen', 'x'::bytea)$$) AS wrong_family;
 SELECT bloom_try($$SELECT bloom_index_contains('users', 1)$$) AS a_table;
 CREATE INDEX users_id_btree ON users (id);
 SELECT bloom_try($$SELECT bloom_index_contains('users_id_btree', 1)$$) AS a_btree;

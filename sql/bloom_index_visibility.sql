@@ -252,10 +252,62 @@ CREATE INDEX users_ci_name ON users_ci USING bloomfilter (name);
 INSERT INTO users_ci VALUES ('alice');
 SELECT bloom_index_contains('users_ci_name', 'ALICE'::text) AS text_probe,
        EXISTS (SELECT FROM users_ci WHERE name = 'ALICE'::name COLLATE vis_ci) AS exists_name;
+-- (1.12: a name takes bloom_index_contains(regclass, text), as a function
+-- taking text casts it, and hashes as text: found)
 SELECT bloom_index_contains('users_ci_name', 'ALICE'::name) AS name_probe;
 -- (where a function takes text, a name is cast to it, and hashes as text)
 SELECT bloom_agg(n COLLATE vis_ci) @> ('ALICE'::text COLLATE vis_ci) AS name_cast_to_text
   FROM (VALUES ('alice'::name)) v(n);
+
+-- ---- an index collation other than its column's nondeterministic one (1.12) ----
+-- Hashed under "C", 'alice' and 'ALICE' hash apart, though the column finds
+-- them equal: the index would say "absent" of a key WHERE name = finds.
+-- CREATE INDEX refuses it, as a column and as an expression; a
+-- deterministic column under a nondeterministic index collation only adds
+-- false positives, and is taken, as are the column's own collation and an
+-- expression whose result has a collation of its own.
+CREATE INDEX users_ci_c ON users_ci USING bloomfilter (name COLLATE "C");
+CREATE INDEX users_ci_c_expr ON users_ci USING bloomfilter ((name COLLATE "C"));
+CREATE INDEX users_ci_lower_c ON users_ci USING bloomfilter ((lower(name) COLLATE "C"));
+CREATE INDEX users_ci_own ON users_ci USING bloomfilter (name COLLATE vis_ci);
+CREATE INDEX users_ci_lower ON users_ci USING bloomfilter ((lower(name COLLATE "C")));
+SELECT EXISTS (SELECT FROM users_ci WHERE name = 'ALICE') AS exists_alice,
+       bloom_index_contains('users_ci_own', 'ALICE'::text) AS own_collation,
+       bloom_index_contains('users_ci_lower', 'alice'::text) AS lower_c;
+CREATE TABLE users_c (name text COLLATE "C");
+CREATE INDEX users_c_ci ON users_c USING bloomfilter (name COLLATE vis_ci);
+INSERT INTO users_c VALUES ('alice');
+SELECT bloom_index_contains('users_c_ci', 'alice'::text) AS alice,
+       bloom_index_contains('users_c_ci', 'ALICE'::text) AS alice_upper_false_positive;
+-- a partitioned table: refused for each partition (an index made ON ONLY
+-- the parent is not valid while its partitions have none)
+CREATE TABLE users_ci_parted (name text COLLATE vis_ci) PARTITION BY LIST (name);
+CREATE TABLE users_ci_parted_1 PARTITION OF users_ci_parted DEFAULT;
+CREATE INDEX users_ci_parted_c ON users_ci_parted USING bloomfilter (name COLLATE "C");
+CREATE INDEX users_ci_parted_c ON ONLY users_ci_parted USING bloomfilter (name COLLATE "C");
+SELECT bloom_index_contains('users_ci_parted_c', 'ALICE'::text);
+-- An index made so before 1.12 (made here by giving the column the
+-- nondeterministic collation behind the index's back, as 1.11's CREATE INDEX
+-- would have left it): every reader refuses it, bloom_index_verify too,
+-- and a write to the table still works.
+CREATE TABLE users_old (name text COLLATE "C");
+CREATE INDEX users_old_c ON users_old USING bloomfilter (name COLLATE "C");
+CREATE INDEX users_old_c_expr ON users_old USING bloomfilter ((name COLLATE "C"));
+INSERT INTO users_old VALUES ('alice');
+UPDATE pg_attribute SET attcollation = 'vis_ci'::regcollation
+ WHERE attrelid = 'users_old'::regclass AND attname = 'name';
+-- (a new session: no relcache entry of the index kept from before)
+\c
+SET client_min_messages = warning;
+SET search_path = bloom_vis, public;
+SELECT EXISTS (SELECT FROM users_old WHERE name = 'ALICE') AS exists_alice;
+SELECT bloom_index_contains('users_old_c', 'ALICE'::text);
+SELECT bloom_index_contains('users_old_c_expr', 'ALICE'::text);
+SELECT * FROM bloom_index_verify('users_old_c');
+SELECT bloom_index_filter('users_old_c_expr') IS NOT NULL;
+INSERT INTO users_old VALUES ('bob');
+SELECT count(*) FROM users_old;
+DROP TABLE users_old, users_c, users_ci_parted;
 
 -- ---- 8. an operator class amvalidate accepts is one CREATE INDEX takes ----
 CREATE FUNCTION my_int4_hash(int4, int8) RETURNS int8 LANGUAGE sql IMMUTABLE

@@ -1,5 +1,5 @@
 --
--- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9 to 1.10 to 1.11, with stored
+-- ALTER EXTENSION bloomfilter UPDATE from 1.0 to 1.1 to 1.2 to 1.3 to 1.4 to 1.5 to 1.6 to 1.7 to 1.8 to 1.9 to 1.10 to 1.11 to 1.12, with stored
 -- data.  (Runs last: it drops the extension the other tests use.)
 --
 SET client_min_messages = warning;
@@ -267,12 +267,34 @@ SELECT keys_missing, rows_checked FROM bloom_index_verify('keys_111_k');
 DROP TABLE keys_111;
 DROP FUNCTION seen_111(int, text);
 
+-- 1.11 -> 1.12: trust and first contact (issue 49): bloom_index_contains for
+-- text and untyped literals, bloom_runtime_status and bloom_runtime_check
+-- added, nothing removed; the update says (WARNING) how to load the library
+-- in every session; an index made under 1.11 answers the new form
+CREATE TABLE keys_112 (k int);
+CREATE INDEX keys_112_k ON keys_112 USING bloomfilter (k);
+INSERT INTO keys_112 SELECT g FROM generate_series(1, 100) g;
+ALTER EXTENSION bloomfilter UPDATE TO '1.12';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+INSERT INTO ext_objects SELECT '1.12', o FROM ext_objects_now() o;
+SELECT 'added' AS change, object FROM
+  (SELECT object FROM ext_objects WHERE version = '1.12' EXCEPT SELECT object FROM ext_objects WHERE version = '1.11') a
+UNION ALL
+SELECT 'removed', object FROM
+  (SELECT object FROM ext_objects WHERE version = '1.11' EXCEPT SELECT object FROM ext_objects WHERE version = '1.12') r
+ORDER BY 1, 2;
+SELECT bloom_index_contains('keys_112_k', '42') AS untyped_42, bloom_index_contains('keys_112_k', '420') AS untyped_420;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 2000) g)
+       AS stored_still_work_112
+  FROM kept;
+DROP TABLE keys_112;
+
 -- a fresh installation of the default version has the same objects
 DROP TABLE kept;
 DROP EXTENSION bloomfilter;
 CREATE EXTENSION bloomfilter;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 SELECT count(*) AS differences FROM (
-  (SELECT object FROM ext_objects WHERE version = '1.11' EXCEPT SELECT * FROM ext_objects_now())
+  (SELECT object FROM ext_objects WHERE version = '1.12' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
-  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.11')) d;
+  (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.12')) d;

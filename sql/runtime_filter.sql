@@ -8,6 +8,26 @@
 -- take one, so that correctness is tested whatever the cost model would say
 -- of these small tables; the decision itself is tested at the end.
 --
+-- (1.12) Whether runtime filters are active in a session, and why not: a
+-- session loads the library at its first call of a bloomfilter function
+-- (LOAD counts), and plans without filters before; one whose database
+-- names it in session_preload_libraries loads it at its start, and its
+-- settings exist before any call.  bloom_runtime_check() warns where new
+-- sessions would not load it (CREATE EXTENSION calls it: bloom_type).
+LOAD 'bloomfilter';
+SELECT active, loaded, every_session FROM bloom_runtime_status();
+SELECT bloom_runtime_check();
+DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET session_preload_libraries = %L',
+                          current_database(), 'bloomfilter'); END$$;
+\c
+SHOW bloomfilter.runtime_filter;
+SELECT active, loaded, every_session, reason FROM bloom_runtime_status();
+SELECT bloom_runtime_check();
+SET bloomfilter.runtime_filter = off;
+SELECT active, reason FROM bloom_runtime_status();
+DO $$BEGIN EXECUTE format('ALTER DATABASE %I RESET session_preload_libraries',
+                          current_database()); END$$;
+\c
 LOAD 'bloomfilter';
 CREATE SCHEMA runtime;
 SET search_path = runtime, public;

@@ -271,6 +271,38 @@ SELECT * FROM plan_order('SELECT count(*), sum(amount) FROM msales, dates, items
 SELECT same('SELECT count(*), sum(amount) FROM msales, dates, items
   WHERE msales.dk = dates.dk AND msales.ik = items.ik AND m = 3 AND manager = 7
     AND (dates.dk >= 0 OR 1 / current_setting(''runtime_skip_plans.zero'')::int > 0)') AS unreached_branch;
+-- (1.12) a qual that fails on rows the executor never brings to it: the read
+-- runs the quals in the executor's order (cheapest first, ties as written),
+-- and an error inside it means "not read", never a failed query.  texteq is
+-- leakproof, yet raises when no collation can be determined (t1 <> t2: "C"
+-- against "POSIX"); the executor reaches it only on rows with moy = 3 and
+-- x2 <> 3, of which there are none.  60 partitions of 100 keys.
+CREATE TABLE f (k int, v int) PARTITION BY RANGE (k);
+DO $$ BEGIN FOR i IN 0..59 LOOP
+  EXECUTE format('CREATE TABLE f_%s PARTITION OF f FOR VALUES FROM (%s) TO (%s)', i, i * 100, i * 100 + 100);
+END LOOP; END $$;
+INSERT INTO f SELECT g % 6000, g FROM generate_series(1, 130000) g;
+CREATE TABLE dc (k int, moy int, x2 int, t1 text COLLATE "C", t2 text COLLATE "POSIX")
+  WITH (autovacuum_enabled = off);
+INSERT INTO dc SELECT g, g % 12 + 1, CASE WHEN g % 12 + 1 = 3 THEN 3 ELSE g % 7 END, 'a', 'b'
+  FROM generate_series(0, 5999) g;
+CREATE INDEX ON dc (k);
+VACUUM ANALYZE f, dc;
+SELECT same('SELECT count(*) FROM f JOIN dc d ON f.k = d.k
+  WHERE (d.t1 <> d.t2 OR d.x2 > -1) AND d.moy = 3 AND d.x2 <> 3') AS fails_unreached_written_first;
+SELECT * FROM plan_order('SELECT count(*) FROM f JOIN dc d ON f.k = d.k
+  WHERE (d.t1 <> d.t2 OR d.x2 > -1) AND d.moy = 3 AND d.x2 <> 3');
+-- the same where the executor reads dc through an index on moy, whose 500
+-- rows of March the statistics still count but which no row matches now,
+-- and the failing qual costs what moy = 3 costs and is written first: the
+-- read runs it first on the rows within the fact's bounds, fails, and
+-- reads nothing; PostgreSQL's plan, the same rows
+CREATE INDEX ON dc (moy);
+UPDATE dc SET moy = 4 WHERE moy = 3;
+SELECT same('SELECT count(*) FROM f JOIN dc d ON f.k = d.k
+  WHERE d.t1 <> d.t2 AND d.moy = 3') AS fails_in_the_read;
+SELECT * FROM plan_order('SELECT count(*) FROM f JOIN dc d ON f.k = d.k
+  WHERE d.t1 <> d.t2 AND d.moy = 3');
 -- a descending B-tree gives the keys in the other order: not read through
 CREATE TABLE ddates AS SELECT dk, m, dow FROM dates;
 CREATE INDEX ON ddates (dk DESC);

@@ -13,6 +13,7 @@
 
 #include "access/detoast.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -172,9 +173,19 @@ bloom_validate(struct varlena *raw, BloomSource source, const char *typname, Blo
 {
 	bf_error err;
 
-	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
-	                     &err) ||
-	    !bf_check_data(&out->view, bloom_count_occupied(&out->view), &err))
+	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view, &err))
+		bloom_report_as(&err, source, typname);
+	/* the format allows any bytes but control characters; a server takes only text */
+	if (!bloom_elem_is_text(out->view.elem, out->view.elemlen))
+	{
+		err.status = BF_ERR_FORMAT;
+		snprintf(err.message, sizeof(err.message),
+		         "element key \"%s\" is not valid text in the database's encoding (%s)",
+		         bloom_elem_for_message(out->view.elem, out->view.elemlen),
+		         GetDatabaseEncodingName());
+		bloom_report_as(&err, source, typname);
+	}
+	if (!bf_check_data(&out->view, bloom_count_occupied(&out->view), &err))
 		bloom_report_as(&err, source, typname);
 	out->raw = raw;
 }

@@ -5,6 +5,9 @@
  */
 #include "bloom_error.h"
 
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+
 void
 bloom_report(const bf_error *err, BloomSource source)
 {
@@ -56,4 +59,31 @@ bloom_report_as(const bf_error *err, BloomSource source, const char *typname)
 			break;
 	}
 	pg_unreachable();
+}
+
+bool
+bloom_elem_is_text(const char *elem, size_t len)
+{
+	Assert(len <= BF_MAX_ELEM_LEN);
+	return pg_verifymbstr(elem, (int) len, true);
+}
+
+char *
+bloom_elem_for_message(const char *elem, size_t len)
+{
+	StringInfoData out;
+
+	if (bloom_elem_is_text(elem, len))
+		return pnstrdup(elem, len);
+	initStringInfo(&out);
+	for (size_t i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) elem[i];
+
+		if (c >= 0x20 && c < 0x7F && c != '\\')
+			appendStringInfoChar(&out, (char) c);
+		else
+			appendStringInfo(&out, "\\x%02X", c);
+	}
+	return out.data;
 }

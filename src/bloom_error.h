@@ -27,4 +27,18 @@ pg_noreturn extern void bloom_report(const bf_error *err, BloomSource source);
 pg_noreturn extern void bloom_report_as(const bf_error *err, BloomSource source,
                                         const char *typname);
 
+/*
+ * An element key as a message may show it (palloc'd, NUL-terminated): as
+ * it is when it is valid text in the database's encoding, else with every
+ * byte outside printable ASCII written \xHH, so that no message carries
+ * bytes that are not text.
+ */
+extern char *bloom_elem_for_message(const char *elem, size_t len);
+
+/*
+ * Whether an element key is valid text in the database's encoding (every
+ * entry of a filter checks it: bloom_validate).
+ */
+extern bool bloom_elem_is_text(const char *elem, size_t len);
+
 #endif /* BLOOM_ERROR_H */

@@ -218,7 +218,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[7] = Float8GetDatum(bloom_estimate_distinct(v, occupied));
 	values[8] = Float8GetDatum(bloom_current_fpp(v, occupied));
 	if (v->elemlen > 0)
-		values[9] = PointerGetDatum(cstring_to_text_with_len(v->elem, (int) v->elemlen));
+		values[9] = CStringGetTextDatum(bloom_elem_for_message(v->elem, v->elemlen));
 	else
 		nulls[9] = true;
 	values[10] = Int64GetDatum((int64) v->p.seed);

@@ -18,6 +18,7 @@
  * because OIDs of extension types change across dump and restore.
  */
 #include "bloom_value.h"
+#include "bloom_error.h"
 #include "bloom_callcache.h"
 
 #include "access/htup_details.h"
@@ -251,9 +252,9 @@ bloom_check_elem(const bf_view *view, const BloomHasher *hasher)
 		ereport(
 		    ERROR,
 		    (errcode(ERRCODE_DATATYPE_MISMATCH),
-		     errmsg(
-		         "bloom filter holds values hashed by %.*s, not values of type %s (hashed by %s)",
-		         (int) view->elemlen, view->elem, format_type_be(hasher->typid), hasher->elem),
+		     errmsg("bloom filter holds values hashed by %s, not values of type %s (hashed by %s)",
+		            bloom_elem_for_message(view->elem, view->elemlen),
+		            format_type_be(hasher->typid), hasher->elem),
 		     errhint("Probe a filter with values of the type family it was built from, or cast the "
 		             "value.")));
 }

@@ -171,7 +171,8 @@ check_may_read(Oid indexoid, Oid table)
 
 /*
  * Open indexoid, its table heap locked first as PostgreSQL does, as a
- * usable bloomfilter index, or raise (42809, 55000).
+ * usable bloomfilter index, or raise (42809, 55000, 42P21: a collation that
+ * loses keys, bloom_index_check_collation).
  */
 static Relation
 open_checked(Oid indexoid, Oid heap, bool *too_new)
@@ -196,6 +197,8 @@ open_checked(Oid indexoid, Oid heap, bool *too_new)
 		                errmsg("index \"%s\" changed while it was opened",
 		                       RelationGetRelationName(index))));
 	check_usable(index, too_new);
+	/* (an index made before 1.12 may hash under a collation that loses keys) */
+	bloom_index_check_collation(index, false);
 	return index;
 }
 

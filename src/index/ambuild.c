@@ -113,6 +113,7 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		                errmsg("bloomfilter indexes cannot be partial"),
 		                errdetail("Its filter answers for every row of the table: one of some "
 		                          "rows would say \"absent\" of the others' keys.")));
+	bloom_index_check_collation(index, true);
 	memset(&state, 0, sizeof(state));
 	state.index = index;
 	state.heap = heap;

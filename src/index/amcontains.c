@@ -42,6 +42,7 @@
 #include "utils/rel.h"
 
 PG_FUNCTION_INFO_V1(bloom_index_contains);
+PG_FUNCTION_INFO_V1(bloom_index_contains_text);
 
 /* What a call site keeps of one index it reads. */
 typedef struct ContainsLeaf
@@ -71,7 +72,11 @@ typedef struct ContainsCache
 	Oid index;
 	bool partitioned;
 	BloomHasher hasher; /* the probe's type, under the column's collation */
-	bool keyed;         /* key holds: the leaves were revalidated under it */
+	/* text read as the column's type (bloom_index_contains_text): its input function */
+	bool read_text;
+	FmgrInfo input;
+	Oid input_param;
+	bool keyed; /* key holds: the leaves were revalidated under it */
 	BloomIndexReadKey key;
 	bool too_new;         /* an index is too new for this snapshot: every answer "maybe" */
 	int nleaves;          /* the indexes read: index, or its partitions' */
@@ -148,11 +153,17 @@ set_leaves(ContainsCache *cache, List *oids)
 	cache->nleaves = n;
 }
 
-/* Set up cache for indexoid: identity, the probe's hasher (the header). */
+/*
+ * Set up cache for indexoid: identity, the probe's hasher (the header).
+ * from_text: the value is text (bloom_index_contains_text), hashed as text
+ * where the column's type hashes as text does, else read as a value of the
+ * column's type by its input function, as a literal compared with the
+ * column would be (WHERE k = '42').
+ */
 static void
-contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
+contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid, bool from_text)
 {
-	Oid probe_type = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	Oid probe_type = from_text ? TEXTOID : get_fn_expr_argtype(fcinfo->flinfo, 1);
 	BloomHasher column;
 	MemoryContext old;
 	Relation index;
@@ -165,6 +176,17 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid)
 	index = bloom_index_open_read(indexoid, &table, &too_new);
 	old = MemoryContextSwitchTo(cache->cxt);
 	bloom_index_hasher(index, &column);
+	if (from_text &&
+	    (!bloom_hasher_init(&cache->hasher, TEXTOID, index->rd_indcollation[0], true) ||
+	     !bf_elem_equal(column.elem, column.elemlen, cache->hasher.elem, cache->hasher.elemlen)))
+	{
+		Oid input;
+
+		probe_type = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
+		getTypeInputInfo(probe_type, &input, &cache->input_param);
+		fmgr_info_cxt(input, &cache->input, cache->cxt);
+		cache->read_text = true;
+	}
 	bloom_hasher_init(&cache->hasher, probe_type, index->rd_indcollation[0], false);
 	MemoryContextSwitchTo(old);
 	if (!bf_elem_equal(column.elem, column.elemlen, cache->hasher.elem, cache->hasher.elemlen))
@@ -339,20 +361,21 @@ leaf_from_pages(ContainsCache *cache, ContainsLeaf *leaf, Datum value, bool keye
 }
 
 /*
- * bloom_index_contains(index, value): whether some layer of the index (of
+ * bloom_index_contains(index, value) and (index, text): whether some layer of the index (of
  * each of its partitions' indexes) holds the value's key.  Each call reads
  * one page per layer; after many calls under one key (a statement probing
  * many rows while no transaction completes and this backend adds no key),
  * the call site copies the whole filter, while the copies fit in a hash
  * join's memory, and probes the copy until the key changes.
  */
-Datum
-bloom_index_contains(PG_FUNCTION_ARGS)
+static Datum
+contains(FunctionCallInfo fcinfo, bool from_text)
 {
 	Oid indexoid = PG_GETARG_OID(0);
 	ContainsCache *cache = fcinfo->flinfo->fn_extra;
 	BloomIndexReadKey now;
 	bool keyed;
+	Datum value;
 
 	if (cache == NULL)
 	{
@@ -369,9 +392,13 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 		MemoryContextReset(cxt);
 		memset(cache, 0, sizeof(*cache));
 		cache->cxt = cxt;
-		contains_setup(fcinfo, cache, indexoid);
+		contains_setup(fcinfo, cache, indexoid, from_text);
 		cache->valid = true;
 	}
+	value = PG_GETARG_DATUM(1);
+	if (cache->read_text)
+		value = InputFunctionCall(&cache->input, text_to_cstring(PG_GETARG_TEXT_PP(1)),
+		                          cache->input_param, -1);
 	keyed = bloom_index_read_key(&now, false);
 	if (!keyed || !cache->keyed || !bloom_index_read_key_equal(&cache->key, &now))
 	{
@@ -396,11 +423,29 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 
 		if (leaf->copy != NULL)
 			found = bf_layered_probe_contains(
-			    leaf->probe, bloom_hash_value(&cache->hasher, PG_GETARG_DATUM(1), leaf->copy_seed));
+			    leaf->probe, bloom_hash_value(&cache->hasher, value, leaf->copy_seed));
 		else
-			found = leaf_from_pages(cache, leaf, PG_GETARG_DATUM(1), keyed);
+			found = leaf_from_pages(cache, leaf, value, keyed);
 		if (found)
 			PG_RETURN_BOOL(true);
 	}
 	PG_RETURN_BOOL(false);
+}
+
+Datum
+bloom_index_contains(PG_FUNCTION_ARGS)
+{
+	return contains(fcinfo, false);
+}
+
+/*
+ * bloom_index_contains(index, text) (1.12): the same for a text value, and
+ * for an untyped literal, which PostgreSQL resolves to text here (the
+ * anyelement form cannot take one): read as the column's type where that
+ * does not hash as text (contains_setup).
+ */
+Datum
+bloom_index_contains_text(PG_FUNCTION_ARGS)
+{
+	return contains(fcinfo, true);
 }

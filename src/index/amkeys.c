@@ -9,9 +9,80 @@
 
 #include "catalog/pg_namespace_d.h"
 #include "catalog/pg_type_d.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
+
+/*
+ * The collation the index's key compares under in the table: its column's,
+ * or its expression's below the COLLATE clauses and relabelings at its top
+ * ((name COLLATE "C") compares as name does wherever the query does not say
+ * COLLATE "C" itself); InvalidOid for a type without collation.
+ */
+static Oid
+column_collation(Relation index)
+{
+	AttrNumber attno = index->rd_index->indkey.values[0];
+	Node *expr;
+
+	if (attno != 0)
+	{
+		Oid type, collation;
+		int32 typmod;
+
+		get_atttypetypmodcoll(index->rd_index->indrelid, attno, &type, &typmod, &collation);
+		return collation;
+	}
+	/* (planned: a COLLATE clause is a RelabelType there) */
+	expr = linitial(RelationGetIndexExpressions(index));
+	while (IsA(expr, RelabelType) || IsA(expr, CollateExpr))
+		expr = IsA(expr, RelabelType) ? (Node *) ((RelabelType *) expr)->arg
+		                              : (Node *) ((CollateExpr *) expr)->arg;
+	return exprCollation(expr);
+}
+
+/*
+ * Whether values equal under the column's collation hash alike under the
+ * index's: always under the same collation, and under any other if the
+ * column's is deterministic (equal values are equal bytes, which every
+ * collation finds equal).  A nondeterministic column's collation finds
+ * "alice" = "ALICE"; hashed under "C", they hash apart, and the index would
+ * say "absent" of a key the column holds (issue 49).  The other way round
+ * (a deterministic column, a nondeterministic index) only adds false
+ * positives, and is allowed.
+ */
+void
+bloom_index_check_collation(Relation index, bool building)
+{
+	BloomIndexCache *cache = bloom_index_relcache(index);
+	Oid index_collation = index->rd_indcollation[0];
+	Oid collation;
+
+	if (cache->collation_checked)
+		return;
+	collation = column_collation(index);
+	if (OidIsValid(collation) && collation != index_collation &&
+	    !get_collation_isdeterministic(collation))
+		ereport(
+		    ERROR,
+		    (errcode(ERRCODE_COLLATION_MISMATCH),
+		     errmsg("bloomfilter index \"%s\" cannot hash its keys under collation \"%s\"",
+		            RelationGetRelationName(index),
+		            OidIsValid(index_collation) ? get_collation_name(index_collation) : "none"),
+		     errdetail("Its key compares under the nondeterministic collation \"%s\": values "
+		               "equal under it may hash apart under \"%s\", and the index would "
+		               "answer \"absent\" for a key the table holds.",
+		               get_collation_name(collation),
+		               OidIsValid(index_collation) ? get_collation_name(index_collation) : "none"),
+		     building ? errhint("Create the index without COLLATE, or with COLLATE \"%s\".",
+		                        get_collation_name(collation))
+		              : errhint("Drop the index and create it without COLLATE, or with "
+		                        "COLLATE \"%s\".",
+		                        get_collation_name(collation))));
+	/* (made anew if a lookup above took in an invalidation that freed it) */
+	bloom_index_relcache(index)->collation_checked = true;
+}
 
 /*
  * Functions of earlier releases that hash a type exactly as its own does

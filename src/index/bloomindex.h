@@ -77,7 +77,8 @@
  *	 ampages.c     the metapage and data pages: reading, checking, writing
  *	 ambuild.c     CREATE INDEX and the empty index of an unlogged table
  *	 aminsert.c    adding a key; a new layer when the last is full
- *	 amkeys.c      how keys are hashed (as bloom_agg hashes them)
+ *	 amkeys.c      how keys are hashed (as bloom_agg hashes them; keys.h),
+ *	             under the collation the column compares under
  *	 amvacuum.c    VACUUM (nothing to remove)
  *	 amprobe.c     whether the index may hold a key, for the SQL functions
  *	 amsnapshot.c  the filter as a layered bloom value
@@ -103,6 +104,8 @@
 #include "storage/block.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
+
+#include "keys.h" /* hashing keys (amkeys.c) */
 
 /* ---- the format of the pages ---- */
 
@@ -211,6 +214,7 @@ extern void bloom_index_module_init(void);
 typedef struct BloomIndexCache
 {
 	bool hashed;              /* hasher is set up (amkeys.c) */
+	bool collation_checked;   /* bloom_index_check_collation passed */
 	BloomHasher hasher;       /* the column's, as bloom_agg hashes it */
 	BlockNumber known_blocks; /* the file was seen to hold at least these */
 } BloomIndexCache;
@@ -310,30 +314,7 @@ extern void bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capac
 /* A new page at the end of index's fork, pinned and locked exclusively. */
 extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
 
-/* ---- hashing keys (amkeys.c) ---- */
-
-/* The support function of an operator class: the keys' hash function. */
-#define BLOOM_INDEX_HASH_PROC 1
-
-/*
- * The hasher of the index's column, which hashes as bloom_agg does, in the
- * current memory context; checks that the operator class's support
- * function is the one it uses (42P17).
- */
-extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
-
-/* The same without raising: false if the operator class does not hash as bloom_agg does. */
-extern bool bloom_index_try_hasher(Relation index, BloomHasher *hasher);
-
-/* The same, set up once per relcache entry (rd_amcache), copied into *hasher. */
-extern void bloom_index_cached_hasher(Relation index, BloomHasher *hasher);
-
-/*
- * Whether proc, an operator class's support function for type, hashes as
- * the type's default (hasher's), or is an earlier release's function that
- * does (pg_upgrade keeps those).
- */
-extern bool bloom_index_hashes_as_default(Oid proc, Oid type, const BloomHasher *hasher);
+/* ---- hashing keys (amkeys.c): keys.h ---- */
 
 /* ---- adding a key (aminsert.c) ---- */
 

@@ -50,6 +50,7 @@ void
 bloom_rf_module_init(void)
 {
 	bloom_rf_define_settings();
+	bloom_rf_status_loaded();
 	RegisterCustomScanMethods(&bloom_rf_build_plan_methods);
 	RegisterCustomScanMethods(&bloom_rf_probe_plan_methods);
 	RegisterCustomScanMethods(&bloom_rf_scan_plan_methods);

@@ -44,6 +44,8 @@
  *	 plan/plan.h       which joins get a filter, where its nodes go
  *	 hooks.c           the door's side: the hooks, node registration, and
  *	                   the wiring of filters to nodes at executor start
+ *	 status.c          ... and whether filters are active in a session
+ *	                   (bloom_runtime_status), CREATE EXTENSION's advice
  *
  * From the rest of the PostgreSQL layer the room uses only bloom_error.h
  * and the index room's door, src/index/source.h.  Every function it exports
@@ -54,5 +56,11 @@
 
 /* Define the settings, register the nodes, install the hooks (from _PG_init). */
 extern void bloom_rf_module_init(void);
+
+/*
+ * Record how the library was loaded into this process, for
+ * bloom_runtime_status (status.c; from bloom_rf_module_init, in _PG_init).
+ */
+extern void bloom_rf_status_loaded(void);
 
 #endif /* BLOOM_RUNTIME_H */

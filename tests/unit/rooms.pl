@@ -11,11 +11,12 @@ my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, exec => 3, paths => 
 
 # The runtime sub-room of a path under src/runtime/ (a source, a header or
 # an object), or undef: the bottom (settings, private, cost), a folder, or
-# the door (runtime.h and hooks.c, which wires the rooms together).
+# the door (runtime.h and hooks.c, which wires the rooms together, and
+# status.c, which says whether they are active).
 sub runtime_room {
 	my ($path) = @_;
 	return "bottom" if $path =~ m{^src/runtime/(settings|private|cost)\.[cho]$};
-	return "door" if $path =~ m{^src/runtime/(hooks\.[co]|runtime\.h)$};
+	return "door" if $path =~ m{^src/runtime/(hooks\.[co]|status\.[co]|runtime\.h)$};
 	return $1 if $path =~ m{^src/runtime/([^/]+)/[^/]+$} && exists $rank{$1} && $1 ne "bottom" && $1 ne "door";
 	return undef;
 }

@@ -15,7 +15,8 @@
  * partition bounds are read, through a B-tree led by the key, in the key's
  * order, and the quals say which are keys: the keys' exact set as of
  * planning, sorted (range->values).  It is read only where it is cheap and
- * runs no user code that could fail or leak:
+ * runs no user code that could leak or be seen, and an error inside it is
+ * no error of the query's (read_keys_guarded: a subtransaction):
  *	 - the outer side has at least ten times MAX_PROBE_ROWS rows (the read
  *	   must be small beside what it may let be skipped);
  *	 - the dimension is a plain table (not an inheritance parent, not
@@ -29,11 +30,13 @@
  *	 - every qual is made only of columns, constants, a custom plan's
  *	   parameter values, AND, OR, NOT, IS [NOT] NULL, CASE and calls of
  *	   leakproof functions ("=", "<" or IN of a column with constants), each
- *	   call, whether on a column or not: a leakproof function fails on no
- *	   input and has no side effect, so that running the quals at plan time
- *	   on rows (and branches) the query never reaches can neither fail nor
- *	   be seen (no cast, division or stable function, which PostgreSQL
- *	   itself runs only where the executor reaches them);
+ *	   call, whether on a column or not: a leakproof function has no side
+ *	   effect and tells nothing of its arguments, so that running the
+ *	   quals at plan time on rows (and branches) the query never reaches
+ *	   cannot be seen (no cast, division or stable function).  Leakproof
+ *	   is not "cannot fail" (texteq raises when no collation can be
+ *	   determined, on rows the executor's cost order never brings to it):
+ *	   such an error leaves the keys unread;
  *	 - no row-level security policy applies to the current user
  *	   (check_enable_rls) and no security-barrier qual, and the current user
  *	   may read the table (SELECT on it);
@@ -65,6 +68,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "partitioning/partbounds.h"
@@ -75,6 +79,7 @@
 #include "utils/rls.h"
 #include "utils/selfuncs.h"
 #include "utils/rel.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 /* rows of the dimension read at plan time, at most */
@@ -98,13 +103,12 @@ typedef struct ProbeOutcome
 /* the outcomes of the planning under way (of the innermost, when planning nests) */
 static List *probe_memo = NIL;
 
+static bool read_keys_guarded(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel,
+                              Var *outer_var, Var *key, Oid family, Oid collation,
+                              ProbeOutcome *outcome);
 static bool read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var,
                       Var *key, Oid family, Oid collation, ProbeOutcome *outcome);
-static bool plan_time_safe(Node *node, void *context);
-static bool not_leakproof(Oid func, void *context);
 static IndexOptInfo *key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation);
-static List *probe_quals(PlannerInfo *root, RelOptInfo *innerrel);
-static bool has_param(Node *node, void *context);
 static int outer_bounds(PlannerInfo *root, RelOptInfo *outerrel, Var *outer_var, Var *key,
                         Oid family, Oid collation, ScanKeyData *keys, Expr **clauses);
 
@@ -149,7 +153,7 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 		outcome->outer_relid = outerrel->relid;
 		outcome->attno = key->varattno;
 		outcome->read =
-		    read_keys(root, innerrel, outerrel, outer_var, key, family, collation, outcome);
+		    read_keys_guarded(root, innerrel, outerrel, outer_var, key, family, collation, outcome);
 		probe_memo = lappend(probe_memo, outcome);
 		MemoryContextSwitchTo(old);
 	}
@@ -165,8 +169,72 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 }
 
 /*
+ * read_keys in a subtransaction of its own: an error inside it (a qual that
+ * fails on a row the executor would never have reached, a lock timeout)
+ * means "not read", never a failed query; the subtransaction's rollback
+ * releases what the read took (locks, buffers, snapshots, memory of its
+ * own).  A cancel, a timeout or a shutdown (class 57) is the query's, and
+ * is raised again.  No read in parallel mode, where no subtransaction may
+ * start (a query planned inside a parallel worker's function).
+ *
+ * Why a subtransaction rather than running only quals proven not to fail:
+ * no such proof exists for SQL (leakproof functions raise too: texteq
+ * without a collation, numeric overflow in a leakproof cast), and the
+ * executor's own order (order_qual_clauses) only makes a failure less
+ * likely.  What it costs: one subtransaction per read, and a read happens
+ * at most once per pair of tables per planning, only for an outer side of
+ * MIN_OUTER_ROWS rows or more (bench/README.md: the planning time of a query
+ * that reads, with and without it).  It assigns no transaction ID (the read
+ * writes nothing), so it adds nothing to a backend's subtransaction cache.
+ */
+static bool
+read_keys_guarded(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var,
+                  Var *key, Oid family, Oid collation, ProbeOutcome *outcome)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool read = false;
+
+	if (IsInParallelMode())
+		return false;
+	BeginInternalSubTransaction(NULL);
+	/* the values are kept in the caller's memory, which outlives the subtransaction */
+	MemoryContextSwitchTo(caller);
+	PG_TRY();
+	{
+		read = read_keys(root, innerrel, outerrel, outer_var, key, family, collation, outcome);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData *error;
+
+		MemoryContextSwitchTo(caller);
+		error = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+		if (ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION)
+			ReThrowError(error);
+		elog(DEBUG1, "bloomfilter: the inner side's keys were not read at plan time: %s",
+		     error->message);
+		FreeErrorData(error);
+		/* (what read_keys copied into the caller's memory before it failed is lost with it) */
+		outcome->values = NULL;
+		outcome->nvalues = 0;
+		read = false;
+	}
+	PG_END_TRY();
+	return read;
+}
+
+/*
  * Read the keys (keyprobe.c's header) into *outcome, in the current memory;
- * false if they may not or cannot be read.
+ * false if they may not or cannot be read.  May raise (read_keys_guarded
+ * catches it).
  */
 static bool
 read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *outer_var, Var *key,
@@ -205,7 +273,7 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 	if (info == NULL || !OidIsValid(cmp_proc) ||
 	    (outerrel->part_scheme != NULL && outerrel->part_scheme->partnatts != 1))
 		return false;
-	quals = probe_quals(root, innerrel);
+	quals = bloom_rf_plan_time_quals(root, innerrel);
 	if (quals == NIL)
 		return false;
 	nkeys = outer_bounds(root, outerrel, outer_var, key, family, collation, keys, clauses);
@@ -311,87 +379,6 @@ key_index(RelOptInfo *innerrel, Var *key, Oid family, Oid collation)
 			return info;
 	}
 	return NULL;
-}
-
-/*
- * innerrel's quals, as they may be run at plan time (the file's header),
- * with a custom plan's parameter values in; NIL if some may not be.
- */
-static List *
-probe_quals(PlannerInfo *root, RelOptInfo *innerrel)
-{
-	List *quals = NIL;
-	ListCell *lc;
-
-	foreach (lc, innerrel->baserestrictinfo)
-	{
-		RestrictInfo *rinfo = lfirst(lc);
-		Node *clause;
-
-		if (rinfo->security_level > 0 || plan_time_safe((Node *) rinfo->clause, NULL))
-			return NIL;
-		/* a custom plan's parameter values in (every call leakproof: folding runs nothing unsafe) */
-		clause = estimate_expression_value(root, (Node *) rinfo->clause);
-		if (has_param(clause, NULL))
-			return NIL;
-		quals = lappend(quals, clause);
-	}
-	return quals;
-}
-
-/*
- * A walker: true where node may not run at plan time (keyprobe.c's header):
- * a node of another kind than those listed, or a call of a function that
- * is not leakproof (its operators', its input and output functions').
- */
-static bool
-plan_time_safe(Node *node, void *context)
-{
-	if (node == NULL)
-		return false;
-	switch (nodeTag(node))
-	{
-		case T_Var:
-		case T_Const:
-		case T_Param:
-		case T_List:
-		case T_BoolExpr:
-		case T_NullTest:
-		case T_BooleanTest:
-		case T_RelabelType:
-		case T_CaseExpr:
-		case T_CaseWhen:
-		case T_CaseTestExpr:
-			break;
-		case T_FuncExpr:
-		case T_OpExpr:
-		case T_DistinctExpr:
-		case T_NullIfExpr:
-		case T_ScalarArrayOpExpr:
-			if (check_functions_in_node(node, not_leakproof, NULL))
-				return true;
-			break;
-		default:
-			return true;
-	}
-	return expression_tree_walker(node, plan_time_safe, context);
-}
-
-static bool
-not_leakproof(Oid func, void *context)
-{
-	(void) context;
-	return !get_func_leakproof(func) || func_volatile(func) == PROVOLATILE_VOLATILE;
-}
-
-static bool
-has_param(Node *node, void *context)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Param))
-		return true;
-	return expression_tree_walker(node, has_param, context);
 }
 
 /*

@@ -10,6 +10,7 @@
  *	              greatest values under its quals
  *	 keyprobe.c   or the keys themselves, read at plan time from a small
  *	              indexed dimension where the statistics cannot place them
+ *	 keyquals.c   ... its quals that may run then, in the executor's order
  *	 partread.c   what of a partitioned outer side those keys let be read
  *	 tableread.c  what of a plain outer table: BRIN block ranges, or the
  *	              keys' rows through a B-tree
@@ -90,6 +91,14 @@ extern bool bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptIn
  */
 extern List *bloom_rf_key_probes_begin(void);
 extern void bloom_rf_key_probes_end(List *outer);
+
+/*
+ * innerrel's quals as keyprobe.c may run them at plan time (keyquals.c), in
+ * the executor's order (createplan.c's order_qual_clauses: cheapest first,
+ * ties as written), a custom plan's parameter values folded in; NIL if some
+ * may not be run.  Folding may raise: call it where an error is caught.
+ */
+extern List *bloom_rf_plan_time_quals(PlannerInfo *root, RelOptInfo *innerrel);
 
 /* ---- the outer side's read (partread.c) ---- */
 
