@@ -104,6 +104,32 @@ new_value(const bf_params *p, const SourceLayer *layers, int nlayers, const char
 }
 
 /*
+ * Raise 54000: the layers of nleaves indexes do not fit in one bloom value.
+ * Each partition's index has a layer at least, so a partitioned index of
+ * more than BF_MAX_LAYERS partitions never fits, and REINDEX cannot help
+ * it; one index that grew past them by inserts fits again once REINDEX
+ * sizes its first layer for the table.
+ */
+pg_noreturn static void
+too_many_layers(int nleaves)
+{
+	if (nleaves > 1)
+		ereport(ERROR,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		         errmsg("bloomfilter index has more than %d layers over its %d partitions' "
+		                "indexes, the most a bloom value holds",
+		                BF_MAX_LAYERS, nleaves),
+		         errdetail("Each partition's index is a layer at least."),
+		         errhint("Take the filter of each partition's index (bloom_index_filter on it), "
+		                 "or ask bloom_index_contains, which reads any number of partitions.")));
+	ereport(ERROR,
+	        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+	         errmsg("bloomfilter index has more than %d layers, the most a bloom value holds",
+	                BF_MAX_LAYERS),
+	         errhint("Rebuild it with REINDEX: its first layer is then sized for the table.")));
+}
+
+/*
  * The value of the layers of indexes leaves (bloomfilter indexes, not
  * partitioned ones), whose keys hasher hashes; the caller checked the right
  * to read them.
@@ -139,13 +165,7 @@ bloom_index_snapshot(List *leaves, const BloomHasher *hasher)
 		for (uint32 i = 0; i < meta->nlayers; i++)
 		{
 			if (nlayers == BF_MAX_LAYERS)
-				ereport(ERROR,
-				        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				         errmsg("bloomfilter index has more than %d layers, the most a bloom value "
-				                "holds",
-				                BF_MAX_LAYERS),
-				         errhint("Rebuild it (REINDEX), or take the filter of each partition's "
-				                 "index.")));
+				too_many_layers(list_length(leaves));
 			layers[nlayers].index = lfirst_oid(lc);
 			layers[nlayers].layer = (int) i;
 			layers[nlayers].meta = meta;
