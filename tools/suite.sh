@@ -10,8 +10,9 @@
 #         pg_regress suite (make installcheck), a pg_dump/pg_restore round
 #         trip with the earlier releases' dumps, cancellation of work on a
 #         500 MB filter, postgres_fdw pushdown (probes written by hand, and
-#         runtime filters shipped into remote scans), the index's randomized
-#         check-then-insert harness and a pgbench load test, each
+#         runtime filters shipped into remote scans), the plan-time read of
+#         keys under random quals that may fail (tests/runtime), the
+#         index's randomized check-then-insert harness and a pgbench load test, each
 #         on a throwaway cluster (pg_virtualenv; servers run as postgres).
 # The test ends with a line "pgN: N passed, N failed".  tools/run.sh calls
 # this; it installs nothing itself.
@@ -146,6 +147,8 @@ cluster_test "postgres_fdw: shipped filters over every pair of local and remote 
 	tests/fdw/type_pairs.sh
 cluster_test "postgres_fdw: shipped filters under an UPDATE's recheck of rows others changed" recheck \
 	tests/fdw/recheck.sh
+cluster_test "runtime filters: the plan-time read of keys under random quals that may fail, against filters off" \
+	plan_fuzz tests/runtime/plan_time_fuzz.sh "${PLAN_FUZZ_CASES:-300}"
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
