@@ -83,6 +83,14 @@ export declare class BloomFilter {
   addMany(values: Iterable<Probe>): this;
   /** The binary form, bloom_send's bytes: for BloomFilter.from, bloom_recv, or a bytea parameter read as $1::bytea::bloom. */
   toBytes(): Uint8Array;
+  /**
+   * What node-postgres sends for the filter as a query parameter (1.12): the
+   * binary form, toBytes(), sent as a binary parameter, read by the server
+   * as $1::bloom and $1::bytea::bloom alike ($1::counting_bloom for a
+   * counting4 filter).  Not $1::text::bloom; a bare $1 needs one of those
+   * casts.
+   */
+  toPostgres(): Uint8Array;
   /** The text form, as SELECT f::text prints it. */
   toString(): string;
   /**

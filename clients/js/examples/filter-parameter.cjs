@@ -29,9 +29,17 @@ async function main() {
     "SELECT bloom_send(bloom_agg(k, $2, 0.01, 'classic')) AS f FROM unnest($1::int8[]) k", [keys, keys.length]);
   assert.deepEqual(server[0].f, bytes);
 
-  // the server drops the rows the filter rules out; the application keeps the exact matches
+  // the server drops the rows the filter rules out; the application keeps the
+  // exact matches.  The filter is the parameter itself (1.12: node-postgres
+  // sends toPostgres(), its bytes, as a binary parameter)
   const { rows } = await client.query(
-    "SELECT id, customer_id FROM example_orders WHERE (SELECT $1::bytea::bloom) @> customer_id", [bytes]);
+    "SELECT id, customer_id FROM example_orders WHERE (SELECT $1::bytea::bloom) @> customer_id", [filter]);
+  // the same rows whether the server reads it as $1::bloom, $1::bytea::bloom,
+  // or from its bytes as any driver sends a bytea
+  for (const [sql, param] of [["$1::bloom", filter], ["$1::bytea::bloom", filter], ["$1::bytea::bloom", bytes]]) {
+    const { rows: again } = await client.query(`SELECT count(*)::int AS n FROM example_orders WHERE (SELECT ${sql}) @> customer_id`, [param]);
+    assert.equal(again[0].n, rows.length, `${sql} with ${param === bytes ? "a Buffer" : "the filter"}`);
+  }
   const matched = rows.filter((r) => wanted.has(String(r.customer_id)));
   const { rows: exact } = await client.query(
     "SELECT count(*)::int AS n FROM example_orders WHERE customer_id = ANY($1::int8[])", [keys]);

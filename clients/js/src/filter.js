@@ -174,6 +174,17 @@ export class BloomFilter {
     return F.toBinary(this.#p);
   }
 
+  /**
+   * The value node-postgres sends for this filter as a query parameter (it
+   * calls toPostgres on an object parameter): the binary form, toBytes(),
+   * which it sends as a binary parameter.  The server reads it as
+   * $1::bloom (bloom_recv, for a counting4 filter $1::counting_bloom) and
+   * as $1::bytea::bloom alike.
+   */
+  toPostgres() {
+    return this.toBytes();
+  }
+
   /** The text form, as SELECT f::text prints it. */
   toString() {
     return F.toText(this.#p);

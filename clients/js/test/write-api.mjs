@@ -173,6 +173,10 @@ test("a written filter reads back, in both forms and both engines, and an add af
       assert.equal(b.info.valuesAdded, 4n);
     }
   }
+  // toPostgres (what node-postgres sends for a filter parameter) is the binary form
+  const g = make("int8", { layout: "blocked" }).add(7);
+  assert.deepEqual(g.toPostgres(), g.toBytes());
+  assert.ok(g.toPostgres() instanceof Uint8Array);
   // toBytes is a copy: changing it changes nothing
   const f = make("int4").add(5), bytes = f.toBytes();
   bytes.fill(0);

@@ -37,5 +37,12 @@ with psycopg.connect(autocommit=True) as conn:
     exact = conn.execute("SELECT count(*) FROM example_orders WHERE customer_id = ANY(%s::int8[])",
                          (keys,)).fetchone()[0]
     assert len(matched) == exact               # no row lost
+    # the same rows whether the server reads the bytes as %s::bloom or as
+    # %s::bytea::bloom; bytes(f) is f.to_bytes() (psycopg does not adapt the
+    # filter itself: to_bytes() is the parameter, or a dumper, README.md)
+    for cast in ("%s::bloom", "%s::bytea::bloom"):
+        again = conn.execute(f"SELECT count(*) FROM example_orders WHERE (SELECT {cast}) @> customer_id",
+                             (bytes(f),)).fetchone()[0]
+        assert again == len(rows), cast
     print(f"{len(data)} bytes sent for {len(keys)} keys; {len(rows)} rows came back, {len(matched)} matched exactly")
     conn.execute("DROP TABLE example_orders")

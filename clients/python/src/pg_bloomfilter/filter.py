@@ -386,8 +386,14 @@ class BloomFilter:
     # ---- writing ----
 
     def to_bytes(self) -> bytes:
-        """The binary form, as bloom_send gives it (and from_bytes reads it)."""
+        """The binary form, as bloom_send gives it (and from_bytes reads it):
+        the query parameter a driver sends as bytea, read as %s::bloom or
+        %s::bytea::bloom (a filter itself is no parameter psycopg adapts)."""
         return self._header_bytes() + self._data
+
+    def __bytes__(self) -> bytes:
+        """bytes(f): to_bytes()."""
+        return self.to_bytes()
 
     def _header_bytes(self) -> bytes:
         """The binary form up to the cells: header, extension, element key, layers."""
