@@ -37,7 +37,11 @@
 #   - the examples (clients/*/examples: node-postgres, psycopg 3) run from
 #     the installed packages against a throwaway cluster
 #     (tests/clients/examples.sh): a filter sent as a bytea parameter, an
-#     index's filter refreshed only when it changed.
+#     index's filter refreshed only when it changed; (1.12) and every code
+#     block of clients/*/README.md marked to run (<!-- example: NAME -->,
+#     tests/clients/readme_examples.py), after the data its snippets
+#     assume (tests/clients/readme_setup.*); a block unmarked, or marked
+#     <!-- not run: --> without a reason, fails the check.
 # Ends with "clients: P passed, F failed".  Run as root from the top folder,
 # after tools/suite.sh installed the extension for each version.
 set -uo pipefail
