@@ -139,7 +139,23 @@ function countersSet(bytes) {
     n += ((bytes[i] & 15) !== 0) + (bytes[i] >> 4 !== 0);
   return n;
 }
-var utf8 = new TextDecoder("utf-8", { fatal: false });
+var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function escapeBytes(bytes) {
+  let out = "";
+  for (const c of bytes)
+    out += c >= 32 && c < 127 && c !== 92 && c !== 34 ? String.fromCharCode(c) : "\\x" + c.toString(16).padStart(2, "0");
+  return out;
+}
+function elemText(bytes) {
+  for (const c of bytes)
+    if (c < 32 || c === 127)
+      throw fail("element key holds a control character");
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw fail(`element key "${escapeBytes(bytes)}" is not valid UTF-8`);
+  }
+}
 function parseBinary(buf) {
   const len = buf.length;
   if (len < HEADER_SIZE)
@@ -177,9 +193,7 @@ function parseBinary(buf) {
     throw fail("estimated distinct count is out of range");
   const elemAt = HEADER_SIZE + extensionBytes(flags);
   const elemBytes = buf.subarray(elemAt, elemAt + elemlen);
-  for (const c of elemBytes)
-    if (c < 32 || c === 127)
-      throw fail("element key holds a control character");
+  const elem = elemText(elemBytes);
   let after = elemAt + elemlen;
   const layers = [];
   if (layout === LAYERED) {
@@ -212,7 +226,7 @@ function parseBinary(buf) {
     est: num(est),
     estExact: est,
     target,
-    elem: utf8.decode(elemBytes),
+    elem,
     elemlen,
     layers,
     data: buf.subarray(after),
@@ -339,7 +353,7 @@ function takeElem(c) {
     } else if (PLAIN.has(ch)) {
       c.p++;
     } else {
-      throw fail(`element key holds an unescaped '${String.fromCharCode(ch)}'`);
+      throw fail(`element key holds an unescaped ${ch >= 33 && ch < 127 ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).padStart(2, "0")}`}`);
     }
     out.push(ch);
   }

@@ -107,7 +107,34 @@ export function countersSet(bytes) {
   return n;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: false });
+// (fatal: an element key must be valid UTF-8, as the format says since 1.12)
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }); // (a BOM is kept: the key's bytes stay its bytes)
+
+/**
+ * Bytes shown in a message: printable ASCII as it is (but \ and "), every
+ * other byte as \xNN, so that a message never carries bytes that are not
+ * text, nor a replacement character standing for them.
+ */
+export function escapeBytes(bytes) {
+  let out = "";
+  for (const c of bytes)
+    out += c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x22 ? String.fromCharCode(c) : "\\x" + c.toString(16).padStart(2, "0");
+  return out;
+}
+
+/**
+ * An element key's text: the family's name (schema.opfamily, plus
+ * @schema.collation), no control characters, valid UTF-8 (the server
+ * checks it against the database's encoding).  Throws BloomFilterError.
+ */
+function elemText(bytes) {
+  for (const c of bytes) if (c < 0x20 || c === 0x7f) throw fail("element key holds a control character");
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw fail(`element key "${escapeBytes(bytes)}" is not valid UTF-8`);
+  }
+}
 
 /** bf_check_header, then bf_check_data. */
 export function parseBinary(buf) {
@@ -136,7 +163,7 @@ export function parseBinary(buf) {
   if (est > INT64_MAX) throw fail("estimated distinct count is out of range");
   const elemAt = HEADER_SIZE + extensionBytes(flags);
   const elemBytes = buf.subarray(elemAt, elemAt + elemlen);
-  for (const c of elemBytes) if (c < 0x20 || c === 0x7f) throw fail("element key holds a control character");
+  const elem = elemText(elemBytes);
   let after = elemAt + elemlen;
   const layers = [];
   if (layout === LAYERED) {
@@ -154,7 +181,7 @@ export function parseBinary(buf) {
   }
   const p = {
     layout, scheme, flags, k, seed, seedHi: Number(seed >> 32n), seedLo: Number(seed & 0xffffffffn), m: num(m), n, bound: num(bound), est: num(est), estExact: est, target,
-    elem: utf8.decode(elemBytes), elemlen, layers, data: buf.subarray(after), size: len,
+    elem, elemlen, layers, data: buf.subarray(after), size: len,
   };
   checkData(p);
   return p;
@@ -259,7 +286,7 @@ function takeElem(c) {
     } else if (PLAIN.has(ch)) {
       c.p++;
     } else {
-      throw fail(`element key holds an unescaped '${String.fromCharCode(ch)}'`);
+      throw fail(`element key holds an unescaped ${ch >= 0x21 && ch < 0x7f ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).padStart(2, "0")}`}`);
     }
     out.push(ch);
   }

@@ -202,4 +202,45 @@ test("the caller's bytes may change or be transferred after from: neither engine
   }
 });
 
+test("an element key is valid UTF-8 (1.12), in both forms; messages show a key's bytes escaped", () => {
+  const bits = ONE.slice(36 + ELEM.length);
+  const key = (...bytes) => Uint8Array.from(bytes.flatMap((b) => (typeof b === "string" ? [...new TextEncoder().encode(b)] : [b])));
+  const pct = (k) => Array.from(k, (c) => (/[A-Za-z0-9_.@$-]/.test(String.fromCharCode(c)) && c < 0x80 ? String.fromCharCode(c) : "%" + c.toString(16).toUpperCase().padStart(2, "0"))).join("");
+  const text = (k) => ONE_TEXT.replace("elem=pg_catalog.integer_ops", "elem=" + pct(k));
+  const invalid = [
+    [key("pg_c", 0xff, "talog.integer_ops"), "pg_c\\xfftalog.integer_ops"], // the issue's key: \xff, escaped
+    [key("pg_catalog.integer_ops", 0xc3), "pg_catalog.integer_ops\\xc3"], // truncated
+    [key("pg_catalog.", 0xc0, 0x80, "x"), "pg_catalog.\\xc0\\x80x"], // overlong NUL
+    [key("s", 0xed, 0xa0, 0x80, ".x"), "s\\xed\\xa0\\x80.x"], // a surrogate
+    [key("s", 0xf4, 0x90, 0x80, 0x80, ".x"), "s\\xf4\\x90\\x80\\x80.x"], // past U+10FFFF
+  ];
+  for (const [k, shown] of invalid) {
+    for (const input of [cat(header({ elem: k }), k, bits), text(k)]) {
+      let message = null;
+      try {
+        BloomFilter.from(input);
+      } catch (e) {
+        assert.ok(e instanceof BloomFilterError, String(e));
+        message = e.message;
+      }
+      assert.equal(message, `element key "${shown}" is not valid UTF-8`, typeof input);
+      assert.ok(!/[\u0080-\uffff]/.test(message), `no raw byte or replacement character: ${message}`);
+    }
+  }
+  // the no-control-characters rule still holds, checked first
+  refused(cat(header({ elem: key("a", 0x01, 0xff) }), key("a", 0x01, 0xff), bits), "control character");
+  // a valid non-ASCII key (a schema named données) is read, and written back as it came
+  for (const k of [key("données.integer_ops"), key(0xef, 0xbb, 0xbf, "s.x")]) {
+    const bin = cat(header({ elem: k }), k, bits);
+    for (const f of [BloomFilter.from(bin), BloomFilter.from(text(k))]) {
+      assert.equal(f.info.elementFamily, new TextDecoder("utf-8", { ignoreBOM: true }).decode(k));
+      assert.deepEqual(f.toBytes(), bin);
+      assert.equal(f.toString(), text(k));
+    }
+  }
+  assert.match(text(key("données.integer_ops")), / elem=donn%C3%A9es\.integer_ops /);
+  // text the parser refuses before decoding: the byte shown escaped, never raw
+  refused(ONE_TEXT.replace("elem=pg_catalog", "elem=pg_cätalog"), "element key holds an unescaped byte \\xc3");
+});
+
 console.log(`format: ${passed} passed, 0 failed`);

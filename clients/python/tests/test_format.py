@@ -180,5 +180,55 @@ class Probing(unittest.TestCase):
         self.assertIsNone(empty.info.element_family)
 
 
+
+class ElementKeys(unittest.TestCase):
+    """(1.12) An element key is valid UTF-8, in both forms; a message shows
+    its bytes escaped, never raw."""
+
+    BITS = ONE[36 + len(ELEM):]
+
+    @staticmethod
+    def text(key: bytes) -> str:
+        plain = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@$-"
+        pct = "".join(chr(c) if c in plain else f"%{c:02X}" for c in key)
+        return ONE_TEXT.replace("elem=pg_catalog.integer_ops", "elem=" + pct)
+
+    def binary(self, key: bytes) -> bytes:
+        return header(elem=key) + key + self.BITS
+
+    def test_invalid_keys_are_refused_with_their_bytes_escaped(self):
+        for key, shown in (
+            (b"pg_c\xfftalog.integer_ops", "pg_c\\xfftalog.integer_ops"),  # the issue's key
+            (b"pg_catalog.integer_ops\xc3", "pg_catalog.integer_ops\\xc3"),  # truncated
+            (b"pg_catalog.\xc0\x80x", "pg_catalog.\\xc0\\x80x"),  # overlong NUL
+            (b"s\xed\xa0\x80.x", "s\\xed\\xa0\\x80.x"),  # a surrogate
+            (b"s\xf4\x90\x80\x80.x", "s\\xf4\\x90\\x80\\x80.x"),  # past U+10FFFF
+            (b"latin\xe9.ops", "latin\\xe9.ops"),  # Latin-1, read before 1.12
+        ):
+            for load, data in ((BloomFilter.from_bytes, self.binary(key)), (BloomFilter.from_text, self.text(key))):
+                with self.assertRaises(BloomFilterError) as cm:
+                    load(data)
+                message = str(cm.exception)
+                self.assertEqual(message, f'element key "{shown}" is not valid UTF-8', load.__name__)
+                self.assertTrue(message.isascii(), message)  # no raw byte, no character decoded from one
+
+    def test_control_characters_are_still_refused_first(self):
+        with self.assertRaises(BloomFilterError) as cm:
+            BloomFilter.from_bytes(self.binary(b"a\x01\xff"))
+        self.assertIn("control character", str(cm.exception))
+
+    def test_a_valid_non_ascii_key_is_read_and_written_back(self):
+        for key in ("données.integer_ops".encode(), b"\xef\xbb\xbfs.x"):  # (a BOM is kept)
+            for f in (BloomFilter.from_bytes(self.binary(key)), BloomFilter.from_text(self.text(key))):
+                self.assertEqual(f.element_family, key.decode("utf-8"))
+                self.assertEqual(f.to_bytes(), self.binary(key))
+                self.assertEqual(str(f), self.text(key))
+        self.assertIn(" elem=donn%C3%A9es.integer_ops ", self.text("données.integer_ops".encode()))
+
+    def test_text_refused_before_decoding_shows_the_byte_escaped(self):
+        with self.assertRaises(BloomFilterError) as cm:
+            BloomFilter.from_text(ONE_TEXT.replace("elem=pg_catalog", "elem=pg_cätalog"))
+        self.assertEqual(str(cm.exception), "element key holds an unescaped byte \\xc3")
+
 if __name__ == "__main__":
     unittest.main()

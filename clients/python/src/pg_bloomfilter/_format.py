@@ -83,7 +83,7 @@ class Parsed:
     layers: Tuple[Layer, ...]
     data: memoryview
     size: int  # bytes of the payload (bloom_info's bytes adds the 4-byte varlena header)
-    elem_bytes: bytes = b""  # the element key as stored (elem is its UTF-8, else Latin-1, reading)
+    elem_bytes: bytes = b""  # the element key as stored (elem is its text: valid UTF-8, since 1.12)
 
 
 def _fail(message: str) -> BloomFilterError:
@@ -173,8 +173,25 @@ def payload_size(layout: int, nhashes: int, ncells: int, flags: int, elemlen: in
     return total
 
 
-def _elem_valid(elem: bytes) -> bool:
-    return len(elem) <= MAX_ELEM_LEN and all(c >= 0x20 and c != 0x7F for c in elem)
+def escape_bytes(data: bytes) -> str:
+    """Bytes shown in a message: printable ASCII as it is (but \\ and "), every
+    other byte as \\xNN, so that a message never carries bytes that are not
+    text (nor a character decoded from them)."""
+    return "".join(
+        chr(c) if 0x20 <= c < 0x7F and c not in (0x5C, 0x22) else f"\\x{c:02x}" for c in data
+    )
+
+
+def _elem_text(elem: bytes) -> str:
+    """An element key's text: the family's name (schema.opfamily, plus
+    @schema.collation), no control characters, valid UTF-8 (the server checks
+    it against the database's encoding).  Raises BloomFilterError."""
+    if any(c < 0x20 or c == 0x7F for c in elem):
+        raise _fail("element key holds a control character")
+    try:
+        return elem.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _fail(f'element key "{escape_bytes(elem)}" is not valid UTF-8') from None
 
 
 _BITS_SET = bytes(bin(b).count("1") for b in range(256))
@@ -245,8 +262,7 @@ def parse_binary(buf: bytes) -> Parsed:
         raise _fail("estimated distinct count is out of range")
     elem_at = HEADER_SIZE + _extension_bytes(flags)
     elem_raw = bytes(view[elem_at : elem_at + elemlen])
-    if not _elem_valid(elem_raw):
-        raise _fail("element key holds a control character")
+    elem = _elem_text(elem_raw)
     after = elem_at + elemlen
     layers: List[Layer] = []
     if layout == LAYERED:
@@ -267,11 +283,6 @@ def parse_binary(buf: bytes) -> Parsed:
             raise _fail(f"the layers' bits sum to {total}, not to m = {ncells}")
         after += nhashes * LAYER_SIZE
     data = view[after:]
-    try:
-        elem = elem_raw.decode("utf-8")
-    except UnicodeDecodeError:
-        # a name the server holds as bytes of another encoding: kept, never matched
-        elem = elem_raw.decode("latin-1")
     parsed = Parsed(
         layout, scheme, flags, nhashes, seed, ncells, nadded, bound, est, target, elem,
         tuple(layers), data, length, elem_raw,
@@ -422,7 +433,8 @@ def _take_elem(c: _Cursor) -> bytes:
         elif ch in _PLAIN:
             c.p += 1
         else:
-            raise _fail(f"element key holds an unescaped '{chr(ch)}'")
+            shown = f"'{chr(ch)}'" if 0x21 <= ch < 0x7F else f"byte \\x{ch:02x}"
+            raise _fail(f"element key holds an unescaped {shown}")
         out.append(ch)
     if not c.take(b" "):
         raise _fail("expected a space after the element key")
