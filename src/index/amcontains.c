@@ -361,12 +361,13 @@ leaf_from_pages(ContainsCache *cache, ContainsLeaf *leaf, Datum value, bool keye
 }
 
 /*
- * bloom_index_contains(index, value) and (index, text): whether some layer of the index (of
- * each of its partitions' indexes) holds the value's key.  Each call reads
- * one page per layer; after many calls under one key (a statement probing
- * many rows while no transaction completes and this backend adds no key),
- * the call site copies the whole filter, while the copies fit in a hash
- * join's memory, and probes the copy until the key changes.
+ * bloom_index_contains(index, value), and (index, text): whether some layer
+ * of the index (of each of its partitions' indexes) holds the value's key.
+ * Each call reads one page per layer; after many calls under one key (a
+ * statement probing many rows while no transaction completes and this
+ * backend adds no key), the call site copies the whole filter, while the
+ * copies fit in a hash join's memory, and probes the copy until the key
+ * changes.
  */
 static Datum
 contains(FunctionCallInfo fcinfo, bool from_text)
