@@ -143,7 +143,7 @@ var utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function escapeBytes(bytes) {
   let out = "";
   for (const c of bytes)
-    out += c >= 32 && c < 127 && c !== 92 && c !== 34 ? String.fromCharCode(c) : "\\x" + c.toString(16).padStart(2, "0");
+    out += c >= 32 && c < 127 && c !== 92 ? String.fromCharCode(c) : "\\x" + c.toString(16).toUpperCase().padStart(2, "0");
   return out;
 }
 function elemText(bytes) {
@@ -353,7 +353,7 @@ function takeElem(c) {
     } else if (PLAIN.has(ch)) {
       c.p++;
     } else {
-      throw fail(`element key holds an unescaped ${ch >= 33 && ch < 127 ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).padStart(2, "0")}`}`);
+      throw fail(`element key holds an unescaped ${ch >= 33 && ch < 127 ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).toUpperCase().padStart(2, "0")}`}`);
     }
     out.push(ch);
   }

@@ -111,14 +111,15 @@ export function countersSet(bytes) {
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }); // (a BOM is kept: the key's bytes stay its bytes)
 
 /**
- * Bytes shown in a message: printable ASCII as it is (but \ and "), every
+ * Bytes shown in a message as the server shows an element key that is not
+ * text (bloom_elem_for_message): printable ASCII as it is (but \), every
  * other byte as \xNN, so that a message never carries bytes that are not
  * text, nor a replacement character standing for them.
  */
 export function escapeBytes(bytes) {
   let out = "";
   for (const c of bytes)
-    out += c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x22 ? String.fromCharCode(c) : "\\x" + c.toString(16).padStart(2, "0");
+    out += c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : "\\x" + c.toString(16).toUpperCase().padStart(2, "0");
   return out;
 }
 
@@ -286,7 +287,7 @@ function takeElem(c) {
     } else if (PLAIN.has(ch)) {
       c.p++;
     } else {
-      throw fail(`element key holds an unescaped ${ch >= 0x21 && ch < 0x7f ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).padStart(2, "0")}`}`);
+      throw fail(`element key holds an unescaped ${ch >= 0x21 && ch < 0x7f ? `'${String.fromCharCode(ch)}'` : `byte \\x${ch.toString(16).toUpperCase().padStart(2, "0")}`}`);
     }
     out.push(ch);
   }

@@ -122,7 +122,7 @@ class Printing(unittest.TestCase):
         # (1.12) a key that is not UTF-8 (Latin-1's é) is refused: it was read before
         with self.assertRaises(BloomFilterError) as cm:
             BloomFilter.from_text(f"v1 classic m=97 k=7 scheme=1 seed=5 n=3 target=0.5 elem=latin%E9.ops bits={bits}")
-        self.assertEqual(str(cm.exception), 'element key "latin\\xe9.ops" is not valid UTF-8')
+        self.assertEqual(str(cm.exception), 'element key "latin\\xE9.ops" is not valid UTF-8')
         counting = "v1 counting4 m=5 k=1 scheme=1 seed=0 n=2 elem=x counters=IAAB"
         self.assertEqual(str(BloomFilter.from_text(counting)), counting)
 

@@ -174,11 +174,12 @@ def payload_size(layout: int, nhashes: int, ncells: int, flags: int, elemlen: in
 
 
 def escape_bytes(data: bytes) -> str:
-    """Bytes shown in a message: printable ASCII as it is (but \\ and "), every
+    """Bytes shown in a message as the server shows an element key that is not
+    text (bloom_elem_for_message): printable ASCII as it is (but \\), every
     other byte as \\xNN, so that a message never carries bytes that are not
     text (nor a character decoded from them)."""
     return "".join(
-        chr(c) if 0x20 <= c < 0x7F and c not in (0x5C, 0x22) else f"\\x{c:02x}" for c in data
+        chr(c) if 0x20 <= c < 0x7F and c != 0x5C else f"\\x{c:02X}" for c in data
     )
 
 
@@ -433,7 +434,7 @@ def _take_elem(c: _Cursor) -> bytes:
         elif ch in _PLAIN:
             c.p += 1
         else:
-            shown = f"'{chr(ch)}'" if 0x21 <= ch < 0x7F else f"byte \\x{ch:02x}"
+            shown = f"'{chr(ch)}'" if 0x21 <= ch < 0x7F else f"byte \\x{ch:02X}"
             raise _fail(f"element key holds an unescaped {shown}")
         out.append(ch)
     if not c.take(b" "):
