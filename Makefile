@@ -41,7 +41,7 @@ INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/i
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
+	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
 	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans bloom_index \
 	bloom_index_visibility bloom_index_refresh runtime_index \
 	bloom_upgrade

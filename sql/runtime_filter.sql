@@ -17,6 +17,10 @@
 LOAD 'bloomfilter';
 SELECT active, loaded, every_session FROM bloom_runtime_status();
 SELECT bloom_runtime_check();
+-- (a SET in this session is not what a new session starts with)
+SET session_preload_libraries = 'bloomfilter';
+SELECT every_session FROM bloom_runtime_status();
+RESET session_preload_libraries;
 DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET session_preload_libraries = %L',
                           current_database(), 'bloomfilter'); END$$;
 \c

@@ -207,9 +207,10 @@ bloom_auto_add_flat(BloomAuto *st, const BloomFilter *f)
 	if (v->elemlen != 0 && st->elemlen != 0 &&
 	    !bf_elem_equal(v->elem, v->elemlen, st->elem, st->elemlen))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("cannot combine bloom filters that differ in element family: %.*s "
-		                       "and %.*s",
-		                       (int) st->elemlen, st->elem, (int) v->elemlen, v->elem)));
+		                errmsg("cannot combine bloom filters that differ in element family: %s "
+		                       "and %s",
+		                       bloom_elem_for_message(st->elem, st->elemlen),
+		                       bloom_elem_for_message(v->elem, v->elemlen))));
 	if (v->target_ppb != st->target_ppb)
 		ereport(
 		    ERROR,

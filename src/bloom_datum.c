@@ -266,8 +266,9 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 		                 (int64) b->p.seed);
 	if (a->elemlen != 0 && b->elemlen != 0 &&
 	    !bf_elem_equal(a->elem, a->elemlen, b->elem, b->elemlen))
-		appendStringInfo(&diff, "; element family: %.*s and %.*s", (int) a->elemlen, a->elem,
-		                 (int) b->elemlen, b->elem);
+		appendStringInfo(&diff, "; element family: %s and %s",
+		                 bloom_elem_for_message(a->elem, a->elemlen),
+		                 bloom_elem_for_message(b->elem, b->elemlen));
 	if (diff.len > 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("cannot %s bloom filters that differ in %s", what, diff.data + 2),

@@ -43,8 +43,44 @@ append_qualified(char *buf, size_t *len, Oid nspid, const char *name)
 	*len += Min((size_t) n, BF_MAX_ELEM_LEN - *len);
 }
 
+static bool hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok, bool check_blanks);
+
+/*
+ * Whether bpchar's extended hash function (fn) ignores trailing blanks under
+ * nondeterministic collation coll, as bpchar's equality does.  PostgreSQL
+ * 15's hashbpcharextended hashes the whole string under an ICU collation
+ * that is not deterministic (its 32-bit hashbpchar, what hash joins use,
+ * trims them): char(6) 'ab    ' and 'ab'::bpchar, equal, hash apart, and a
+ * filter of the one would say "absent" of the other.  Asked of the server
+ * itself, with 'a' and 'a ', so that a release that trims is taken.
+ */
+static bool
+bpchar_hash_ignores_blanks(FmgrInfo *fn, Oid coll)
+{
+	Datum bare = DirectFunctionCall3(bpcharin, CStringGetDatum("a"), ObjectIdGetDatum(InvalidOid),
+	                                 Int32GetDatum(-1));
+	Datum blank = DirectFunctionCall3(bpcharin, CStringGetDatum("a "), ObjectIdGetDatum(InvalidOid),
+	                                  Int32GetDatum(-1));
+
+	return DatumGetUInt64(FunctionCall2Coll(fn, coll, bare, UInt64GetDatum(0))) ==
+	       DatumGetUInt64(FunctionCall2Coll(fn, coll, blank, UInt64GetDatum(0)));
+}
+
 bool
 bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
+{
+	return hasher_init(h, typid, collid, missing_ok, true);
+}
+
+bool
+bloom_hasher_init_for_writes(BloomHasher *h, Oid typid, Oid collid)
+{
+	return hasher_init(h, typid, collid, false, false);
+}
+
+/* bloom_hasher_init, and with check_blanks false, bloom_hasher_init_for_writes. */
+static bool
+hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok, bool check_blanks)
 {
 	TypeCacheEntry *tc;
 	HeapTuple tup;
@@ -103,6 +139,22 @@ bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok)
 				         errdetail("Its hash function does not follow the collation: values the "
 				                   "collation calls equal could hash apart."),
 				         errhint("Cast the value to text.")));
+			}
+			if (check_blanks && tc->hash_extended_proc == F_HASHBPCHAREXTENDED &&
+			    !bpchar_hash_ignores_blanks(&tc->hash_extended_proc_finfo, h->hashcoll))
+			{
+				if (missing_ok)
+					return false;
+				ereport(ERROR,
+				        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				         errmsg("values of type %s cannot be hashed under nondeterministic "
+				                "collation \"%s\" on this server",
+				                format_type_be(typid), get_collation_name(h->hashcoll)),
+				         errdetail("Its extended hash function hashes trailing blanks under this "
+				                   "collation, which its equality ignores: 'ab' and 'ab  ' are "
+				                   "equal and would hash apart."),
+				         errhint("Cast the value to text (trailing blanks then count), or use a "
+				                 "deterministic collation.")));
 			}
 			ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
 			if (!HeapTupleIsValid(ctup))

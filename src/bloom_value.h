@@ -78,6 +78,15 @@ extern BloomHasher *bloom_agg_keep_hasher(FunctionCallInfo fcinfo, BloomHasher *
  */
 extern bool bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok);
 
+/*
+ * The same for a writer that must go on hashing as it did before 1.12 (a
+ * bloomfilter index's inserts): it does not refuse char(n) under a
+ * nondeterministic collation whose hash counts trailing blanks (readers
+ * refuse it; bloom_value.c's bpchar_hash_ignores_blanks).  Raises otherwise
+ * as bloom_hasher_init does.
+ */
+extern bool bloom_hasher_init_for_writes(BloomHasher *h, Oid typid, Oid collid);
+
 /* The hash of a value, with the filter's seed. */
 extern uint64 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed);
 

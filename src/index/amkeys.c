@@ -75,11 +75,16 @@ bloom_index_check_collation(Relation index, bool building)
 		               "answer \"absent\" for a key the table holds.",
 		               get_collation_name(collation),
 		               OidIsValid(index_collation) ? get_collation_name(index_collation) : "none"),
-		     building ? errhint("Create the index without COLLATE, or with COLLATE \"%s\".",
-		                        get_collation_name(collation))
-		              : errhint("Drop the index and create it without COLLATE, or with "
-		                        "COLLATE \"%s\".",
-		                        get_collation_name(collation))));
+		     index->rd_rel->relispartition
+		         ? errhint("It is a partition's index, made from a partitioned index's definition: "
+		                   "create (or re-create) that one without COLLATE, or with COLLATE "
+		                   "\"%s\".",
+		                   get_collation_name(collation))
+		     : building ? errhint("Create the index without COLLATE, or with COLLATE \"%s\".",
+		                          get_collation_name(collation))
+		                : errhint("Drop the index and create it without COLLATE, or with "
+		                          "COLLATE \"%s\".",
+		                          get_collation_name(collation))));
 	/* (made anew if a lookup above took in an invalidation that freed it) */
 	bloom_index_relcache(index)->collation_checked = true;
 }
@@ -127,13 +132,17 @@ bloom_index_try_hasher(Relation index, BloomHasher *hasher)
 	       bloom_index_hashes_as_default(proc, type, hasher);
 }
 
-void
-bloom_index_hasher(Relation index, BloomHasher *hasher)
+/* bloom_index_hasher; for_writes: bloom_hasher_init_for_writes (an insert's) */
+static void
+index_hasher(Relation index, BloomHasher *hasher, bool for_writes)
 {
 	Oid type = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
 	Oid proc = index_getprocid(index, 1, BLOOM_INDEX_HASH_PROC);
 
-	bloom_hasher_init(hasher, type, index->rd_indcollation[0], false);
+	if (for_writes)
+		bloom_hasher_init_for_writes(hasher, type, index->rd_indcollation[0]);
+	else
+		bloom_hasher_init(hasher, type, index->rd_indcollation[0], false);
 	if (!bloom_index_hashes_as_default(proc, type, hasher))
 		ereport(ERROR,
 		        (errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -142,6 +151,12 @@ bloom_index_hasher(Relation index, BloomHasher *hasher)
 		                format_procedure(hasher->hashfn.fn_oid)),
 		         errdetail("A bloomfilter index hashes its keys as bloom_agg() does: with the "
 		                   "extended hash function of the type's default hash operator class.")));
+}
+
+void
+bloom_index_hasher(Relation index, BloomHasher *hasher)
+{
+	index_hasher(index, hasher, false);
 }
 
 /*
@@ -161,7 +176,7 @@ bloom_index_cached_hasher(Relation index, BloomHasher *hasher)
 		MemoryContext old = MemoryContextSwitchTo(index->rd_indexcxt);
 		BloomHasher made;
 
-		bloom_index_hasher(index, &made);
+		index_hasher(index, &made, true);
 		MemoryContextSwitchTo(old);
 		cache = bloom_index_relcache(index); /* made anew if an invalidation freed it */
 		cache->hasher = made;

@@ -21,7 +21,12 @@ extern void bloom_index_hasher(Relation index, BloomHasher *hasher);
 /* The same without raising: false if the operator class does not hash as bloom_agg does. */
 extern bool bloom_index_try_hasher(Relation index, BloomHasher *hasher);
 
-/* The same, set up once per relcache entry (rd_amcache), copied into *hasher. */
+/*
+ * The same, set up once per relcache entry (rd_amcache), copied into
+ * *hasher, for inserts: with bloom_hasher_init_for_writes, so that an index
+ * made before 1.12 on char(n) under a nondeterministic collation whose hash
+ * counts trailing blanks takes keys as it did (its readers refuse it).
+ */
 extern void bloom_index_cached_hasher(Relation index, BloomHasher *hasher);
 
 /*

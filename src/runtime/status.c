@@ -39,14 +39,16 @@ PG_FUNCTION_INFO_V1(bloom_runtime_check);
 static const char *loaded_by = NULL;
 
 /*
- * Whether the library list in setting name (a preload setting) names this
- * library: "bloomfilter", with or without a directory ($libdir/,
+ * Whether the library list in setting name (a preload setting), as this
+ * session started with it (its reset value: the server's, the database's and
+ * the role's settings), names this library: "bloomfilter", with or without a directory ($libdir/,
  * $libdir/plugins/) or a ".so".
  */
 static bool
 named_in(const char *name)
 {
-	const char *value = GetConfigOption(name, true, false);
+	/* (the value a new session starts with: not a SET of this session's) */
+	const char *value = GetConfigOptionResetString(name);
 	char *copy;
 	List *libraries = NIL;
 	ListCell *lc;

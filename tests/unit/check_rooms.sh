@@ -62,7 +62,7 @@ done | perl -e '
 		$status = 1;
 	}
 	my @error_h = qw(bloom_report bloom_report_as);
-	my @hasher_h = qw(bloom_hasher_init bloom_hash_value);
+	my @hasher_h = qw(bloom_hasher_init bloom_hasher_init_for_writes bloom_hash_value);
 	my $door = qr/^bloom_index_source_\w+$/;
 	for my $from (sort keys %edge) {
 		for my $to (sort keys %{ $edge{$from} }) {

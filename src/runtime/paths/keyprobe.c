@@ -173,8 +173,9 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
  * fails on a row the executor would never have reached, a lock timeout)
  * means "not read", never a failed query; the subtransaction's rollback
  * releases what the read took (locks, buffers, snapshots, memory of its
- * own).  A cancel, a timeout or a shutdown (class 57) is the query's, and
- * is raised again.  No read in parallel mode, where no subtransaction may
+ * own).  A cancel, a timeout or a shutdown (class 57), and a hot standby's
+ * cancel for a recovery conflict (40001), are the query's, and are raised
+ * again.  No read in parallel mode, where no subtransaction may
  * start (a query planned inside a parallel worker's function).
  *
  * Why a subtransaction rather than running only quals proven not to fail:
@@ -217,7 +218,9 @@ read_keys_guarded(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel,
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(caller);
 		CurrentResourceOwner = owner;
-		if (ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION)
+		/* (40001: a standby's recovery conflict cancels a query so) */
+		if (ERRCODE_TO_CATEGORY(error->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ||
+		    error->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE)
 			ReThrowError(error);
 		elog(DEBUG1, "bloomfilter: the inner side's keys were not read at plan time: %s",
 		     error->message);
