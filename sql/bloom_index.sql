@@ -43,6 +43,15 @@ SELECT bloom_index_contains('users_name_seen', 'user42') AS untyped_text,
        bloom_index_contains('users_name_seen', NULL) IS NULL AS untyped_null_is_null;
 SELECT bloom_index_contains('users_id_seen', 'forty-two');
 SELECT bloom_index_contains('users_id_seen', '99999999999999999999');
+-- a domain's literal is read as its base type, unchecked, as WHERE reads it
+CREATE DOMAIN positive AS int CHECK (VALUE > 0);
+CREATE TABLE typed_domain (p positive);
+INSERT INTO typed_domain VALUES (5);
+CREATE INDEX typed_domain_p ON typed_domain USING bloomfilter (p);
+SELECT bloom_index_contains('typed_domain_p', '5') AS five, bloom_index_contains('typed_domain_p', '-1') AS minus_one,
+       EXISTS (SELECT FROM typed_domain WHERE p = '-1') AS where_minus_one;
+DROP TABLE typed_domain;
+DROP DOMAIN positive;
 -- the literal's and the typed form's answers are the same for every key
 SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_seen', g::text)
                          <> bloom_index_contains('users_id_seen', g::int8)) AS disagree

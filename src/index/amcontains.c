@@ -182,7 +182,8 @@ contains_setup(FunctionCallInfo fcinfo, ContainsCache *cache, Oid indexoid, bool
 	{
 		Oid input;
 
-		probe_type = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
+		/* (a domain's base type: WHERE compares a literal as its operator's type, unchecked) */
+		probe_type = getBaseType(TupleDescAttr(RelationGetDescr(index), 0)->atttypid);
 		getTypeInputInfo(probe_type, &input, &cache->input_param);
 		fmgr_info_cxt(input, &cache->input, cache->cxt);
 		cache->read_text = true;
