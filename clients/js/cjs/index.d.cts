@@ -114,7 +114,12 @@ export declare class BloomFilter {
    * The same answers either way.
    */
   readonly probeEngine: "webassembly" | "javascript";
-  /** Whether the filter may hold value: false is certain, true means maybe (as bloom_contains answers). */
+  /**
+   * Whether the filter may hold value: false is certain, true means maybe (as
+   * bloom_contains answers).  Throws BloomFilterError for a value the filter
+   * refuses (another family's, an int8 number past 2^53 - 1); since 1.12 an
+   * empty filter of a type refuses the same values as one holding values.
+   */
   contains(value: Probe): boolean;
   /**
    * contains(v) for each v of values (an array, a typed array or another
