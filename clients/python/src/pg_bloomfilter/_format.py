@@ -15,6 +15,7 @@ import struct
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
+from ._elem import elem_text as _elem_text
 from .errors import BloomFilterError
 
 MAGIC = b"BLOM"
@@ -171,28 +172,6 @@ def payload_size(layout: int, nhashes: int, ncells: int, flags: int, elemlen: in
     if total > MAX_PAYLOAD:
         raise _fail(f"filter of {total} bytes exceeds the 1 GB limit")
     return total
-
-
-def escape_bytes(data: bytes) -> str:
-    """Bytes shown in a message as the server shows an element key that is not
-    text (bloom_elem_for_message): printable ASCII as it is (but \\), every
-    other byte as \\xNN, so that a message never carries bytes that are not
-    text (nor a character decoded from them)."""
-    return "".join(
-        chr(c) if 0x20 <= c < 0x7F and c != 0x5C else f"\\x{c:02X}" for c in data
-    )
-
-
-def _elem_text(elem: bytes) -> str:
-    """An element key's text: the family's name (schema.opfamily, plus
-    @schema.collation), no control characters, valid UTF-8 (the server checks
-    it against the database's encoding).  Raises BloomFilterError."""
-    if any(c < 0x20 or c == 0x7F for c in elem):
-        raise _fail("element key holds a control character")
-    try:
-        return elem.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _fail(f'element key "{escape_bytes(elem)}" is not valid UTF-8') from None
 
 
 _BITS_SET = bytes(bin(b).count("1") for b in range(256))
