@@ -119,42 +119,37 @@ hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok, bool check_b
 			HeapTuple ctup;
 			Form_pg_collation coll;
 
+			const char *why = NULL;
+
 			/*
 			 * Only a hash function that follows the collation may hash under a
 			 * nondeterministic one: name's, say, hashes the bytes while name's
 			 * equality follows the collation, so 'Alice' and 'alice' would be
 			 * equal and hash apart (a false negative against a text column's
-			 * filter, whose key names the same family and collation).
+			 * filter, whose key names the same family and collation); and
+			 * char(n)'s only where it ignores trailing blanks, as its equality
+			 * does (bpchar_hash_ignores_blanks; not for writes, which hash as
+			 * they did).
 			 */
+
 			if (tc->hash_extended_proc != F_HASHTEXTEXTENDED &&
 			    tc->hash_extended_proc != F_HASHBPCHAREXTENDED)
+				why = "Its hash function does not follow the collation: values the collation "
+				      "calls equal could hash apart.";
+			else if (check_blanks && tc->hash_extended_proc == F_HASHBPCHAREXTENDED &&
+			         !bpchar_hash_ignores_blanks(&tc->hash_extended_proc_finfo, h->hashcoll))
+				why = "Its extended hash function hashes trailing blanks under this collation on "
+				      "this server, which its equality ignores: 'ab' and 'ab  ' are equal and "
+				      "would hash apart.";
+			if (why != NULL)
 			{
 				if (missing_ok)
 					return false;
-				ereport(ERROR,
-				        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				         errmsg("values of type %s cannot be hashed under nondeterministic "
-				                "collation \"%s\"",
-				                format_type_be(typid), get_collation_name(h->hashcoll)),
-				         errdetail("Its hash function does not follow the collation: values the "
-				                   "collation calls equal could hash apart."),
-				         errhint("Cast the value to text.")));
-			}
-			if (check_blanks && tc->hash_extended_proc == F_HASHBPCHAREXTENDED &&
-			    !bpchar_hash_ignores_blanks(&tc->hash_extended_proc_finfo, h->hashcoll))
-			{
-				if (missing_ok)
-					return false;
-				ereport(ERROR,
-				        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				         errmsg("values of type %s cannot be hashed under nondeterministic "
-				                "collation \"%s\" on this server",
-				                format_type_be(typid), get_collation_name(h->hashcoll)),
-				         errdetail("Its extended hash function hashes trailing blanks under this "
-				                   "collation, which its equality ignores: 'ab' and 'ab  ' are "
-				                   "equal and would hash apart."),
-				         errhint("Cast the value to text (trailing blanks then count), or use a "
-				                 "deterministic collation.")));
+				ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				                errmsg("values of type %s cannot be hashed under nondeterministic "
+				                       "collation \"%s\"",
+				                       format_type_be(typid), get_collation_name(h->hashcoll)),
+				                errdetail("%s", why), errhint("Cast the value to text.")));
 			}
 			ctup = SearchSysCache1(COLLOID, ObjectIdGetDatum(h->hashcoll));
 			if (!HeapTupleIsValid(ctup))
