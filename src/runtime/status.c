@@ -16,10 +16,9 @@
  * local_preload_libraries: before the session's first statement, while
  * debug_query_string is not set; 15 loads them inside InitPostgres's
  * transaction), or on first use (a statement's call, CREATE EXTENSION or
- * LOAD).  Calling
- * bloom_runtime_status loads the library itself, so "active" is always
- * true after it unless the setting is off; what tells a user why a query
- * had no filter is "loaded" and "every_session".
+ * LOAD).  Calling bloom_runtime_status loads the library itself, so
+ * "active" is always true after it unless the setting is off; what tells a
+ * user why a query had no filter is "loaded" and "every_session".
  */
 #include "runtime.h"
 #include "settings.h"
@@ -40,9 +39,9 @@ static const char *loaded_by = NULL;
 
 /*
  * Whether the library list in setting name (a preload setting), as this
- * session started with it (its reset value: the server's, the database's and
- * the role's settings), names this library: "bloomfilter", with or without a directory ($libdir/,
- * $libdir/plugins/) or a ".so".
+ * session started with it (its reset value: the server's, the database's
+ * and the role's settings), names this library: "bloomfilter", with or
+ * without a directory ($libdir/, $libdir/plugins/) or a ".so".
  */
 static bool
 named_in(const char *name)
@@ -130,10 +129,14 @@ bloom_runtime_status(PG_FUNCTION_ARGS)
 		reason = "bloomfilter.runtime_filter is off in this session";
 	else if (every)
 		reason = "the library is loaded at the start of every session of this database and role";
-	else
+	else if (loaded_by == NULL)
 		reason = "loaded on first use: a new session plans without runtime filters until it "
 		         "calls a bloomfilter function; preload it: shared_preload_libraries, or "
 		         "ALTER DATABASE ... SET session_preload_libraries = 'bloomfilter'";
+	else
+		reason = "loaded at this session's start, but a new session of this database and role "
+		         "would not load it there; preload it: shared_preload_libraries, or ALTER "
+		         "DATABASE ... SET session_preload_libraries = 'bloomfilter'";
 	values[0] = BoolGetDatum(bloom_rf_enabled);
 	values[1] = CStringGetTextDatum(loaded_by != NULL ? loaded_by : "on first use");
 	values[2] = BoolGetDatum(every);

@@ -175,8 +175,8 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
  * releases what the read took (locks, buffers, snapshots, memory of its
  * own).  A cancel, a timeout or a shutdown (class 57), and a hot standby's
  * cancel for a recovery conflict (40001), are the query's, and are raised
- * again.  No read in parallel mode, where no subtransaction may
- * start (a query planned inside a parallel worker's function).
+ * again.  No read in parallel mode, where no subtransaction may start (a
+ * query planned inside a parallel worker's function).
  *
  * Why a subtransaction rather than running only quals proven not to fail:
  * no such proof exists for SQL (leakproof functions raise too: texteq
