@@ -148,7 +148,7 @@ cluster_test "postgres_fdw: shipped filters over every pair of local and remote 
 cluster_test "postgres_fdw: shipped filters under an UPDATE's recheck of rows others changed" recheck \
 	tests/fdw/recheck.sh
 cluster_test "runtime filters: the plan-time read of keys under random quals that may fail, against filters off" \
-	plan_fuzz tests/runtime/plan_time_fuzz.sh "${PLAN_FUZZ_CASES:-300}"
+	plan_fuzz tests/runtime/plan_time_fuzz.sh "${PLAN_FUZZ_CASES:-200}"
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
