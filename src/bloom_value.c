@@ -118,7 +118,6 @@ hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok, bool check_b
 		{
 			HeapTuple ctup;
 			Form_pg_collation coll;
-
 			const char *why = NULL;
 
 			/*
@@ -131,7 +130,6 @@ hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missing_ok, bool check_b
 			 * does (bpchar_hash_ignores_blanks; not for writes, which hash as
 			 * they did).
 			 */
-
 			if (tc->hash_extended_proc != F_HASHTEXTEXTENDED &&
 			    tc->hash_extended_proc != F_HASHBPCHAREXTENDED)
 				why = "Its hash function does not follow the collation: values the collation "
