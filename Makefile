@@ -29,7 +29,7 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/plan/plan.o src/runtime/plan/placement.o src/runtime/plan/scantarget.o \
 	src/runtime/plan/plantree.o \
 	src/runtime/exec/node.o src/runtime/exec/build.o src/runtime/exec/probe.o \
-	src/runtime/exec/scan.o src/runtime/exec/counts.o src/runtime/exec/passthrough.o \
+	src/runtime/exec/scan.o src/runtime/exec/scanshare.o src/runtime/exec/counts.o src/runtime/exec/passthrough.o \
 	src/runtime/paths/joinpaths.o src/runtime/paths/keyrange.o src/runtime/paths/keyprobe.o src/runtime/paths/keyquals.o \
 	src/runtime/paths/partread.o src/runtime/paths/tableread.o \
 	src/runtime/paths/marker.o \
@@ -42,7 +42,7 @@ OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
-	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans bloom_index \
+	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans runtime_parallel bloom_index \
 	bloom_index_visibility bloom_index_refresh runtime_index \
 	bloom_upgrade
 # two sessions or more (specs/, run by pg_isolation_regress after REGRESS):

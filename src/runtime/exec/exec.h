@@ -7,6 +7,8 @@
  *	 probe.c   BloomFilterProbe, on the outer side: drops rows, skips a partition
  *	 scan.c    BloomFilterScan, in place of a Seq Scan: skips partitions,
  *	           block ranges, or reads the keys' rows through a B-tree
+ *	 scanshare.c  ... in place of a Parallel Seq Scan: what its processes
+ *	           share (how they read, what each claims, their counts)
  *	 counts.c  the nodes' counts across parallel processes, for EXPLAIN
  *	 passthrough.c  BloomFilterCosted, the plan of the join search's marker
  *	           path (paths/), run only if the planner's pass left it in
@@ -21,8 +23,12 @@
 #define BLOOM_RT_EXEC_H
 
 #include "../filter/filter.h"
+#include "../skip/skip.h"
 
+#include "access/relscan.h"
 #include "nodes/extensible.h"
+
+struct ExplainState;
 
 #define BLOOM_RF_BUILD_NAME "BloomFilterBuild"
 #define BLOOM_RF_PROBE_NAME "BloomFilterProbe"
@@ -118,6 +124,119 @@ extern void bloom_rf_node_dsm_init(CustomScanState *node, ParallelContext *pcxt,
 extern void bloom_rf_node_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
 /* The size of the counts' share a worker attached to (MAXALIGNed). */
 extern Size bloom_rf_node_dsm_attached_size(CustomScanState *node);
+
+/* ---- a BloomFilterScan's counts, and what a parallel one shares (scanshare.c) ---- */
+
+/* How one scan of a BloomFilterScan read, counted for EXPLAIN. */
+typedef enum RuntimeScanOutcome
+{
+	OUT_BY_RANGES,   /* runs of blocks read */
+	OUT_NOT_BUILT,   /* the whole table: the filter was not built (or keeps no values) */
+	OUT_BRIN_WHOLE,  /* the whole table: as the BRIN room says (brin_why) */
+	OUT_BTREE_WHOLE, /* the whole table: as the B-tree room says (btree_why), no BRIN index */
+	OUT_NO_INDEX,    /* the whole table: a partition's scan not skipped, no index */
+	OUT_SKIPPED,     /* nothing read: the partition was skipped */
+	OUT_BY_BTREE,    /* the keys' rows read through the B-tree */
+	OUTCOMES
+} RuntimeScanOutcome;
+
+/* What one process's BloomFilterScan did, over every scan (EXPLAIN ANALYZE). */
+typedef struct RuntimeScanCounts
+{
+	uint64 scans;
+	uint64 outcomes[OUTCOMES];
+	uint64 brin_whole[BRIN_CHOICES];     /* OUT_BRIN_WHOLE's, by reason */
+	uint64 btree_whole[KEYSCAN_CHOICES]; /* OUT_BTREE_WHOLE's, by reason */
+	uint64 blocks_read;                  /* blocks of the runs (or ranges claimed) read */
+	uint64 blocks;                       /* blocks of the table (or of the ranges claimed) */
+	uint64 btree_keys;         /* keys looked up in the B-tree by the last scan through it */
+	uint64 partitions_checked; /* whether the partition may be skipped: asked, and skipped */
+	uint64 partitions_skipped;
+	uint64 claims;   /* block ranges or buckets of keys this process claimed (parallel) */
+	uint64 followed; /* parallel scans read as another process decided, not as this one */
+} RuntimeScanCounts;
+
+/*
+ * How the processes of a parallel BloomFilterScan read the table, as the
+ * first of them to start decided (scanshare.c's header).
+ */
+typedef enum RuntimeScanKind
+{
+	SCAN_KIND_UNDECIDED,
+	SCAN_KIND_WHOLE,  /* PostgreSQL's parallel heap scan */
+	SCAN_KIND_RANGES, /* block ranges claimed one by one, each read or not by its claimer */
+	SCAN_KIND_KEYS,   /* buckets of keys claimed one by one, looked up in the B-tree */
+} RuntimeScanKind;
+
+typedef struct RuntimeScanShared RuntimeScanShared;
+
+/*
+ * What a BloomFilterScan reads with, for its current scan: alone (scan.c),
+ * or as its share of a parallel scan's (shared; scanshare.c).
+ */
+typedef struct RuntimeScanReader
+{
+	TableScanDesc scan;       /* the heap scan (whole, or by TID ranges), or NULL */
+	bool by_ranges;           /* scan reads runs of blocks (ranges claimed), else the whole table */
+	RuntimeBlockRuns runs;    /* this process's runs (skip/brinranges.c) */
+	int run;                  /* the run being read (a parallel scan: the one walked to) */
+	RuntimeKeyScan btree;     /* index_oid InvalidOid: no B-tree (skip/btreekeys.c) */
+	RuntimeScanCounts counts; /* this process's, over every scan */
+	/* a parallel scan's: shared is NULL if it runs alone */
+	RuntimeScanShared *shared;
+	RuntimeScanKind kind;   /* as agreed, for the current scan */
+	bool read_all;          /* SCAN_KIND_RANGES: every range claimed is read */
+	BlockNumber par_blocks; /* SCAN_KIND_RANGES: the decider's table length */
+	BlockNumber per_range;  /* and blocks per range */
+	uint32 nranges;
+	uint32 nbuckets; /* SCAN_KIND_KEYS */
+} RuntimeScanReader;
+
+/* Bytes of the shared state for pcxt's workers, with rel's parallel heap scan under snapshot. */
+extern Size bloom_rf_scanshare_size(Relation rel, Snapshot snapshot, ParallelContext *pcxt);
+/* Set it up in coordinate (the leader, at executor start), undecided. */
+extern RuntimeScanShared *bloom_rf_scanshare_init(void *coordinate, Relation rel, Snapshot snapshot,
+                                                  ParallelContext *pcxt);
+/* Undecided again, for a rescan of Gather (the leader, workers not running). */
+extern void bloom_rf_scanshare_reinit(RuntimeScanShared *sh, Relation rel);
+/* The leader's state, to a worker. */
+extern RuntimeScanShared *bloom_rf_scanshare_attach(void *coordinate);
+
+/*
+ * Start this process's share of a parallel scan of rel (rd->shared set)
+ * that it decided to read as why says (not skipped: that claims nothing),
+ * with rd->runs for OUT_BY_RANGES and rd->btree for OUT_BY_BTREE; k: the
+ * build's values of the B-tree's key, or NULL.  rd->scan, or rd->btree's
+ * scan, is left started if this process has something to read.
+ */
+extern void bloom_rf_scanshare_start(RuntimeScanReader *rd, Relation rel, Snapshot snapshot,
+                                     RuntimeScanOutcome why, const RuntimeKeyValues *k);
+/* SCAN_KIND_RANGES: the next range this process claims and reads, [*from, *to]; false if none. */
+extern bool bloom_rf_scanshare_next_range(RuntimeScanReader *rd, ItemPointer from, ItemPointer to);
+/* SCAN_KIND_KEYS: the next bucket of k this process claims, set as the B-tree's key; false if none. */
+extern bool bloom_rf_scanshare_next_bucket(RuntimeScanReader *rd, const RuntimeKeyValues *k);
+
+/* Add one process's (or run's) counts to *sum (counts.c). */
+extern void bloom_rf_scan_counts_add(RuntimeScanCounts *sum, const RuntimeScanCounts *c);
+
+/*
+ * EXPLAIN ANALYZE of a BloomFilterScan (counts.c): what every process read,
+ * summed, and under VERBOSE each worker's part (the leader's is the rest),
+ * as PostgreSQL shows its nodes' per-worker figures.
+ */
+struct RuntimeScanPrivate;
+extern void bloom_rf_scan_counts_explain(const struct RuntimeScanPrivate *plan,
+                                         const RuntimeScanCounts *leader,
+                                         const RuntimeScanCounts *workers, int nworkers,
+                                         struct ExplainState *es);
+
+/*
+ * At shutdown: a worker adds its counts to its slot (a rescan of Gather
+ * starts new workers: the slots sum every run's); the leader copies the
+ * slots into *workers (palloc'd in the current memory, *nworkers of them).
+ */
+extern void bloom_rf_scanshare_counts(RuntimeScanShared *sh, const RuntimeScanCounts *mine,
+                                      RuntimeScanCounts **workers, int *nworkers);
 
 /* ---- wiring at executor start (hooks.c) ---- */
 

@@ -7,11 +7,13 @@
  *	  only the keys' rows through a B-tree index (skip/btreekeys.c), where
  *	  that costs less.
  *
- * The planner (plan/scantarget.c) puts it in place of a Seq Scan (not a
- * parallel one) on the outer side of a hash join with a runtime filter.  It
- * keeps the Seq Scan's target list, quals and costs, and reads rows through
- * ExecScan the same way; doing the skipping itself, it costs no node and no
- * row more than the Seq Scan where nothing is skipped.
+ * The planner (plan/scantarget.c) puts it in place of a Seq Scan on the
+ * outer side of a hash join with a runtime filter, or of a Parallel Seq
+ * Scan there, under a join that each process builds whole.  It keeps the
+ * scan's target list, quals and costs, and reads rows through ExecScan the
+ * same way; doing the skipping itself, it costs no node and no row more
+ * than the Seq Scan where nothing is skipped.  A parallel one's processes
+ * share the reading out as scanshare.c's header says.
  *
  * At its first row of each build (the join holds its outer side until the
  * build is finished, plan/plan.c) it decides.  A partition that can hold no
@@ -60,23 +62,6 @@
 #include BLOOM_EXPLAIN_STATE_H
 #include BLOOM_EXPLAIN_FORMAT_H
 
-/*
- * How one scan read, counted for EXPLAIN (the whole table's reasons are
- * the skip room's: brin_why, btree_why; fscan_explain prints them after
- * "not built", BRIN's first).
- */
-typedef enum ScanOutcome
-{
-	OUT_BY_RANGES,   /* runs of blocks read */
-	OUT_NOT_BUILT,   /* the whole table: the filter was not built (or keeps no values) */
-	OUT_BRIN_WHOLE,  /* the whole table: as the BRIN room says (brin_why) */
-	OUT_BTREE_WHOLE, /* the whole table: as the B-tree room says (btree_why), no BRIN index */
-	OUT_NO_INDEX,    /* the whole table: a partition's scan not skipped, no index */
-	OUT_SKIPPED,     /* nothing read: the partition was skipped */
-	OUT_BY_BTREE,    /* the keys' rows read through the B-tree */
-	OUTCOMES
-} ScanOutcome;
-
 typedef struct FilterScanState
 {
 	CustomScanState css;
@@ -86,29 +71,18 @@ typedef struct FilterScanState
 	List *operators;         /* the join's, given with the filter */
 	List *collations;
 	RuntimePartitionSkip skip; /* skip.partition NIL: not a partition that may be skipped */
-	RuntimeKeyScan btree;      /* index_oid InvalidOid: no B-tree (skip/btreekeys.c) */
 
 	bool slot_pending; /* the scan's slot is not of the table's kind yet (fscan_begin) */
 
 	/* the current scan */
-	bool started; /* decided and started: scan is NULL if there is nothing to read */
-	TableScanDesc scan;
-	bool by_ranges;        /* reading runs of blocks, else the whole table */
-	RuntimeBlockRuns runs; /* the runs (skip/brinranges.c) */
-	int run;               /* the run being read */
-	ScanOutcome why;       /* how the current build's scans read */
+	bool started;           /* decided and started: rd.scan is NULL if there is nothing to read */
+	RuntimeScanReader rd;   /* how it reads, alone or as a parallel scan's share */
+	RuntimeScanOutcome why; /* how the current build's scans read */
 	RuntimeBrinChoice brin_why;
 	RuntimeKeyScanChoice btree_why;
-	RuntimeBuildStamp decided; /* the build decided for */
-
-	/* for EXPLAIN ANALYZE, over every scan */
-	uint64 scans;
-	uint64 outcomes[OUTCOMES];
-	uint64 brin_whole[BRIN_CHOICES];     /* OUT_BRIN_WHOLE's, by reason */
-	uint64 btree_whole[KEYSCAN_CHOICES]; /* OUT_BTREE_WHOLE's, by reason */
-	uint64 blocks_read;                  /* blocks of the runs read */
-	uint64 blocks;                       /* blocks of the table, at each scan by ranges */
-	int btree_keys; /* keys looked up in the B-tree by the last scan through it */
+	RuntimeBuildStamp decided;  /* the build decided for */
+	RuntimeScanCounts *workers; /* the workers' counts, copied at shutdown (the leader) */
+	int nworkers;
 } FilterScanState;
 
 static Node *fscan_create(CustomScan *cscan);
@@ -123,9 +97,16 @@ static bool fscan_recheck(ScanState *ss, TupleTableSlot *slot);
 static void fscan_start(FilterScanState *state);
 static void use_table_slot(FilterScanState *state);
 static bool next_run(FilterScanState *state);
-static ScanOutcome fscan_decide(FilterScanState *state, Relation rel);
+static RuntimeScanOutcome fscan_decide(FilterScanState *state, Relation rel);
 static TupleTableSlot *keys_next(FilterScanState *state, ScanDirection direction,
                                  TupleTableSlot *slot);
+static void start_alone(FilterScanState *state, RuntimeScanOutcome why);
+static const RuntimeKeyValues *btree_values(FilterScanState *state);
+static Size fscan_dsm_size(CustomScanState *node, ParallelContext *pcxt);
+static void fscan_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void fscan_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void fscan_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void fscan_shutdown(CustomScanState *node);
 
 const CustomScanMethods bloom_rf_scan_plan_methods = {
     .CustomName = BLOOM_RF_SCAN_NAME,
@@ -138,6 +119,11 @@ static const CustomExecMethods fscan_exec_methods = {
     .ExecCustomScan = fscan_exec,
     .EndCustomScan = fscan_end,
     .ReScanCustomScan = fscan_rescan,
+    .EstimateDSMCustomScan = fscan_dsm_size,
+    .InitializeDSMCustomScan = fscan_dsm_init,
+    .ReInitializeDSMCustomScan = fscan_dsm_reinit,
+    .InitializeWorkerCustomScan = fscan_dsm_attach,
+    .ShutdownCustomScan = fscan_shutdown,
     .ExplainCustomScan = fscan_explain,
 };
 
@@ -217,10 +203,10 @@ fscan_begin(CustomScanState *node, EState *estate, int eflags)
 			node->ss.ps.resultopsfixed = false; /* the scan's slot is the result */
 	}
 	bloom_rf_private_read_scan(((CustomScan *) node->ss.ps.plan)->custom_private, &state->plan);
-	state->btree.index_oid = state->plan.btree_index;
-	if (OidIsValid(state->btree.index_oid))
-		state->btree.context = AllocSetContextCreate(estate->es_query_cxt, "BloomFilterScan keys",
-		                                             ALLOCSET_SMALL_SIZES);
+	state->rd.btree.index_oid = state->plan.btree_index;
+	if (OidIsValid(state->rd.btree.index_oid))
+		state->rd.btree.context = AllocSetContextCreate(
+		    estate->es_query_cxt, "BloomFilterScan keys", ALLOCSET_SMALL_SIZES);
 }
 
 /*
@@ -284,100 +270,137 @@ fscan_next(ScanState *ss)
 	ScanDirection direction = ss->ps.state->es_direction;
 
 	Assert(state->started); /* fscan_exec_direct */
-	if (unlikely(state->scan == NULL))
-		return state->btree.scan != NULL ? keys_next(state, direction, slot)
-		                                 : NULL; /* no block may hold a key */
-	if (likely(!state->by_ranges))
-		return table_scan_getnextslot(state->scan, direction, slot) ? slot : NULL;
-	while (!table_scan_getnextslot_tidrange(state->scan, direction, slot))
+	if (unlikely(state->rd.scan == NULL))
+		return state->rd.btree.scan != NULL ? keys_next(state, direction, slot)
+		                                    : NULL; /* no block may hold a key */
+	if (likely(!state->rd.by_ranges))
+		return table_scan_getnextslot(state->rd.scan, direction, slot) ? slot : NULL;
+	while (!table_scan_getnextslot_tidrange(state->rd.scan, direction, slot))
 		if (!next_run(state))
 			return NULL;
 	return slot;
 }
 
-/* The next row of the keys' through the B-tree, or NULL. */
+/*
+ * The next row of the keys' through the B-tree, or NULL: in a parallel
+ * scan, through the next bucket of keys this process claims.
+ */
 static pg_noinline TupleTableSlot *
 keys_next(FilterScanState *state, ScanDirection direction, TupleTableSlot *slot)
 {
-	return index_getnext_slot(state->btree.scan, direction, slot) ? slot : NULL;
+	while (!index_getnext_slot(state->rd.btree.scan, direction, slot))
+	{
+		if (state->rd.shared == NULL ||
+		    !bloom_rf_scanshare_next_bucket(&state->rd, btree_values(state)))
+			return NULL;
+		bloom_rf_keyscan_rescan(&state->rd.btree);
+	}
+	return slot;
 }
 
-/* Move on to the next run of blocks; false if there is none. */
+/* Move on to the next run of blocks (a parallel scan: the next range claimed); false if none. */
 static pg_noinline bool
 next_run(FilterScanState *state)
 {
 	ItemPointerData from, to;
 
-	if (++state->run >= state->runs.nruns)
-		return false;
-	ItemPointerSet(&from, state->runs.starts[state->run], FirstOffsetNumber);
-	ItemPointerSet(&to, state->runs.ends[state->run], MaxOffsetNumber);
-	table_rescan_tidrange(state->scan, &from, &to);
+	if (state->rd.shared != NULL)
+	{
+		if (!bloom_rf_scanshare_next_range(&state->rd, &from, &to))
+			return false;
+	}
+	else
+	{
+		if (++state->rd.run >= state->rd.runs.nruns)
+			return false;
+		ItemPointerSet(&from, state->rd.runs.starts[state->rd.run], FirstOffsetNumber);
+		ItemPointerSet(&to, state->rd.runs.ends[state->rd.run], MaxOffsetNumber);
+	}
+	table_rescan_tidrange(state->rd.scan, &from, &to);
 	return true;
+}
+
+/* The build's values of the B-tree's key, or NULL if there is no B-tree or no build. */
+static const RuntimeKeyValues *
+btree_values(FilterScanState *state)
+{
+	const RuntimeValues *v = state->filter ? bloom_rf_filter_values(state->filter) : NULL;
+
+	return v != NULL && OidIsValid(state->plan.btree_index) ? &v->keys[state->plan.btree_key]
+	                                                        : NULL;
 }
 
 /* Decide how this scan reads (once per build), and start it. */
 static pg_noinline void
 fscan_start(FilterScanState *state)
 {
-	Relation rel = state->css.ss.ss_currentRelation;
-	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
 	RuntimeFilter *f = state->filter;
 	RuntimeBuildStamp now;
-	ScanOutcome why;
+	RuntimeScanOutcome why;
 
 	if (f != NULL && bloom_rf_filter_values(f) != NULL && bloom_rf_filter_built(f, &now))
 	{
 		if (bloom_rf_stamp_renew(&state->decided, &now))
-			state->why = fscan_decide(state, rel);
+			state->why = fscan_decide(state, state->css.ss.ss_currentRelation);
 		why = state->why; /* as decided for this build */
 	}
 	else
 	{
 		why = OUT_NOT_BUILT;
-		state->by_ranges = false;
+		state->rd.by_ranges = false;
 		bloom_rf_stamp_forget(&state->decided);
 	}
 	state->started = true;
-	state->scans++;
-	state->outcomes[why]++;
+	state->rd.counts.scans++;
+	state->rd.counts.outcomes[why]++;
 	if (why == OUT_BRIN_WHOLE)
-		state->brin_whole[state->brin_why]++;
+		state->rd.counts.brin_whole[state->brin_why]++;
 	if (why == OUT_BTREE_WHOLE)
-		state->btree_whole[state->btree_why]++;
+		state->rd.counts.btree_whole[state->btree_why]++;
 	/* a row may be returned (under EvalPlanQual, one the recheck gives) */
 	if (state->slot_pending &&
 	    (why != OUT_SKIPPED || state->css.ss.ps.state->es_epq_active != NULL))
 		use_table_slot(state);
 	if (why == OUT_SKIPPED)
-		return; /* no row: scan stays NULL */
+		return; /* no row: scan stays NULL (a parallel scan's process claims nothing) */
+	if (state->rd.shared != NULL)
+		bloom_rf_scanshare_start(&state->rd, state->css.ss.ss_currentRelation,
+		                         state->css.ss.ps.state->es_snapshot, why, btree_values(state));
+	else
+		start_alone(state, why);
+}
+
+/* Start reading as decided, alone. */
+static void
+start_alone(FilterScanState *state, RuntimeScanOutcome why)
+{
+	Relation rel = state->css.ss.ss_currentRelation;
+	Snapshot snapshot = state->css.ss.ps.state->es_snapshot;
+	ItemPointerData from, to;
+
 	if (why == OUT_BY_BTREE)
 	{
 		/* no key, no row: scan stays NULL, and so does the index's */
-		if (state->btree.have_key)
-			bloom_rf_keyscan_begin(&state->btree, rel, snapshot);
+		if (state->rd.btree.have_key)
+			bloom_rf_keyscan_begin(&state->rd.btree, rel, snapshot);
 		return;
 	}
-	if (!state->by_ranges)
+	if (!state->rd.by_ranges)
 	{
-		state->scan = table_beginscan(rel, snapshot, 0, NULL);
+		state->rd.scan = table_beginscan(rel, snapshot, 0, NULL);
 		return;
 	}
 	/* as the Seq Scan would (the header) */
 	PredicateLockRelation(rel, snapshot);
-	state->blocks += RelationGetNumberOfBlocks(rel);
-	if (state->runs.nruns == 0)
+	state->rd.counts.blocks += RelationGetNumberOfBlocks(rel);
+	for (int r = 0; r < state->rd.runs.nruns; r++)
+		state->rd.counts.blocks_read += state->rd.runs.ends[r] - state->rd.runs.starts[r] + 1;
+	if (state->rd.runs.nruns == 0)
 		return;
-	{
-		ItemPointerData from, to;
-
-		state->run = 0;
-		ItemPointerSet(&from, state->runs.starts[0], FirstOffsetNumber);
-		ItemPointerSet(&to, state->runs.ends[0], MaxOffsetNumber);
-		state->scan = table_beginscan_tidrange(rel, snapshot, &from, &to);
-	}
-	for (int r = 0; r < state->runs.nruns; r++)
-		state->blocks_read += state->runs.ends[r] - state->runs.starts[r] + 1;
+	state->rd.run = 0;
+	ItemPointerSet(&from, state->rd.runs.starts[0], FirstOffsetNumber);
+	ItemPointerSet(&to, state->rd.runs.ends[0], MaxOffsetNumber);
+	state->rd.scan = table_beginscan_tidrange(rel, snapshot, &from, &to);
 }
 
 /*
@@ -386,27 +409,27 @@ fscan_start(FilterScanState *state)
  * B-tree is asked first; where reading through it does not pay, a BRIN
  * index next.
  */
-static ScanOutcome
+static RuntimeScanOutcome
 fscan_decide(FilterScanState *state, Relation rel)
 {
 	const RuntimeValues *v = bloom_rf_filter_values(state->filter);
-	ScanOutcome why = OUT_NO_INDEX;
+	RuntimeScanOutcome why = OUT_NO_INDEX;
 	const RuntimeKeyValues *k;
 
-	state->by_ranges = false;
+	state->rd.by_ranges = false;
 	if (state->skip.partition != NIL && bloom_rf_partition_skip_decide(&state->skip, state->filter))
 		return OUT_SKIPPED;
-	if (OidIsValid(state->btree.index_oid))
+	if (OidIsValid(state->rd.btree.index_oid))
 	{
 		int key = state->plan.btree_key;
 
 		k = &v->keys[key];
 		state->btree_why =
-		    bloom_rf_keyscan_decide(&state->btree, rel, k, list_nth_oid(state->operators, key),
+		    bloom_rf_keyscan_decide(&state->rd.btree, rel, k, list_nth_oid(state->operators, key),
 		                            list_nth_oid(state->collations, key));
 		if (state->btree_why == KEYSCAN_READ)
 		{
-			state->btree_keys = k->nexact;
+			state->rd.counts.btree_keys = k->nexact;
 			return OUT_BY_BTREE;
 		}
 		why = OUT_BTREE_WHOLE;
@@ -414,11 +437,12 @@ fscan_decide(FilterScanState *state, Relation rel)
 	if (OidIsValid(state->plan.brin_index))
 	{
 		k = &v->keys[state->plan.brin_key];
-		state->brin_why = bloom_rf_brin_decide(rel, state->plan.brin_index, state->plan.column,
-		                                       state->opno, k, state->css.ss.ps.state->es_snapshot,
-		                                       state->css.ss.ps.state->es_query_cxt, &state->runs);
-		state->by_ranges = state->brin_why == BRIN_READ_RUNS;
-		why = state->by_ranges ? OUT_BY_RANGES : OUT_BRIN_WHOLE;
+		state->brin_why =
+		    bloom_rf_brin_decide(rel, state->plan.brin_index, state->plan.column, state->opno, k,
+		                         state->css.ss.ps.state->es_snapshot,
+		                         state->css.ss.ps.state->es_query_cxt, &state->rd.runs);
+		state->rd.by_ranges = state->brin_why == BRIN_READ_RUNS;
+		why = state->rd.by_ranges ? OUT_BY_RANGES : OUT_BRIN_WHOLE;
 	}
 	return why;
 }
@@ -428,10 +452,10 @@ fscan_end(CustomScanState *node)
 {
 	FilterScanState *state = (FilterScanState *) node;
 
-	if (state->scan != NULL)
-		table_endscan(state->scan);
-	state->scan = NULL;
-	bloom_rf_keyscan_end(&state->btree);
+	if (state->rd.scan != NULL)
+		table_endscan(state->rd.scan);
+	state->rd.scan = NULL;
+	bloom_rf_keyscan_end(&state->rd.btree);
 }
 
 static void
@@ -445,13 +469,58 @@ fscan_rescan(CustomScanState *node)
 	ExecScanReScan(&node->ss);
 }
 
+/* ---- a parallel scan's shared memory (scanshare.c) ---- */
+
+static Size
+fscan_dsm_size(CustomScanState *node, ParallelContext *pcxt)
+{
+	return bloom_rf_scanshare_size(node->ss.ss_currentRelation, node->ss.ps.state->es_snapshot,
+	                               pcxt);
+}
+
+static void
+fscan_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	((FilterScanState *) node)->rd.shared = bloom_rf_scanshare_init(
+	    coordinate, node->ss.ss_currentRelation, node->ss.ps.state->es_snapshot, pcxt);
+}
+
+/* A rescan of Gather (workers not running): undecided again; fscan_rescan starts this process over. */
+static void
+fscan_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	FilterScanState *state = (FilterScanState *) node;
+
+	state->rd.shared = coordinate;
+	bloom_rf_scanshare_reinit(state->rd.shared, node->ss.ss_currentRelation);
+}
+
+static void
+fscan_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((FilterScanState *) node)->rd.shared = bloom_rf_scanshare_attach(coordinate);
+}
+
+/* A worker leaves its counts, the leader takes the workers' (before Gather frees the memory). */
+static void
+fscan_shutdown(CustomScanState *node)
+{
+	FilterScanState *state = (FilterScanState *) node;
+
+	if (state->rd.shared == NULL)
+		return;
+	state->rd.counts.partitions_checked = state->skip.checked;
+	state->rd.counts.partitions_skipped = state->skip.skips;
+	bloom_rf_scanshare_counts(state->rd.shared, &state->rd.counts, &state->workers,
+	                          &state->nworkers);
+	state->rd.shared = NULL;
+}
+
+/* The plan's indexes; under ANALYZE what was read (counts.c). */
 static void
 fscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	FilterScanState *state = (FilterScanState *) node;
-	const char *whole[1 + BRIN_CHOICES + KEYSCAN_CHOICES];
-	uint64 counts[1 + BRIN_CHOICES + KEYSCAN_CHOICES];
-	int n = 0;
 
 	ExplainPropertyInteger("Runtime Filter", NULL, state->plan.id, es);
 	if (OidIsValid(state->plan.btree_index))
@@ -459,42 +528,10 @@ fscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (OidIsValid(state->plan.brin_index))
 		ExplainPropertyText("BRIN Index", get_rel_name(state->plan.brin_index), es);
 	bloom_rf_explain_skip_test(state->plan.partition, es);
-	if (!es->analyze || state->scans == 0)
+	if (!es->analyze)
 		return;
-	bloom_rf_explain_scans_skipped(state->skip.skips, state->skip.checked, es);
-	if (state->outcomes[OUT_BY_BTREE] > 0)
-		ExplainPropertyText("Read Through B-tree",
-		                    state->scans > 1
-		                        ? psprintf("%d keys (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
-		                                   state->btree_keys, state->outcomes[OUT_BY_BTREE],
-		                                   state->scans)
-		                        : psprintf("%d keys", state->btree_keys),
-		                    es);
-	if (!OidIsValid(state->plan.brin_index) && !OidIsValid(state->plan.btree_index))
-		return;
-	if (state->outcomes[OUT_BY_RANGES] > 0)
-		ExplainPropertyText(
-		    "Heap Blocks Read",
-		    psprintf(UINT64_FORMAT " of " UINT64_FORMAT, state->blocks_read, state->blocks), es);
-	/* why the whole table was read: not built, then the BRIN room's reasons, the B-tree's */
-	whole[n] = "the filter was not built";
-	counts[n++] = state->outcomes[OUT_NOT_BUILT];
-	for (int c = BRIN_READ_RUNS + 1; c < BRIN_CHOICES; c++)
-	{
-		whole[n] = bloom_rf_brin_why((RuntimeBrinChoice) c);
-		counts[n++] = state->brin_whole[c];
-	}
-	for (int c = KEYSCAN_READ + 1; c < KEYSCAN_CHOICES; c++)
-	{
-		whole[n] = bloom_rf_keyscan_why((RuntimeKeyScanChoice) c);
-		counts[n++] = state->btree_whole[c];
-	}
-	for (int w = 0; w < n; w++)
-		if (counts[w] > 0)
-			ExplainPropertyText("Whole Table Read",
-			                    state->scans > 1
-			                        ? psprintf("%s (" UINT64_FORMAT " of " UINT64_FORMAT " scans)",
-			                                   whole[w], counts[w], state->scans)
-			                        : whole[w],
-			                    es);
+	state->rd.counts.partitions_checked = state->skip.checked;
+	state->rd.counts.partitions_skipped = state->skip.skips;
+	bloom_rf_scan_counts_explain(&state->plan, &state->rd.counts, state->workers, state->nworkers,
+	                             es);
 }

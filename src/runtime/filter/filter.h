@@ -309,7 +309,8 @@ typedef struct RuntimeKeyValues
 	bool overflow; /* there were more (or no order): exact is gone */
 	int nexact;
 	Datum *exact;   /* sorted by order once finished */
-	uint32 *hashes; /* each one's own hash (the join's hash function for the inner side) */
+	uint32 *hashes; /* each one's own hash (the join's hash function for the inner side),
+	                 * beside its value once sorted */
 	int *slots;     /* open addressing on the hashes: index + 1 into exact, 0 free */
 	Size bytes;     /* bytes of the values copied */
 	/*

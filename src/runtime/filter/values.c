@@ -52,6 +52,7 @@ static uint64 ordered(const RuntimeKeyValues *k, Datum value);
 static Datum from_ordered(const RuntimeKeyValues *k, uint64 value);
 static int compare(RuntimeKeyValues *k, Datum a, Datum b);
 static int compare_for_sort(const void *a, const void *b, void *arg);
+static void sort_exact(RuntimeKeyValues *k);
 
 RuntimeValues *
 bloom_rf_values_create(int nkeys, List *operators, List *collations, List *families, bool stretches)
@@ -344,7 +345,7 @@ bloom_rf_values_finish(RuntimeValues *v)
 		RuntimeKeyValues *k = &v->keys[i];
 
 		if (!k->overflow && k->nexact > 1)
-			qsort_arg(k->exact, k->nexact, sizeof(Datum), compare_for_sort, k);
+			sort_exact(k);
 		if (k->stretched)
 			bf_stretches_finish(&k->stretches);
 	}
@@ -481,8 +482,40 @@ compare(RuntimeKeyValues *k, Datum a, Datum b)
 	return DatumGetInt32(FunctionCall2Coll(&k->order, k->collation, a, b));
 }
 
+/* A distinct value with its own hash, as they are sorted together. */
+typedef struct ValueAndHash
+{
+	Datum value;
+	uint32 hash;
+} ValueAndHash;
+
 static int
 compare_for_sort(const void *a, const void *b, void *arg)
 {
-	return compare(arg, *(const Datum *) a, *(const Datum *) b);
+	return compare(arg, ((const ValueAndHash *) a)->value, ((const ValueAndHash *) b)->value);
+}
+
+/*
+ * Sort the distinct values, each keeping its own hash beside it (a
+ * parallel scan shares keys out by their hashes: exec/scanshare.c).  The
+ * open-addressing slots are stale after it: no value is added to a
+ * finished build.
+ */
+static void
+sort_exact(RuntimeKeyValues *k)
+{
+	ValueAndHash *pairs = palloc(k->nexact * sizeof(ValueAndHash));
+
+	for (int j = 0; j < k->nexact; j++)
+	{
+		pairs[j].value = k->exact[j];
+		pairs[j].hash = k->hashes[j];
+	}
+	qsort_arg(pairs, k->nexact, sizeof(ValueAndHash), compare_for_sort, k);
+	for (int j = 0; j < k->nexact; j++)
+	{
+		k->exact[j] = pairs[j].value;
+		k->hashes[j] = pairs[j].hash;
+	}
+	pfree(pairs);
 }

@@ -30,8 +30,9 @@
  * path) is made as PostgreSQL makes its own (try_hashjoin_path), with no
  * parameters: it differs from PostgreSQL's twin only in its cost, and
  * add_path keeps the cheaper.  Its partial twin goes over the outer rel's
- * Parallel Append, each process hashing the whole inner side (never a
- * Parallel Hash, whose processes would hold a share of the keys each).
+ * Parallel Append or Parallel Seq Scan, each process hashing the whole
+ * inner side (never a Parallel Hash, whose processes would hold a share of
+ * the keys each).
  * DEBUG1 says what was offered.
  */
 #include "paths.h"
@@ -56,8 +57,8 @@
 
 static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
                           RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra,
-                          List *hashclauses, const RuntimeKeyRange *range, Oid keytype, Oid family,
-                          Oid collation);
+                          List *hashclauses, Var *outer_var, Var *inner_var, Oid opno, Oid family,
+                          Oid collation, const RuntimeKeyRange *range);
 static bool trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer);
 static bool join_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
                      Var **outer_var, Var **inner_var, Oid *opno, Oid *family, Oid *collation);
@@ -184,10 +185,8 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 			     range.source ? range.source : "", planned.cost, planned.cost_whole);
 		}
 	}
-	/* (a plain table's parallel scan is never read by an index: no partial twin) */
-	if (partitioned)
-		offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, &range,
-		              inner_var->vartype, family, collation);
+	offer_partial(root, joinrel, outerrel, innerrel, jointype, extra, hashclauses, outer_var,
+	              inner_var, opno, family, collation, &range);
 }
 
 /* The estimate, for a partitioned or a plain outer table, and whether it is trusted enough. */
@@ -206,15 +205,17 @@ estimate(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *outer_var, V
 }
 
 /*
- * The same over the outer rel's cheapest partial path (a Parallel Append),
- * as hash_inner_and_outer's partial hash join: every process hashes the
- * whole inner side (no Parallel Hash: its processes would each hold a share
- * of the keys, and skip nothing), and skips what it would scan.
+ * The same over the outer rel's cheapest partial path (a Parallel Append,
+ * or a plain table's Parallel Seq Scan), as hash_inner_and_outer's partial
+ * hash join: every process hashes the whole inner side (no Parallel Hash:
+ * its processes would each hold a share of the keys, and skip nothing), and
+ * skips what it would scan (a plain table's processes share out the block
+ * ranges or keys to read: exec/scanshare.c).
  */
 static void
 offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
-              JoinType jointype, JoinPathExtraData *extra, List *hashclauses,
-              const RuntimeKeyRange *range, Oid keytype, Oid family, Oid collation)
+              JoinType jointype, JoinPathExtraData *extra, List *hashclauses, Var *outer_var,
+              Var *inner_var, Oid opno, Oid family, Oid collation, const RuntimeKeyRange *range)
 {
 	Path *outer, *inner, *marker;
 	RuntimePlannedSkip planned = {0};
@@ -228,9 +229,8 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 		inner = get_cheapest_parallel_safe_total_inner(innerrel->pathlist);
 	if (inner == NULL || outer->param_info != NULL || inner->param_info != NULL)
 		return;
-	if (!bloom_rf_partition_read(root, outerrel, outer, range, keytype, family, collation,
-	                             &planned) ||
-	    !trusted(&planned, range, outer))
+	if (!estimate(root, outerrel, outer, outer_var, inner_var, opno, family, collation, range,
+	              &planned))
 		return;
 	marker = bloom_rf_marker_path(outerrel, outer, &planned);
 	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
@@ -239,8 +239,10 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 	add_partial_path(joinrel, (Path *) create_hashjoin_path(
 	                              root, joinrel, jointype, &workspace, extra, marker, inner, false,
 	                              extra->restrictlist, NULL, hashclauses));
-	elog(DEBUG1,
-	     "bloomfilter: offered a partial hash join skipping partitions: %.0f of %.0f expected read",
+	elog(DEBUG1, "bloomfilter: offered a partial hash join skipping %s: %.0f of %.0f expected read",
+	     planned.kind == PLANNED_PARTITIONS ? "partitions"
+	     : planned.kind == PLANNED_BLOCKS   ? "block ranges (blocks)"
+	                                        : "all but the keys' rows (keys, of blocks)",
 	     planned.scans_read, planned.scans);
 }
 

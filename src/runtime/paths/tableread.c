@@ -25,7 +25,8 @@
  *	   column's distinct values, priced by the run time's own model
  *	   (cost.c: what is cached, the correlation), as a share of reading
  *	   the whole table.
- * The share scales PostgreSQL's cost of the Seq Scan.  Tables under
+ * The share scales PostgreSQL's cost of the Seq Scan (a Parallel Seq
+ * Scan's, already one process's, and its rows).  Tables under
  * MIN_TABLE_PAGES are not priced (read whole, they cost little).
  */
 #include "paths.h"
@@ -73,7 +74,7 @@ bloom_rf_table_read(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *o
 	double correlation, brin, btree, brin_rows = 0, btree_rows = 0, extra = 0, nkeys = 0;
 	double share, rows;
 
-	if (outer->pathtype != T_SeqScan || outer->parallel_aware || outer->param_info != NULL ||
+	if (outer->pathtype != T_SeqScan || outer->param_info != NULL ||
 	    rte->relkind != RELKIND_RELATION || outerrel->pages < MIN_TABLE_PAGES ||
 	    outerrel->tuples <= 0)
 		return false;

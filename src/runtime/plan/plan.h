@@ -75,7 +75,7 @@ extern void bloom_rf_check_edges(Plan *plan);
 /*
  * scantarget.c: a BloomFilterScan to put in place of plan, the node a probe
  * would sit on (with neither volatile functions nor subqueries: the caller
- * checks), if plan is a (not parallel) Seq Scan of a table with a BRIN
+ * checks), if plan is a Seq Scan (or a Parallel one) of a table with a BRIN
  * index on one of the keys (cols: their columns in plan's output) that can
  * test it, or a B-tree index led by one, or of a partition that may be
  * skipped (partition and attnos, as bloom_rf_skip_target gives them; NIL

@@ -136,6 +136,7 @@ bloom_rf_brin_decide(Relation rel, Oid index_oid, AttrNumber column, Oid opno,
 		return BRIN_UNTESTABLE;
 	}
 	per_range = BrinGetPagesPerRange(index);
+	runs->per_range = per_range;
 	nranges = (nblocks + per_range - 1) / per_range;
 	if (nranges <= 2)
 	{

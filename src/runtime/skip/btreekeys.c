@@ -59,6 +59,8 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	Assert(ks->scan == NULL && OidIsValid(ks->index_oid) && MemoryContextIsValid(ks->context));
 	MemoryContextReset(ks->context);
 	ks->have_key = false;
+	ks->can_look_up = false;
+	ks->bucket_keys = NULL;
 	if (!OidIsValid(k->family) || k->overflow)
 		return KEYSCAN_TOO_MANY; /* not every key was kept */
 	if (k->nexact == 0)
@@ -74,6 +76,16 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	attno = index->rd_index->indkey.values[0];
 	get_op_opfamily_properties(opno, family, false, &strategy, &lefttype, &righttype);
 	Assert(strategy == BTEqualStrategyNumber);
+	get_typlenbyvalalign(righttype, &typlen, &typbyval, &typalign);
+	Assert(typlen == k->typlen && typbyval == k->typbyval);
+	/* what a bucket's array needs, whatever the cost says (a parallel scan may follow another) */
+	ks->can_look_up = true;
+	ks->keytype = righttype;
+	ks->typlen = typlen;
+	ks->typbyval = typbyval;
+	ks->typalign = typalign;
+	ks->index_collation = index->rd_indcollation[0];
+	ks->opcode = get_opcode(opno);
 	/* what the statistics' comparisons allocate goes with this decision's memory */
 	old = MemoryContextSwitchTo(ks->context);
 	pays = bloom_rf_cost_keys_by_index(heap, index, attno, k->exact, k->nexact, opno, k->family,
@@ -86,12 +98,10 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	}
 
 	/* column = ANY(keys), the array as a ScalarArrayOpExpr's, in this decision's memory */
-	get_typlenbyvalalign(righttype, &typlen, &typbyval, &typalign);
-	Assert(typlen == k->typlen && typbyval == k->typbyval);
 	old = MemoryContextSwitchTo(ks->context);
 	keys = construct_array(k->exact, k->nexact, righttype, typlen, typbyval, typalign);
 	ScanKeyEntryInitialize(&ks->key, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, righttype,
-	                       index->rd_indcollation[0], get_opcode(opno), PointerGetDatum(keys));
+	                       ks->index_collation, ks->opcode, PointerGetDatum(keys));
 	MemoryContextSwitchTo(old);
 	/* the lock is kept to the transaction's end, as the executor keeps its indexes' */
 	index_close(index, NoLock);
@@ -105,6 +115,43 @@ bloom_rf_keyscan_begin(RuntimeKeyScan *ks, Relation heap, Snapshot snapshot)
 	Assert(ks->scan == NULL && ks->index == NULL && ks->have_key);
 	ks->index = index_open(ks->index_oid, AccessShareLock);
 	ks->scan = bloom_index_beginscan(heap, ks->index, snapshot, 1);
+	index_rescan(ks->scan, &ks->key, 1, NULL, 0);
+}
+
+bool
+bloom_rf_keyscan_bucket(RuntimeKeyScan *ks, const RuntimeKeyValues *k, uint32 nbuckets,
+                        uint32 bucket)
+{
+	MemoryContext old;
+	ArrayType *keys;
+	int n = 0;
+
+	Assert(ks->can_look_up && !k->overflow && nbuckets > 0 && bucket < nbuckets);
+	old = MemoryContextSwitchTo(ks->context);
+	if (ks->bucket_keys == NULL)
+		ks->bucket_keys = palloc(Max(1, k->nexact) * sizeof(Datum));
+	/* (exact is sorted: so is each bucket's share, which the index reads in order) */
+	for (int e = 0; e < k->nexact; e++)
+		if (k->hashes[e] % nbuckets == bucket)
+			ks->bucket_keys[n++] = k->exact[e];
+	if (n > 0)
+	{
+		if (ks->have_key)
+			pfree(DatumGetPointer(ks->key.sk_argument));
+		keys = construct_array(ks->bucket_keys, n, ks->keytype, ks->typlen, ks->typbyval,
+		                       ks->typalign);
+		ScanKeyEntryInitialize(&ks->key, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, ks->keytype,
+		                       ks->index_collation, ks->opcode, PointerGetDatum(keys));
+		ks->have_key = true;
+	}
+	MemoryContextSwitchTo(old);
+	return n > 0;
+}
+
+void
+bloom_rf_keyscan_rescan(RuntimeKeyScan *ks)
+{
+	Assert(ks->scan != NULL && ks->have_key);
 	index_rescan(ks->scan, &ks->key, 1, NULL, 0);
 }
 

@@ -130,7 +130,8 @@ typedef struct RuntimeBlockRuns
 	BlockNumber *starts;
 	BlockNumber *ends;
 	int nruns;
-	int capacity; /* of starts and ends */
+	int capacity;          /* of starts and ends */
+	BlockNumber per_range; /* blocks of the index's ranges, which the runs are made of */
 } RuntimeBlockRuns;
 
 /*
@@ -157,7 +158,16 @@ typedef struct RuntimeKeyScan
 	MemoryContext context; /* the current decision's scan key and array of keys */
 	bool have_key;         /* there is a key to look up */
 	ScanKeyData key;       /* column = ANY(keys) */
-	Relation index;        /* while scanning */
+	/* the array's element type and the "=" (set by a decision that kept every key) */
+	bool can_look_up;
+	Oid keytype;
+	int16 typlen;
+	bool typbyval;
+	char typalign;
+	Oid index_collation;
+	RegProcedure opcode;
+	Datum *bucket_keys; /* a bucket's keys (bloom_rf_keyscan_bucket), in context */
+	Relation index;     /* while scanning */
 	struct IndexScanDescData *scan;
 } RuntimeKeyScan;
 
@@ -183,6 +193,18 @@ extern const char *bloom_rf_keyscan_why(RuntimeKeyScanChoice choice);
 
 /* Start the index scan of the decided keys (have_key), under snapshot. */
 extern void bloom_rf_keyscan_begin(RuntimeKeyScan *ks, Relation heap, Snapshot snapshot);
+
+/*
+ * Look up only the keys of k whose own hash (the join's) falls in bucket
+ * (of nbuckets) instead: false if none does (the key is left as it was).
+ * For a parallel scan, whose processes share the buckets out; after a
+ * decision that kept every key (can_look_up), whatever it chose.
+ */
+extern bool bloom_rf_keyscan_bucket(RuntimeKeyScan *ks, const RuntimeKeyValues *k, uint32 nbuckets,
+                                    uint32 bucket);
+
+/* Start the scan again with the key as it is now (after bloom_rf_keyscan_bucket). */
+extern void bloom_rf_keyscan_rescan(RuntimeKeyScan *ks);
 
 /* End it, if started. */
 extern void bloom_rf_keyscan_end(RuntimeKeyScan *ks);
