@@ -22,7 +22,9 @@ TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
-	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/values.o \
+	src/runtime/values/values.o src/runtime/values/valueshare.o \
+	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/shape.o \
+	src/runtime/filter/shared.o \
 	src/runtime/skip/partitions.o src/runtime/skip/lineage.o src/runtime/skip/brinranges.o \
 	src/runtime/skip/btreekeys.o \
 	src/runtime/ship/pushdown.o src/runtime/ship/remotekey.o src/runtime/ship/remote.o \

@@ -62,11 +62,23 @@
 --                       partition) and one manager; nothing can be skipped
 --   one_item            control: one item by its i_item_id over one year;
 --                       index probes per partition (a nested loop) are right
+--   days30_categories   a 30-day range and three of ten categories (TPC-DS
+--                       Q98's shape): 2 partitions hold the days (1.12)
+--   year_every_item     one year, every item: 12 partitions (1.12)
+--   *_brin              the same two on store_sales_brin (1.12)
+-- Run it at max_parallel_workers_per_gather 0 (the default here) and 2
+-- (PostgreSQL's default): psql -v workers=2 (1.12, issue 50).
 \set ON_ERROR_STOP on
 \pset footer off
 SET jit = off;
 SET work_mem = '256MB';
-SET max_parallel_workers_per_gather = 0;
+-- psql variable workers: max_parallel_workers_per_gather (0 by default; 2
+-- is PostgreSQL's default, with its default parallel costs)
+\if :{?workers}
+\else
+\set workers 0
+\endif
+SET max_parallel_workers_per_gather = :workers;
 SET client_min_messages = warning;
 LOAD 'bloomfilter';
 
@@ -74,6 +86,7 @@ SELECT clock_timestamp() AS bench_start \gset
 -- The machine's load (another cluster may share it): at the start, before
 -- the timing, and at the end.
 \echo '== load average at the start:' `cat /proc/loadavg`
+\echo '== max_parallel_workers_per_gather =' :workers
 \ir skip_plans_data.sql
 SELECT round(extract(epoch FROM clock_timestamp() - :'bench_start'::timestamptz)::numeric, 1) AS data_seconds \gset
 \echo '== data: made in' :data_seconds 's (tables, indexes, VACUUM ANALYZE)'
@@ -113,7 +126,15 @@ INSERT INTO queries (ord, name, fact, star, cond, target) VALUES
   (10, 'nothing_to_skip', 'store_sales', false,
    'd_dom = 1 AND i_manager_id = 28', '>= 0.95x, same plan or better'),
   (11, 'one_item', 'store_sales', false,
-   'd_year = 2001 AND i_item_id = ''AAAAAAAA000004D2''', '>= 0.95x, same plan or better');
+   'd_year = 2001 AND i_item_id = ''AAAAAAAA000004D2''', '>= 0.95x, same plan or better'),
+  (12, 'days30_categories', 'store_sales', false,
+   'd_date BETWEEN ''2001-02-22'' AND ''2001-03-24'' AND i_category IN (''Books'', ''Home'', ''Music'')',
+   '<= 2 partitions; >= 4x'),
+  (13, 'year_every_item', 'store_sales', false, 'd_year = 2000', '<= 13 partitions; >= 2.5x'),
+  (14, 'days30_categories_brin', 'store_sales_brin', false,
+   'd_date BETWEEN ''2001-02-22'' AND ''2001-03-24'' AND i_category IN (''Books'', ''Home'', ''Music'')',
+   '>= 3x'),
+  (15, 'year_every_item_brin', 'store_sales_brin', false, 'd_year = 2000', '>= 1.8x');
 UPDATE queries SET
   q = format('SELECT count(*), sum(ss_quantity), sum(ss_sales_price) FROM date_dim, %s, item%s'
              ' WHERE d_date_sk = ss_sold_date_sk AND ss_item_sk = i_item_sk%s AND %s',

@@ -191,3 +191,51 @@ bf_stretches_finish(bf_stretches *s)
 	s->n = c;
 	s->npending = 0;
 }
+
+void
+bf_stretches_add_stretches(bf_stretches *s, const uint64_t *lo, const uint64_t *hi, int n)
+{
+	uint64_t *out_lo = s->work, *out_hi = s->work + 2 * (size_t) s->max;
+	int i = 0, j = 0, c = 0;
+
+	assert(n >= 0 && n <= s->max);
+	bf_stretches_finish(s);
+	/* both lists in order of their lower ends; overlapping or adjacent stretches joined */
+	while (i < s->n || j < n)
+	{
+		uint64_t a, b;
+
+		if (j >= n || (i < s->n && s->lo[i] <= lo[j]))
+		{
+			a = s->lo[i];
+			b = s->hi[i];
+			i++;
+		}
+		else
+		{
+			assert(lo[j] <= hi[j] && (j == 0 || lo[j] > hi[j - 1]));
+			a = lo[j];
+			b = hi[j];
+			j++;
+		}
+		if (c > 0 && (a <= out_hi[c - 1] || a - out_hi[c - 1] == 1))
+		{
+			if (b > out_hi[c - 1])
+				out_hi[c - 1] = b;
+		}
+		else
+		{
+			out_lo[c] = a;
+			out_hi[c] = b;
+			c++;
+		}
+	}
+	if (c > s->max)
+		c = join_narrowest(s, out_lo, out_hi, c);
+	for (int k = 0; k < c; k++)
+	{
+		s->lo[k] = out_lo[k];
+		s->hi[k] = out_hi[k];
+	}
+	s->n = c;
+}

@@ -54,6 +54,15 @@ extern void bf_stretches_add(bf_stretches *s, uint64_t value);
 extern void bf_stretches_finish(bf_stretches *s);
 
 /*
+ * Add another set's n stretches [lo[i], hi[i]] (sorted, disjoint, n <= s->max,
+ * as a finished set holds them): every value they cover is covered from
+ * now on.  Finishes s first; s is finished after it.  For the shares of a
+ * build read by several processes, merged into one.
+ */
+extern void bf_stretches_add_stretches(bf_stretches *s, const uint64_t *lo, const uint64_t *hi,
+                                       int n);
+
+/*
  * After bf_stretches_finish: the first stretch whose upper end is at least
  * value (s->n if none).  A stretch meets [a, b] iff it is this one for a
  * and its lower end is at most b.

@@ -126,6 +126,19 @@ SELECT line FROM explain_par('SELECT count(*), sum(sales.v) FROM sales JOIN item
 SELECT rf_par('SELECT sales.v FROM sales JOIN items USING (item) WHERE items.grp = 7') AS btree_keys;
 SELECT rf_par('SELECT sales.v FROM sales JOIN items USING (item) WHERE items.item = 4321') AS btree_one_key;
 SELECT rf_par('SELECT sales.v FROM sales JOIN items USING (item) WHERE items.item < 0') AS btree_no_key;
+-- a B-tree whose collation equates keys the join tells apart ('k1' and
+-- 'K1'): the processes would look them up in two buckets and read their
+-- rows twice; a parallel scan reads the table instead
+CREATE COLLATION par_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE ikeys AS SELECT 'k' || g AS k FROM generate_series(1, 200) g;
+INSERT INTO ikeys SELECT upper(k) FROM ikeys;
+CREATE TABLE facts AS SELECT 'k' || (1 + g % 5000) AS k, g AS v FROM generate_series(1, 100000) g;
+CREATE INDEX facts_k_ci ON facts (k COLLATE par_ci);
+ANALYZE ikeys, facts;
+SELECT rf_par('SELECT facts.v FROM facts JOIN ikeys USING (k)') AS btree_coarser_collation;
+SET max_parallel_workers_per_gather = 0;
+SELECT rf_par('SELECT facts.v FROM facts JOIN ikeys USING (k)') AS btree_coarser_collation_serial;
+SET max_parallel_workers_per_gather = 2;
 RESET bloomfilter.runtime_filter_force;
 
 -- The leader only gathers; or no worker starts (the leader reads it all); or
@@ -152,6 +165,55 @@ SET max_parallel_workers_per_gather = 2;
 SELECT regexp_replace(line, 'rows=\d+ ', '') FROM explain_par('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS line
  WHERE line ~ 'SubPlan|Gather|BloomFilterScan|Heap Blocks';
 SELECT rf_par('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned;
+
+-- Under a Parallel Hash Join (1.12) each process hashes a share of the
+-- inner side.  The filter is made once, of every share, sized for all of
+-- them as a serial build is; every process merges the shares' key values,
+-- so the scans skip as above.
+SET enable_parallel_hash = on;
+SELECT line FROM explain_par('SELECT count(*), sum(log.v) FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS line
+ WHERE line ~ 'Parallel Hash|BloomFilter|Heap Blocks|Filter (Shared|Keys)';
+SELECT rf_par('SELECT log.v, log.i FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS shared_brin_month;
+SELECT rf_par('SELECT log.v, log.i FROM log JOIN dim USING (d) WHERE dim.y IN (2020, 2023) AND dim.m IN (1, 12)') AS shared_brin_months;
+SELECT rf_par('SELECT log.v FROM log JOIN dim USING (d) WHERE dim.y = 2050') AS shared_no_key;
+SET bloomfilter.runtime_filter_force = on;
+SELECT rf_par('SELECT sales.v FROM sales JOIN items USING (item) WHERE items.grp = 7') AS shared_btree_keys;
+-- the shared filter's size is the serial one's: sized for every share's keys
+CREATE FUNCTION filter_size(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    RETURN (SELECT string_agg(concat_ws(' ', n->>'Node Type', n->>'Filter Keys', 'keys in',
+                                        n->>'Filter Size', 'kB', n->>'Filter Shared'), '; ')
+              FROM jsonb_path_query(plan, 'strict $.**') AS x(n)
+             WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'BloomFilterBuild');
+END $$;
+SELECT filter_size('SELECT count(*) FROM sales JOIN items USING (item) WHERE items.grp < 40') AS parallel_hash_filter;
+SET max_parallel_workers_per_gather = 0;
+SELECT filter_size('SELECT count(*) FROM sales JOIN items USING (item) WHERE items.grp < 40') AS serial_filter;
+SET max_parallel_workers_per_gather = 2;
+-- shares past the pending hashes' room (64 kB: 16,384 hashes) give filters
+-- of the largest size, ORed into the shared one; and a hash join of many
+-- batches reads every inner row before any is probed
+CREATE TABLE big AS SELECT g AS item, g % 7 AS grp FROM generate_series(1, 90000) g;
+ANALYZE big;
+SET bloomfilter.runtime_filter_max_size = '64kB';
+SELECT rf_par('SELECT sales.v FROM sales JOIN big USING (item) WHERE big.grp <> 3') AS shared_filter_shares;
+SELECT filter_size('SELECT count(*) FROM sales JOIN big USING (item) WHERE big.grp <> 3') AS largest_filter;
+RESET bloomfilter.runtime_filter_max_size;
+SET work_mem = '64kB';
+SELECT rf_par('SELECT sales.v FROM sales JOIN big USING (item) WHERE big.grp <> 3') AS shared_many_batches;
+RESET work_mem;
+RESET bloomfilter.runtime_filter_force;
+-- the leader only gathers; no worker starts; the Gather run again
+SET parallel_leader_participation = off;
+SELECT rf_par('SELECT log.v, log.i FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS shared_leader_not_participating;
+RESET parallel_leader_participation;
+SET max_parallel_workers = 0;
+SELECT rf_par('SELECT log.v, log.i FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS shared_no_worker_started;
+RESET max_parallel_workers;
+SELECT rf_par('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS shared_gather_rescanned;
 RESET ALL;
 
 DROP SCHEMA runtime_parallel CASCADE;

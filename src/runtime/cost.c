@@ -89,7 +89,7 @@ bloom_rf_cost_join(const HashJoin *join, const Hash *hash, RuntimeJoinCost *cost
 	/* forced (tests): the switch pauses only what would not pay beyond the cache */
 	cost->saved =
 	    bloom_rf_forced ? BF_RF_SAVED_PER_REMOVED : bf_rf_saved_per_removed(cost->table_bytes);
-	/* a shared filter is sized before the build, for twice the estimate of all inner rows */
+	/* a shared filter (sized at run time for every share: filter/shared.c); the estimate, > 0 */
 	cost->shared_keys = hash->plan.parallel_aware ? Max(2.0 * hash->rows_total, 1024.0) : 0;
 	cost->worthwhile =
 	    bloom_rf_forced || bf_rf_worthwhile(cost->outer_rows, cost->inner_rows, cost->table_bytes,

@@ -33,8 +33,9 @@
  *	 settings.h, private.h, cost.h   the five settings; what the planner tells
  *	                                 each node (custom_private, make/read pairs);
  *	                                 the cost model, every estimate it reads
- *	 filter/filter.h   the filter (opaque), the keys hashed as the join hashes
- *	                   them, the build's key values, the build stamp
+ *	 values/values.h   the build's key values, and a shared build's merged
+ *	 filter/filter.h   the filter (opaque; shared under a Parallel Hash Join),
+ *	                   the keys hashed as the join hashes them, the build stamp
  *	 skip/skip.h       partitions, BRIN block ranges, B-tree keys: what a build
  *	                   lets a scan not read
  *	 ship/ship.h       postgres_fdw: the filter in the remote query

@@ -7,7 +7,7 @@ use warnings;
 
 # Ranks, lowest first (src/runtime/runtime.h lists the rooms): a room uses
 # only rooms of a lower rank, or itself.
-my %rank = (bottom => 0, filter => 1, skip => 2, ship => 2, exec => 3, paths => 4, plan => 5, door => 6);
+my %rank = (bottom => 0, values => 1, filter => 2, skip => 3, ship => 3, exec => 4, paths => 5, plan => 6, door => 7);
 
 # The runtime sub-room of a path under src/runtime/ (a source, a header or
 # an object), or undef: the bottom (settings, private, cost), a folder, or

@@ -2413,6 +2413,62 @@ test_stretches_cover_everything(void)
 	}
 }
 
+/*
+ * Two sets merged (as a parallel build's shares are): every value either
+ * covered is covered, the result sound; overlapping and adjacent stretches
+ * joined; past max, the narrowest gaps joined.
+ */
+static void
+test_stretches_add_stretches(void)
+{
+	static uint64_t added[20000];
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	for (int round = 0; round < 3; round++)
+	{
+		int max = (int[]){2, 16, 1024}[round];
+		bf_stretches a = stretches(max), b = stretches(max);
+		int uncovered = 0;
+
+		for (int i = 0; i < 20000; i++)
+		{
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			added[i] = i % 2 == 0 ? x % 3000 : x % 1000000;
+			bf_stretches_add(i < 12000 ? &a : &b, added[i]);
+		}
+		bf_stretches_finish(&b);
+		/* a still has values pending: they are merged too */
+		bf_stretches_add_stretches(&a, b.lo, b.hi, b.n);
+		CHECK(stretches_sound(&a));
+		for (int i = 0; i < 20000; i++)
+			uncovered += !stretches_cover(&a, added[i]);
+		CHECK(uncovered == 0);
+		free(a.lo);
+		free(b.lo);
+	}
+	{
+		/* [0, 4] and [10, 12] with [5, 9] and [20, 20]: one stretch and one */
+		bf_stretches a = stretches(4);
+		uint64_t lo[] = {5, 20}, hi[] = {9, 20};
+
+		for (uint64_t v = 0; v <= 4; v++)
+			bf_stretches_add(&a, v);
+		for (uint64_t v = 10; v <= 12; v++)
+			bf_stretches_add(&a, v);
+		bf_stretches_add_stretches(&a, lo, hi, 2);
+		CHECK(stretches_sound(&a) && a.n == 2);
+		CHECK(a.lo[0] == 0 && a.hi[0] == 12 && a.lo[1] == 20 && a.hi[1] == 20);
+		/* an empty set added changes nothing; into an empty set, a copy */
+		bf_stretches_add_stretches(&a, lo, hi, 0);
+		CHECK(a.n == 2);
+		free(a.lo);
+		a = stretches(4);
+		bf_stretches_add_stretches(&a, lo, hi, 2);
+		CHECK(a.n == 2 && a.lo[0] == 5 && a.hi[0] == 9 && a.lo[1] == 20);
+		free(a.lo);
+	}
+}
+
 int
 main(void)
 {
@@ -2456,6 +2512,7 @@ main(void)
 	run("stretches_runs", test_stretches_runs);
 	run("stretches_join_narrowest", test_stretches_join_narrowest);
 	run("stretches_cover_everything", test_stretches_cover_everything);
+	run("stretches_add_stretches", test_stretches_add_stretches);
 	run("assertions_live", test_assertions_live);
 	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
 	return tests_failed == 0 ? 0 : 1;

@@ -118,8 +118,8 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	bloom_rf_private_read_build(((CustomScan *) node->ss.ps.plan)->custom_private, &state->plan);
 	state->filter = bloom_rf_filter_create(state->node.filter_id, state->plan.shared_keys,
 	                                       state->plan.head.operators, state->plan.head.collations);
-	/* key values for probes that skip scans; a shared build's would be one share */
-	if (state->plan.collect && state->plan.shared_keys <= 0)
+	/* key values for probes that skip scans (a shared build's: its share, published) */
+	if (state->plan.collect)
 	{
 		int nkeys = state->node.keys.nkeys;
 
@@ -273,11 +273,12 @@ build_dsm_setup(BuildState *state, ParallelContext *pcxt, void *coordinate, bool
 	bloom_rf_node_dsm_init(node, pcxt, coordinate);
 	if (!bloom_rf_filter_is_shared(state->filter))
 		return;
+	/* (the query's area is installed while the leader sets up and resets shared memory) */
 	if (!again)
-		bloom_rf_filter_shared_init(state->filter, filter_mem);
+		bloom_rf_filter_shared_init(state->filter, filter_mem, node->ss.ps.state->es_query_dsa);
 	else
 	{
-		bloom_rf_filter_shared_attach(state->filter, filter_mem);
+		bloom_rf_filter_shared_attach(state->filter, filter_mem, node->ss.ps.state->es_query_dsa);
 		bloom_rf_filter_shared_reset(state->filter);
 	}
 }
@@ -290,7 +291,8 @@ build_dsm_attach(CustomScanState *node, shm_toc *toc, void *coordinate)
 	bloom_rf_node_dsm_attach(node, toc, coordinate);
 	if (bloom_rf_filter_is_shared(f))
 		bloom_rf_filter_shared_attach(f,
-		                              (char *) coordinate + bloom_rf_node_dsm_attached_size(node));
+		                              (char *) coordinate + bloom_rf_node_dsm_attached_size(node),
+		                              node->ss.ps.state->es_query_dsa);
 }
 
 static void

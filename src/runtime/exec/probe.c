@@ -191,7 +191,7 @@ probe_skips(ProbeState *state)
 	RuntimeFilter *f = state->filter;
 	RuntimeBuildStamp now;
 
-	if (f == NULL || bloom_rf_filter_values(f) == NULL || !bloom_rf_filter_built(f, &now))
+	if (f == NULL || !bloom_rf_filter_built(f, &now) || bloom_rf_filter_values(f) == NULL)
 		return false;
 	if (bloom_rf_stamp_renew(&state->decided, &now))
 		state->skipping = bloom_rf_partition_skip_decide(&state->skip, f);

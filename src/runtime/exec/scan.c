@@ -338,7 +338,7 @@ fscan_start(FilterScanState *state)
 	RuntimeBuildStamp now;
 	RuntimeScanOutcome why;
 
-	if (f != NULL && bloom_rf_filter_values(f) != NULL && bloom_rf_filter_built(f, &now))
+	if (f != NULL && bloom_rf_filter_built(f, &now) && bloom_rf_filter_values(f) != NULL)
 	{
 		if (bloom_rf_stamp_renew(&state->decided, &now))
 			state->why = fscan_decide(state, state->css.ss.ss_currentRelation);
@@ -350,6 +350,11 @@ fscan_start(FilterScanState *state)
 		state->rd.by_ranges = false;
 		bloom_rf_stamp_forget(&state->decided);
 	}
+	/*
+	 * (a parallel scan's reading may have followed another process's way
+	 * the last time: this build's own way again)
+	 */
+	state->rd.by_ranges = why == OUT_BY_RANGES;
 	state->started = true;
 	state->rd.counts.scans++;
 	state->rd.counts.outcomes[why]++;
@@ -427,9 +432,15 @@ fscan_decide(FilterScanState *state, Relation rel)
 		state->btree_why =
 		    bloom_rf_keyscan_decide(&state->rd.btree, rel, k, list_nth_oid(state->operators, key),
 		                            list_nth_oid(state->collations, key));
+		/* a parallel scan shares the keys out by their join hash (scanshare.c) */
+		if (state->btree_why == KEYSCAN_READ && state->rd.shared != NULL &&
+		    state->rd.btree.have_key && !state->rd.btree.can_share)
+			state->btree_why = KEYSCAN_UNSHARED;
 		if (state->btree_why == KEYSCAN_READ)
 		{
-			state->rd.counts.btree_keys = k->nexact;
+			/* (a parallel scan counts the keys of the buckets it claims) */
+			if (state->rd.shared == NULL)
+				state->rd.counts.btree_keys = k->nexact;
 			return OUT_BY_BTREE;
 		}
 		why = OUT_BTREE_WHOLE;

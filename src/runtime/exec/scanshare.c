@@ -24,9 +24,13 @@
  *	 - by keys, they claim buckets of keys (a key's bucket is its own hash,
  *	   the join's hash function, modulo the decider's number of buckets, the
  *	   same in every process for equal keys) and look up the keys of their
- *	   build that fall in it.  A process whose build cannot look keys up
- *	   (not built when it started, too many keys) claims nothing, and the
- *	   others read its share: every process's build is the same inner side.
+ *	   build that fall in it.  Only where the index's equality is the join's
+ *	   (a deterministic index collation, or the join's own): keys the join
+ *	   tells apart but a coarser index collation equates would fall in two
+ *	   buckets, and their rows be read twice.  A process whose build cannot
+ *	   look keys up (not built when it started, too many keys) claims
+ *	   nothing, and the others read its share: every process's build is the
+ *	   same inner side.
  * A process that skips the scan (a partition whose bounds hold no built
  * key) claims nothing either.
  *
@@ -187,13 +191,15 @@ bloom_rf_scanshare_start(RuntimeScanReader *rd, Relation rel, Snapshot snapshot,
 	ItemPointerData from, to;
 
 	Assert(rd->shared != NULL && why != OUT_SKIPPED);
-	if (why == OUT_BY_BTREE)
+	/* (fscan_decide reads through the B-tree only where the keys can be shared out) */
+	if (why == OUT_BY_BTREE && k != NULL)
 	{
 		mine = SCAN_KIND_KEYS;
-		nbuckets = k != NULL ? Max(1, Min(k->nexact, MAX_KEY_BUCKETS)) : 1;
+		nbuckets = Max(1, Min(k->nexact, MAX_KEY_BUCKETS));
 	}
-	else if (rd->by_ranges)
+	else if (why == OUT_BY_RANGES)
 	{
+		Assert(rd->runs.per_range > 0);
 		mine = SCAN_KIND_RANGES;
 		nblocks = RelationGetNumberOfBlocks(rel);
 		per_range = rd->runs.per_range;
@@ -202,7 +208,6 @@ bloom_rf_scanshare_start(RuntimeScanReader *rd, Relation rel, Snapshot snapshot,
 	if (rd->kind != mine)
 		rd->counts.followed++;
 	rd->by_ranges = false;
-	rd->counts.btree_keys = 0;
 	switch (rd->kind)
 	{
 		case SCAN_KIND_WHOLE:
@@ -225,7 +230,7 @@ bloom_rf_scanshare_start(RuntimeScanReader *rd, Relation rel, Snapshot snapshot,
 			 * others' builds are the same: those that can read every bucket)
 			 */
 			shape(rd->shared, &nblocks, &per_range, &rd->nbuckets);
-			if (why != OUT_NOT_BUILT && k != NULL && rd->btree.can_look_up &&
+			if (why != OUT_NOT_BUILT && k != NULL && rd->btree.can_share &&
 			    bloom_rf_scanshare_next_bucket(rd, k))
 				bloom_rf_keyscan_begin(&rd->btree, rel, snapshot);
 			break;

@@ -27,13 +27,15 @@
 
 /*
  * Under a Parallel Hash Join every participant reads a share of the inner
- * side.  There the filter is shared: each participant adds its share to a
- * filter of its own of the planned shape (sized for twice the planner's
- * estimate of all inner rows) and, at the end of its share, ORs it into the
- * shared one, in the build node's shared memory, word by word with atomic
- * ORs.  The join's build barrier tells when every participant is done: the
- * probes use the shared filter only once it has passed the hashing of the
- * inner side, which is also when the join starts reading outer rows.
+ * side.  There the filter is shared (shared.c): each participant collects
+ * its share as a build of its own would, and publishes it at its end; the
+ * first process to probe makes one filter of every share, sized for all of
+ * them, and each process merges every share's key values.  The join's
+ * build barrier tells when every participant is done: the probes and the
+ * skips use the shared filter and values only once it has passed the
+ * hashing of the inner side, which is also when the join starts reading
+ * outer rows.  A Parallel Hash Join run without parallel workers' shared
+ * memory (no DSM) builds its hash table alone: its filter is a private one.
  */
 struct RuntimeFilter
 {
@@ -50,13 +52,20 @@ struct RuntimeFilter
 	size_t npending;
 	size_t pending_size;
 	uint8 *bytes; /* the filter, once sized */
+	size_t bytes_size;
 	bf_view view;
 
-	/* shared (Parallel Hash Join) */
-	double shared_keys; /* the shape of the shared filter; 0 if not shared */
-	uint8 *shared;      /* its bytes, in shared memory, while attached */
+	/* shared (Parallel Hash Join; shared.c) */
+	double shared_keys;     /* > 0: shared (the planner's estimate of all inner rows) */
+	RuntimeSharedBuild *sb; /* the build node's shared memory, while attached */
+	dsa_area *area;         /* the query's area: the shares, the filter */
+	bool got;               /* the shared filter is made and seen (shared_view) */
+	/* (area stays set once attached: the filter was shared, for EXPLAIN) */
 	bf_view shared_view;
-	bool checked; /* the shared filter's fill has been read */
+	bool checked;          /* the shared filter's fill has been read */
+	RuntimeValues *merged; /* every share's values, merged (once asked, if kept) */
+	List *families;        /* what the values were made with (keep_values) */
+	bool stretches;
 
 	/*
 	 * Taken from a bloomfilter index (source.h) rather than built: the build
@@ -86,9 +95,8 @@ struct RuntimeFilter
 
 static void allocate_filter(RuntimeFilter *f, double nkeys);
 static void add_pending(RuntimeFilter *f);
-static void merge_into_shared(RuntimeFilter *f);
+static bool shared_ready(RuntimeFilter *f, HashJoinTable table);
 static void measure_fill(const bf_view *view, double *fill, bool *useless);
-static void shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size);
 static void take_source(RuntimeFilter *f);
 
 RuntimeFilter *
@@ -134,16 +142,19 @@ bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *join)
 RuntimeValues *
 bloom_rf_filter_keep_values(RuntimeFilter *f, List *families, bool stretches)
 {
-	Assert(f->shared_keys <= 0 && f->values == NULL && !OidIsValid(f->source_index));
+	Assert(f->values == NULL && !OidIsValid(f->source_index));
 	f->values = bloom_rf_values_create(list_length(f->operators), f->operators, f->collations,
 	                                   families, stretches);
+	f->families = families;
+	f->stretches = stretches;
 	return f->values;
 }
 
 const RuntimeValues *
 bloom_rf_filter_values(const RuntimeFilter *f)
 {
-	return f->values;
+	/* a shared build's: every share's, once merged (bloom_rf_filter_built) */
+	return f->sb != NULL ? f->merged : f->values;
 }
 
 Oid
@@ -194,6 +205,8 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 	f->fill = 0;
 	f->timing = false;
 	f->checked = false;
+	f->got = false;
+	f->merged = NULL; /* (in the filter's memory, which the query's end frees) */
 	f->source_missing = false;
 	if (f->values)
 		bloom_rf_values_reset(f->values);
@@ -210,11 +223,9 @@ bloom_rf_filter_add(RuntimeFilter *f, uint32 hash)
 		f->builds++;
 	}
 	f->keys++;
-	if (f->shared && f->bytes == NULL)
-		allocate_filter(f, f->shared_keys);
 	if (f->bytes)
 	{
-		/* a share of a shared filter, or past MAX_PENDING rows: straight in */
+		/* past the pending hashes' room: straight into the largest filter */
 		bf_add_hash(&f->view, (uint64) hash);
 		return;
 	}
@@ -250,11 +261,14 @@ bloom_rf_filter_finish(RuntimeFilter *f)
 		INSTR_TIME_SET_CURRENT(f->started);
 		f->builds++;
 	}
-	if (f->shared)
+	if (f->values)
+		bloom_rf_values_finish(f->values);
+	if (f->sb != NULL)
 	{
-		/* this share is read: into the shared filter; its fill is read when probed */
-		if (f->bytes != NULL)
-			merge_into_shared(f);
+		/* this share is read: published (its hashes, or its filter if it grew to one) */
+		bloom_rf_shared_build_publish(f->sb, f->area, f->pending, f->bytes ? 0 : f->npending,
+		                              f->bytes, f->bytes ? f->bytes_size : 0, f->keys, f->values);
+		f->npending = 0;
 	}
 	else if (OidIsValid(f->source_index))
 		take_source(f);
@@ -267,8 +281,6 @@ bloom_rf_filter_finish(RuntimeFilter *f)
 		}
 		measure_fill(&f->view, &f->fill, &f->useless);
 	}
-	if (f->values)
-		bloom_rf_values_finish(f->values);
 	f->ready = true;
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, f->started);
@@ -285,12 +297,20 @@ bloom_rf_filter_usable(RuntimeFilter *f, RuntimeBuildStamp *now)
 		return NULL;
 	now->build = f->builds;
 	now->table = table;
-	if (f->shared == NULL)
+	if (f->sb == NULL)
 		return f->ready && !f->useless ? &f->view : NULL;
-	/* every participant has hashed its share of the inner side */
-	if (table->parallel_state == NULL ||
-	    BarrierPhase(&table->parallel_state->build_barrier) < BLOOM_PHJ_BUILD_HASH_OUTER)
+	if (!shared_ready(f, table))
 		return NULL;
+	if (!f->got)
+	{
+		Size size;
+		const uint8 *bytes = bloom_rf_shared_build_get(f->sb, f->area, f->max_bytes, &size);
+		bf_error err;
+
+		if (!bf_check_header(bytes, size, &f->shared_view, &err))
+			bloom_report(&err, BLOOM_FROM_STORAGE);
+		f->got = true;
+	}
 	if (!f->checked)
 	{
 		measure_fill(&f->shared_view, &f->fill, &f->useless);
@@ -299,20 +319,55 @@ bloom_rf_filter_usable(RuntimeFilter *f, RuntimeBuildStamp *now)
 	return !f->useless ? &f->shared_view : NULL;
 }
 
-bool
-bloom_rf_filter_built(const RuntimeFilter *f, RuntimeBuildStamp *now)
+/*
+ * Whether every participant of the Parallel Hash Join has hashed its share
+ * of the inner side (the join's build barrier is past it): every share is
+ * published.
+ */
+static bool
+shared_ready(RuntimeFilter *f, HashJoinTable table)
 {
-	if (f->shared != NULL || !f->ready || f->join == NULL || f->join->hj_HashTable == NULL)
+	return table->parallel_state != NULL &&
+	       BarrierPhase(&table->parallel_state->build_barrier) >= BLOOM_PHJ_BUILD_HASH_OUTER;
+}
+
+bool
+bloom_rf_filter_built(RuntimeFilter *f, RuntimeBuildStamp *now)
+{
+	HashJoinTable table;
+
+	if (f->join == NULL || (table = f->join->hj_HashTable) == NULL)
 		return false;
+	if (f->sb == NULL)
+	{
+		if (!f->ready)
+			return false;
+	}
+	else
+	{
+		if (!shared_ready(f, table))
+			return false;
+		/* every share's values, merged into this process's copy (the same in each) */
+		if (f->values != NULL && f->merged == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(f->context);
+
+			f->merged = bloom_rf_values_create(list_length(f->operators), f->operators,
+			                                   f->collations, f->families, f->stretches);
+			MemoryContextSwitchTo(old);
+			bloom_rf_shared_build_values(f->sb, f->area, f->merged);
+		}
+	}
 	now->build = f->builds;
-	now->table = f->join->hj_HashTable;
+	now->table = table;
 	return true;
 }
 
 void
 bloom_rf_filter_describe(const RuntimeFilter *f, RuntimeFilterFacts *counts)
 {
-	const bf_view *view = f->shared ? &f->shared_view : &f->view;
+	/* (a shared filter's memory may be gone: EXPLAIN runs after Gather's end) */
+	const bf_view *view = f->area != NULL ? &f->shared_view : &f->view;
 
 	memset(counts, 0, sizeof(*counts));
 	counts->source_missing = f->source_missing;
@@ -321,11 +376,12 @@ bloom_rf_filter_describe(const RuntimeFilter *f, RuntimeFilterFacts *counts)
 	counts->scans_checked = f->scans_checked;
 	counts->scans_skipped = f->scans_skipped;
 	counts->ready = f->ready;
-	if (f->shared && f->builds > 0)
+	if (f->area != NULL)
 	{
-		/* every participant's keys, as far as they have been merged */
-		counts->ready = true;
-		measure_fill(view, &counts->fill, &counts->useless);
+		/* the filter of every share, if this process probed it (its fill read then) */
+		counts->ready = f->got;
+		counts->fill = f->fill;
+		counts->useless = f->useless;
 	}
 	else if (f->ready)
 	{
@@ -347,7 +403,7 @@ bloom_rf_filter_to_send(const RuntimeFilter *f)
 	bytea *out;
 
 	Assert(f->ready);
-	if (f->shared != NULL || f->useless || f->bytes == NULL)
+	if (f->sb != NULL || f->useless || f->bytes == NULL)
 		return NULL;
 	len = (size_t) (f->view.data + f->view.nbytes - f->view.payload);
 	if (len > (size_t) bloom_rf_ship_max_kb * 1024)
@@ -361,74 +417,43 @@ bloom_rf_filter_to_send(const RuntimeFilter *f)
 Size
 bloom_rf_filter_shared_size(const RuntimeFilter *f)
 {
-	bf_params p;
-	size_t size;
-
 	Assert(f->shared_keys > 0);
-	shape_params(f->shared_keys, f->max_bytes, &p, &size);
-	return size;
+	return bloom_rf_shared_build_size();
 }
 
 void
-bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem)
+bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem, dsa_area *area)
 {
-	bf_params p;
-	size_t size;
-
-	Assert(f->shared_keys > 0);
-	shape_params(f->shared_keys, f->max_bytes, &p, &size);
-	bf_init(mem, &p, 0, "", 0, 0, &f->shared_view);
-	f->shared = mem;
-	f->checked = false;
+	Assert(f->shared_keys > 0 && area != NULL);
+	bloom_rf_shared_build_init(mem);
+	bloom_rf_filter_shared_attach(f, mem, area);
 }
 
 void
-bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem)
+bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem, dsa_area *area)
 {
-	bf_error err;
-
-	Assert(f->shared_keys > 0);
-	if (!bf_check_header(mem, bloom_rf_filter_shared_size(f), &f->shared_view, &err))
-		bloom_report(&err, BLOOM_FROM_STORAGE);
-	f->shared = mem;
+	Assert(f->shared_keys > 0 && area != NULL);
+	f->sb = mem;
+	f->area = area;
+	f->got = false;
 	f->checked = false;
+	f->merged = NULL;
 }
 
 void
 bloom_rf_filter_shared_reset(RuntimeFilter *f)
 {
-	Assert(f->shared != NULL);
-	memset(f->shared_view.data, 0, f->shared_view.nbytes);
+	Assert(f->sb != NULL);
+	bloom_rf_shared_build_reinit(f->sb, f->area);
+	f->got = false;
 	f->checked = false;
+	f->merged = NULL;
 }
 
 void
 bloom_rf_filter_shared_detach(RuntimeFilter *f)
 {
-	f->shared = NULL;
-}
-
-/*
- * OR this participant's filter into the shared one, 32 bits at a time with
- * atomic ORs (other participants merge at the same time).  Both have the
- * planned shape, and their data start 4-byte aligned in MAXALIGNed memory.
- */
-static void
-merge_into_shared(RuntimeFilter *f)
-{
-	const uint32 *mine = (const uint32 *) f->view.data;
-	pg_atomic_uint32 *shared = (pg_atomic_uint32 *) f->shared_view.data;
-	size_t nwords = f->view.nbytes / sizeof(uint32);
-
-	Assert(f->view.nbytes == f->shared_view.nbytes && f->view.nbytes % sizeof(uint32) == 0);
-	Assert((uintptr_t) mine % sizeof(uint32) == 0 && (uintptr_t) shared % sizeof(uint32) == 0);
-	for (size_t i = 0; i < nwords; i++)
-	{
-		if (mine[i] != 0)
-			pg_atomic_fetch_or_u32(&shared[i], mine[i]);
-		if ((i & 0xFFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
+	f->sb = NULL;
 }
 
 /*
@@ -492,30 +517,6 @@ measure_fill(const bf_view *view, double *fill, bool *useless)
 	*useless = current_fpp(view, occupied) > BF_RF_MAX_USEFUL_FPP;
 }
 
-/*
- * The parameters of a runtime filter for nkeys keys, at most max_bytes
- * large (in bits; its header adds a few bytes), and its size in bytes
- * (the shape's payload, which the core computes; a shape it refuses would be
- * a bug here, reported as a bad argument).
- */
-static void
-shape_params(double nkeys, size_t max_bytes, bf_params *p, size_t *size)
-{
-	uint64_t ncells;
-	int nhashes;
-	bf_error err;
-
-	bf_rf_shape(nkeys, max_bytes, &ncells, &nhashes);
-	memset(p, 0, sizeof(*p));
-	p->layout = BF_LAYOUT_BLOCKED512;
-	p->scheme = BF_SCHEME_DOUBLE_HASHING;
-	p->nhashes = (uint16) nhashes;
-	p->seed = 0;
-	p->ncells = ncells;
-	if (!bf_payload_size(p, 0, 0, size, &err))
-		bloom_report(&err, BLOOM_FROM_ARGUMENT);
-}
-
 /* Allocate and zero the filter for nkeys keys, in the filter's context. */
 static void
 allocate_filter(RuntimeFilter *f, double nkeys)
@@ -524,28 +525,16 @@ allocate_filter(RuntimeFilter *f, double nkeys)
 	size_t size;
 
 	Assert(f->bytes == NULL);
-	shape_params(nkeys, f->max_bytes, &p, &size);
+	bloom_rf_filter_shape(nkeys, f->max_bytes, &p, &size);
 	f->bytes = MemoryContextAlloc(f->context, size);
+	f->bytes_size = size;
 	bf_init(f->bytes, &p, 0, "", 0, 0, &f->view);
 }
 
-/* Move the pending hashes into the filter, in batches for bf_add_hashes(). */
+/* Move the pending hashes into the filter. */
 static void
 add_pending(RuntimeFilter *f)
 {
-	uint64_t batch[256];
-	size_t i = 0;
-
-	while (i < f->npending)
-	{
-		size_t n = Min(lengthof(batch), f->npending - i);
-
-		for (size_t j = 0; j < n; j++)
-			batch[j] = f->pending[i + j];
-		bf_add_hashes(&f->view, batch, n);
-		i += n;
-		if ((i & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
+	bloom_rf_filter_add_hashes(&f->view, f->pending, f->npending);
 	f->npending = 0;
 }

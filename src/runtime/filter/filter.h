@@ -1,10 +1,11 @@
 /*
  * filter.h
  *	  The runtime filter room: the filter a build node fills and its probes
- *	  read (filter.c), the join keys hashed as the hash join hashes them
- *	  (keyhash.c), the build's key values kept for skipping (values.c), and
- *	  the one answer to "has the build changed since I last decided?"
- *	  (RuntimeBuildStamp).
+ *	  read (filter.c; its shape, shape.c), its shared build under a Parallel
+ *	  Hash Join (shared.c), the join keys hashed as the hash join hashes
+ *	  them (keyhash.c), and the one answer to "has the build changed since I
+ *	  last decided?" (RuntimeBuildStamp).  The build's key values, kept for
+ *	  skipping, are the values room's (values/values.h, below this one).
  *
  * A filter is opaque: its owner (the build node) and its readers (probes,
  * scans, the skip room) go through the functions below.  Its hot path, the
@@ -20,11 +21,12 @@
 #include "../../bloom_compat.h"
 #include "../../index/source.h"
 #include "../../../core/bf_core.h"
-#include "../../../core/bf_stretches.h"
+#include "../values/values.h"
 
 #include "access/parallel.h"
 #include "executor/tuptable.h"
 #include "nodes/execnodes.h"
+#include "utils/dsa.h"
 
 struct ExplainState;
 
@@ -133,7 +135,10 @@ extern void bloom_rf_filter_set_join(RuntimeFilter *f, struct HashJoinState *joi
 extern struct RuntimeValues *bloom_rf_filter_keep_values(RuntimeFilter *f, List *families,
                                                          bool stretches);
 
-/* The build's key values, or NULL if not kept (bloom_rf_filter_built first). */
+/*
+ * The build's key values, or NULL if not kept (bloom_rf_filter_built
+ * first: a shared build's are NULL until it has merged them).
+ */
 extern const struct RuntimeValues *bloom_rf_filter_values(const RuntimeFilter *f);
 
 /*
@@ -172,12 +177,14 @@ extern const bf_view *bloom_rf_filter_usable(RuntimeFilter *f, RuntimeBuildStamp
 
 /*
  * Whether the build of the join's current scan is finished and its key
- * values are whole: a private filter that is ready while the join's hash
- * table exists (a shared filter's values are one process's share: never).
- * Unlike bloom_rf_filter_usable, a filter too full to probe still has its
- * values.  *now is the build it is (filled when true).
+ * values (bloom_rf_filter_values) are whole: a private filter that is ready
+ * while the join's hash table exists; a shared one once the join's build
+ * barrier has passed the inner side (every share's values are then merged
+ * into this process's, the same in each).  Unlike bloom_rf_filter_usable,
+ * a filter too full to probe still has its values.  *now is the build it is
+ * (filled when true).  Call it before reading the values.
  */
-extern bool bloom_rf_filter_built(const RuntimeFilter *f, RuntimeBuildStamp *now);
+extern bool bloom_rf_filter_built(RuntimeFilter *f, RuntimeBuildStamp *now);
 
 /* Count a scan one of its probes asked about (and skipped), for the build's EXPLAIN. */
 extern void bloom_rf_filter_note_scan(RuntimeFilter *f, bool skipped);
@@ -193,14 +200,14 @@ extern void bloom_rf_filter_describe(const RuntimeFilter *f, RuntimeFilterFacts 
  */
 extern bytea *bloom_rf_filter_to_send(const RuntimeFilter *f);
 
-/* Shared (Parallel Hash Join): whether it is, and its bytes. */
+/* Shared (Parallel Hash Join): whether it is, and the bytes of its state in the build's DSM. */
 extern bool bloom_rf_filter_is_shared(const RuntimeFilter *f);
 extern Size bloom_rf_filter_shared_size(const RuntimeFilter *f);
-/* Set up the shared filter in mem (bloom_rf_filter_shared_size() bytes), empty (the leader). */
-extern void bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem);
-/* Use the shared filter in mem (a worker, or the leader again at a rescan). */
-extern void bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem);
-/* Empty the shared filter again, for a rescan (the leader, workers not running). */
+/* Set up the shared state in mem, empty, the shares to go to area (the leader). */
+extern void bloom_rf_filter_shared_init(RuntimeFilter *f, void *mem, dsa_area *area);
+/* Use the shared state in mem (a worker): area is the query's. */
+extern void bloom_rf_filter_shared_attach(RuntimeFilter *f, void *mem, dsa_area *area);
+/* Empty the shared state again, for a rescan (the leader, workers not running). */
 extern void bloom_rf_filter_shared_reset(RuntimeFilter *f);
 /* Forget the shared memory, if attached (it is about to be released). */
 extern void bloom_rf_filter_shared_detach(RuntimeFilter *f);
@@ -276,114 +283,47 @@ extern bool bloom_rf_keys_hash_values(RuntimeKeys *keys, TupleTableSlot *slot,
 /* The keys deparsed for EXPLAIN, "a, b". */
 extern char *bloom_rf_keys_explain(CustomScanState *node, List *ancestors, struct ExplainState *es);
 
-/* ---- the build's key values (values.c) ---- */
+/* ---- a Parallel Hash Join's shared build (shared.c, for filter.c) ---- */
+
+/* The build node's shared memory for it (opaque; its size below). */
+typedef struct RuntimeSharedBuild RuntimeSharedBuild;
+
+extern Size bloom_rf_shared_build_size(void);
+/* Empty, at executor start (the leader). */
+extern void bloom_rf_shared_build_init(RuntimeSharedBuild *sb);
+/* Empty again, its shares and filter freed from area (the leader, a rescan of Gather). */
+extern void bloom_rf_shared_build_reinit(RuntimeSharedBuild *sb, dsa_area *area);
 
 /*
- * Most distinct values kept per key: beyond them only the least and the
- * greatest are, and an integer key's stretches.  A hash partition's keys
- * are all needed; a range or list partition's bounds are also decided by
- * the stretches, or the least and greatest.
+ * Publish one participant's share into area: its nhashes key hashes, or
+ * its filter of the largest size (filter, filter_bytes bytes), the keys it
+ * added, and its finished values (or NULL).
  */
-#define BLOOM_RF_EXACT_MAX 1024
-/*
- * Inner rows past which a B-tree read of the keys' rows is neither planned
- * nor priced: sixteen times the distinct keys a build keeps one by one.
- */
-#define BLOOM_RF_BTREE_MAX_INNER_ROWS (16.0 * BLOOM_RF_EXACT_MAX)
-/* Most stretches of consecutive values an integer key keeps past its distinct values. */
-#define BLOOM_RF_STRETCHES_MAX 1024
-
-/* One key's values: the join operator's right (inner) input type. */
-typedef struct RuntimeKeyValues
-{
-	Oid type;
-	int16 typlen;
-	bool typbyval;
-	Oid collation;  /* the join operator's */
-	Oid family;     /* the B-tree family giving the order, or InvalidOid (nothing is kept) */
-	FmgrInfo order; /* its comparison function (type, type) */
-	bool any;       /* some value was added (min and max are set) */
-	Datum min;
-	Datum max;
-	/* the distinct values, while there are no more than BLOOM_RF_EXACT_MAX */
-	bool overflow; /* there were more (or no order): exact is gone */
-	int nexact;
-	Datum *exact;   /* sorted by order once finished */
-	uint32 *hashes; /* each one's own hash (the join's hash function for the inner side),
-	                 * beside its value once sorted */
-	int *slots;     /* open addressing on the hashes: index + 1 into exact, 0 free */
-	Size bytes;     /* bytes of the values copied */
-	/*
-	 * An integer key (int2, int4, int8, date, timestamp, timestamptz in its
-	 * type's default order): past the distinct values, stretches of them
-	 * (bf_stretches.h, as v ^ BF_STRETCH_SIGN) that cover every value
-	 */
-	bool integral;
-	bool stretched;         /* the stretches hold the values (overflow, integral) */
-	bf_stretches stretches; /* finished with the build */
-	void *stretches_buffer; /* made at the first overflow */
-} RuntimeKeyValues;
-
-typedef struct RuntimeValues
-{
-	int nkeys;
-	RuntimeKeyValues *keys;
-	MemoryContext context;
-	bool finished; /* the build is over: exact values are sorted */
-} RuntimeValues;
+extern void bloom_rf_shared_build_publish(RuntimeSharedBuild *sb, dsa_area *area,
+                                          const uint32 *hashes, size_t nhashes, const uint8 *filter,
+                                          size_t filter_bytes, uint64 keys,
+                                          const RuntimeValues *values);
 
 /*
- * New, empty values of nkeys keys, in the current memory context: the join's
- * operators, collations and each key's B-tree family (InvalidOid: that key
- * keeps nothing); stretches: an integer key keeps stretches past its
- * distinct values.
+ * The filter of every share (once each is published), made by the first
+ * process to ask, for which the others wait: its bytes (*size of them) in
+ * area.  max_bytes: the largest filter.
  */
-extern RuntimeValues *bloom_rf_values_create(int nkeys, List *operators, List *collations,
-                                             List *families, bool stretches);
+extern const uint8 *bloom_rf_shared_build_get(RuntimeSharedBuild *sb, dsa_area *area,
+                                              size_t max_bytes, Size *size);
 
-/* Forget every value (a new build). */
-extern void bloom_rf_values_reset(RuntimeValues *v);
+/* Every share's values added into into (once each is published), which is then finished. */
+extern RuntimeValues *bloom_rf_shared_build_values(RuntimeSharedBuild *sb, dsa_area *area,
+                                                   RuntimeValues *into);
 
-/* Add one inner row's keys (none NULL), with each one's own hash. */
-extern void bloom_rf_values_add(RuntimeValues *v, const Datum *values, const uint32 *hashes);
+/* Every published share's keys. */
+extern uint64 bloom_rf_shared_build_keys(RuntimeSharedBuild *sb);
 
-/* The build is over: sort the distinct values. */
-extern void bloom_rf_values_finish(RuntimeValues *v);
+/* ---- the filter's shape (shape.c), for filter.c and shared.c ---- */
 
-/*
- * Whether key i's values hold one that cmp(value, bound) places between
- * lower and upper: lower <= value, and value < upper (value <= upper if
- * upper_inclusive); a NULL bound pointer is unbounded.  cmp compares a value
- * of the key with a bound under collation; same_order says it orders values
- * as the key's own family does (then the search is a binary one).
- */
-extern bool bloom_rf_values_between(const RuntimeValues *v, int i, FmgrInfo *cmp, Oid collation,
-                                    bool same_order, const Datum *lower, const Datum *upper,
-                                    bool upper_inclusive);
-
-/*
- * Whether values sorted in cmp's order (values[0 .. n)) hold one that
- * cmp(value, bound) places between lower and upper, as
- * bloom_rf_values_between does: by binary search.
- */
-extern bool bloom_rf_sorted_between(FmgrInfo *cmp, Oid collation, const Datum *values, int n,
-                                    const Datum *lower, const Datum *upper, bool upper_inclusive);
-
-/*
- * Whether values of type are integers that keep their order as int64
- * (int2, int4, int8, date, timestamp, timestamptz), and one such value as
- * an int64.
- */
-extern bool bloom_rf_integer_type(Oid type);
-extern int64 bloom_rf_integer_value(Oid type, Datum value);
-
-/* Whether key i holds exactly its distinct values (none were dropped). */
-extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
-
-/*
- * Stretch j of a finished key that keeps stretches (k->stretched; there
- * are k->stretches.n): its least and greatest values, of the key's type.
- */
-extern void bloom_rf_values_stretch(const RuntimeKeyValues *k, int j, Datum *lo, Datum *hi);
+/* The parameters and bytes of a runtime filter for nkeys keys, at most max_bytes. */
+extern void bloom_rf_filter_shape(double nkeys, size_t max_bytes, bf_params *p, size_t *size);
+/* Add n key hashes to a filter's view. */
+extern void bloom_rf_filter_add_hashes(bf_view *view, const uint32 *hashes, size_t n);
 
 #endif /* BLOOM_RT_FILTER_H */

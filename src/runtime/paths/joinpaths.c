@@ -29,10 +29,10 @@
  * The hash join (over the marker, marker.c, and the inner table's cheapest
  * path) is made as PostgreSQL makes its own (try_hashjoin_path), with no
  * parameters: it differs from PostgreSQL's twin only in its cost, and
- * add_path keeps the cheaper.  Its partial twin goes over the outer rel's
- * Parallel Append or Parallel Seq Scan, each process hashing the whole
- * inner side (never a Parallel Hash, whose processes would hold a share of
- * the keys each).
+ * add_path keeps the cheaper.  Its partial twins go over the outer rel's
+ * Parallel Append or Parallel Seq Scan: each process hashing the whole
+ * inner side, or a Parallel Hash of the inner rel's partial path, whose
+ * shares every process merges (filter/shared.c).
  * DEBUG1 says what was offered.
  */
 #include "paths.h"
@@ -207,10 +207,11 @@ estimate(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *outer_var, V
 /*
  * The same over the outer rel's cheapest partial path (a Parallel Append,
  * or a plain table's Parallel Seq Scan), as hash_inner_and_outer's partial
- * hash join: every process hashes the whole inner side (no Parallel Hash:
- * its processes would each hold a share of the keys, and skip nothing), and
- * skips what it would scan (a plain table's processes share out the block
- * ranges or keys to read: exec/scanshare.c).
+ * hash joins: one where every process hashes the whole inner side, and a
+ * Parallel Hash over the inner rel's cheapest partial path, whose build is
+ * shared (every share's keys merged in each process: filter/shared.c).
+ * Both skip what the processes scan, which they share out (a plain table's
+ * block ranges or keys: exec/scanshare.c).
  */
 static void
 offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
@@ -220,30 +221,47 @@ offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelO
 	Path *outer, *inner, *marker;
 	RuntimePlannedSkip planned = {0};
 	JoinCostWorkspace workspace;
+	const char *what = NULL;
 
 	if (!joinrel->consider_parallel || outerrel->partial_pathlist == NIL)
 		return;
 	outer = linitial(outerrel->partial_pathlist);
+	if (outer->param_info != NULL || !estimate(root, outerrel, outer, outer_var, inner_var, opno,
+	                                           family, collation, range, &planned))
+		return;
+	marker = bloom_rf_marker_path(outerrel, outer, &planned);
 	inner = innerrel->cheapest_total_path;
 	if (inner == NULL || !inner->parallel_safe)
 		inner = get_cheapest_parallel_safe_total_inner(innerrel->pathlist);
-	if (inner == NULL || outer->param_info != NULL || inner->param_info != NULL)
-		return;
-	if (!estimate(root, outerrel, outer, outer_var, inner_var, opno, family, collation, range,
-	              &planned))
-		return;
-	marker = bloom_rf_marker_path(outerrel, outer, &planned);
-	initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
-	if (!bloom_add_partial_path_precheck(joinrel, &workspace, NIL))
-		return;
-	add_partial_path(joinrel, (Path *) create_hashjoin_path(
-	                              root, joinrel, jointype, &workspace, extra, marker, inner, false,
-	                              extra->restrictlist, NULL, hashclauses));
-	elog(DEBUG1, "bloomfilter: offered a partial hash join skipping %s: %.0f of %.0f expected read",
-	     planned.kind == PLANNED_PARTITIONS ? "partitions"
-	     : planned.kind == PLANNED_BLOCKS   ? "block ranges (blocks)"
-	                                        : "all but the keys' rows (keys, of blocks)",
-	     planned.scans_read, planned.scans);
+	if (inner != NULL && inner->param_info == NULL)
+	{
+		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, false);
+		if (bloom_add_partial_path_precheck(joinrel, &workspace, NIL))
+		{
+			add_partial_path(joinrel, (Path *) create_hashjoin_path(
+			                              root, joinrel, jointype, &workspace, extra, marker, inner,
+			                              false, extra->restrictlist, NULL, hashclauses));
+			what = "a partial hash join";
+		}
+	}
+	if (enable_parallel_hash && innerrel->partial_pathlist != NIL &&
+	    (inner = linitial(innerrel->partial_pathlist))->param_info == NULL)
+	{
+		initial_cost_hashjoin(root, &workspace, jointype, hashclauses, marker, inner, extra, true);
+		if (bloom_add_partial_path_precheck(joinrel, &workspace, NIL))
+		{
+			add_partial_path(joinrel, (Path *) create_hashjoin_path(
+			                              root, joinrel, jointype, &workspace, extra, marker, inner,
+			                              true, extra->restrictlist, NULL, hashclauses));
+			what = what ? "a partial hash join and a parallel one" : "a parallel hash join";
+		}
+	}
+	if (what != NULL)
+		elog(DEBUG1, "bloomfilter: offered %s skipping %s: %.0f of %.0f expected read", what,
+		     planned.kind == PLANNED_PARTITIONS ? "partitions"
+		     : planned.kind == PLANNED_BLOCKS   ? "block ranges (blocks)"
+		                                        : "all but the keys' rows (keys, of blocks)",
+		     planned.scans_read, planned.scans);
 }
 
 /*

@@ -185,13 +185,12 @@ place_columns(Plan *plan, const AttrNumber *cols, RuntimePlanInfo *info, Runtime
 	 * a Seq Scan may read only the block ranges that a BRIN index says may
 	 * hold a key, or the keys' rows through a B-tree (scantarget.c), if
 	 * reading fewer rows changes nothing but the rows returned: no volatile
-	 * functions or subqueries in the scan.  Not under a shared build, whose
-	 * key values would be one process's share.
+	 * functions or subqueries in the scan.  A shared build's values are every
+	 * share's, merged in each process (filter/shared.c).
 	 */
 	safe = bloom_rf_exprs_safe(plan->qual) && bloom_rf_exprs_safe(plan->targetlist);
-	skip = safe && !info->shared &&
-	       bloom_rf_skip_target(plan, cols, &info->keys, &ctx->lineages, &info->skip_memo,
-	                            &partition, attnos);
+	skip = safe && bloom_rf_skip_target(plan, cols, &info->keys, &ctx->lineages, &info->skip_memo,
+	                                    &partition, attnos);
 	/* a scan that tests ranges of keys (partition bounds, BRIN summaries) */
 	if (skip)
 		info->stretchable++;

@@ -39,7 +39,7 @@ typedef struct RuntimePlanInfo
 	/* skipping scans by the build's key values (skip/) */
 	bool probe_rows; /* probes filter rows; false: a filter placed only to skip or ship */
 	bool fallback;   /* !probe_rows, but the rows of a scan that reads after all are probed */
-	bool shared;     /* the build is a Parallel Hash Join's share: its values are partial */
+	bool shared;     /* the build is a Parallel Hash Join's, shared (filter/shared.c) */
 	int skippable;   /* probes placed on scans of partitions that may be skipped */
 	RuntimeSkipMemo skip_memo;
 	int ranged; /* Seq Scans replaced by BloomFilterScans that read block ranges or keys */

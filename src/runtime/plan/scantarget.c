@@ -3,8 +3,9 @@
  *	  The planner's choice of a BloomFilterScan (exec/scan.c): which Seq
  *	  Scans on a hash join's outer side it replaces, and with what to skip.
  *
- * A Seq Scan or a Parallel Seq Scan (not under a shared build, whose
- * values would be one process's share) of a plain table is replaced where the table is a partition that the skip room can
+ * A Seq Scan or a Parallel Seq Scan of a plain table (under a private
+ * build or a Parallel Hash Join's shared one, whose values every process
+ * merges alike: filter/shared.c) is replaced where the table is a partition that the skip room can
  * decide (skip/partitions.c, asked by the caller), or has a valid BRIN index
  * on a key column itself, or a valid B-tree index led by one, with the
  * join's semantics (the join operator is in the index column's operator
@@ -146,7 +147,7 @@ bloom_rf_scan_target(Plan *plan, const AttrNumber *cols, const RuntimePlanInfo *
 	bool has_indexes;
 	bool heap;
 
-	if (!IsA(plan, SeqScan) || info->shared)
+	if (!IsA(plan, SeqScan))
 		return NULL;
 	scanrelid = seqscan->scan.scanrelid;
 	rte = rt_fetch(scanrelid, ctx->stmt->rtable);

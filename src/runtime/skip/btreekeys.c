@@ -60,6 +60,7 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	MemoryContextReset(ks->context);
 	ks->have_key = false;
 	ks->can_look_up = false;
+	ks->can_share = false;
 	ks->bucket_keys = NULL;
 	if (!OidIsValid(k->family) || k->overflow)
 		return KEYSCAN_TOO_MANY; /* not every key was kept */
@@ -86,6 +87,8 @@ bloom_rf_keyscan_decide(RuntimeKeyScan *ks, Relation heap, const RuntimeKeyValue
 	ks->typalign = typalign;
 	ks->index_collation = index->rd_indcollation[0];
 	ks->opcode = get_opcode(opno);
+	ks->can_share = !OidIsValid(ks->index_collation) || ks->index_collation == collation ||
+	                get_collation_isdeterministic(ks->index_collation);
 	/* what the statistics' comparisons allocate goes with this decision's memory */
 	old = MemoryContextSwitchTo(ks->context);
 	pays = bloom_rf_cost_keys_by_index(heap, index, attno, k->exact, k->nexact, opno, k->family,
@@ -177,6 +180,9 @@ bloom_rf_keyscan_why(RuntimeKeyScanChoice choice)
 			return "reading the keys' rows through the B-tree would cost more";
 		case KEYSCAN_TOO_MANY:
 			return "too many keys to look up in the B-tree";
+		case KEYSCAN_UNSHARED:
+			return "the B-tree's collation equates keys the join tells apart: a parallel scan "
+			       "cannot share them out";
 		case KEYSCAN_CHOICES:
 			break;
 	}

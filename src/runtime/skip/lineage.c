@@ -137,9 +137,9 @@ bloom_rf_skip_target(Plan *plan, const AttrNumber *cols, const RuntimeJoinKeys *
 			return false;
 	}
 	/*
-	 * A parallel scan too: every process has the same keys (the build is
-	 * not shared: the caller checks), so each one that reaches the scan
-	 * skips it.
+	 * A parallel scan too: every process has the same keys (its own build
+	 * of the whole inner side, or every share of a shared build merged), so
+	 * each one that reaches the scan skips it.
 	 */
 	if (scanrelid == 0)
 		return false;

@@ -52,8 +52,7 @@ typedef struct RuntimeSkipMemo
 
 /*
  * The planner: whether plan, the node a probe would sit on (with neither
- * volatile functions nor subqueries: the caller checks; not under a shared
- * build: each process would hold a share of the values), scans a partition
+ * volatile functions nor subqueries: the caller checks), scans a partition
  * whose bounds, at some level of its partitioned ancestors, are on one of
  * the keys (cols: the keys' columns in plan's output) in a way the build's
  * values can decide (partitions.c's header); if so, *partition (the
@@ -160,6 +159,8 @@ typedef struct RuntimeKeyScan
 	ScanKeyData key;       /* column = ANY(keys) */
 	/* the array's element type and the "=" (set by a decision that kept every key) */
 	bool can_look_up;
+	/* and equal keys under the index's equality are equal under the join's (parallel buckets) */
+	bool can_share;
 	Oid keytype;
 	int16 typlen;
 	bool typbyval;
@@ -176,6 +177,7 @@ typedef enum RuntimeKeyScanChoice
 	KEYSCAN_READ,     /* read through the index (nothing, without have_key) */
 	KEYSCAN_COSTLIER, /* reading the whole table costs less */
 	KEYSCAN_TOO_MANY, /* more keys than are kept exactly */
+	KEYSCAN_UNSHARED, /* a parallel scan, whose processes cannot share these keys out */
 	KEYSCAN_CHOICES
 } RuntimeKeyScanChoice;
 

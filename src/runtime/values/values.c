@@ -27,7 +27,7 @@
  * partition or a BRIN block range can be tested against.  A key whose
  * operator is in no B-tree family keeps nothing.
  */
-#include "filter.h"
+#include "values.h"
 
 #include "access/nbtree.h"
 #include "catalog/pg_am_d.h"
@@ -136,6 +136,41 @@ bloom_rf_values_add(RuntimeValues *v, const Datum *values, const uint32 *hashes)
 	for (int i = 0; i < v->nkeys; i++)
 		if (OidIsValid(v->keys[i].family))
 			key_add(v, &v->keys[i], values[i], hashes[i]);
+}
+
+void
+bloom_rf_values_add_key(RuntimeValues *v, int i, Datum value, uint32 hash)
+{
+	Assert(!v->finished && i >= 0 && i < v->nkeys);
+	if (OidIsValid(v->keys[i].family))
+		key_add(v, &v->keys[i], value, hash);
+}
+
+void
+bloom_rf_values_add_overflowed(RuntimeValues *v, int i, Datum min, Datum max, const uint64 *lo,
+                               const uint64 *hi, int nstretches)
+{
+	RuntimeKeyValues *k = &v->keys[i];
+
+	Assert(!v->finished && i >= 0 && i < v->nkeys);
+	if (!OidIsValid(k->family))
+		return;
+	if (!k->overflow && k->exact != NULL)
+		key_drop_exact(v, k);
+	else if (!k->overflow)
+	{
+		/* no value kept yet (their room is made at the first) */
+		if (k->integral)
+			key_stretch(v, k);
+		k->overflow = true;
+	}
+	key_bound(v, k, min);
+	key_bound(v, k, max);
+	/* stretches are kept only while every share's are (else the bounds alone decide) */
+	if (k->stretched && lo != NULL && nstretches <= k->stretches.max)
+		bf_stretches_add_stretches(&k->stretches, lo, hi, nstretches);
+	else
+		k->stretched = false;
 }
 
 /*
