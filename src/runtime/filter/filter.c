@@ -22,6 +22,7 @@
 #include "port/atomics.h"
 #include "portability/instr_time.h"
 #include "storage/barrier.h"
+#include "utils/memutils.h"
 
 #define FIRST_PENDING 1024
 
@@ -62,9 +63,10 @@ struct RuntimeFilter
 	bool got;               /* the shared filter is made and seen (shared_view) */
 	/* (area stays set once attached: the filter was shared, for EXPLAIN) */
 	bf_view shared_view;
-	bool checked;          /* the shared filter's fill has been read */
-	RuntimeValues *merged; /* every share's values, merged (once asked, if kept) */
-	List *families;        /* what the values were made with (keep_values) */
+	bool checked;                /* the shared filter's fill has been read */
+	RuntimeValues *merged;       /* every share's values, merged (once asked, if kept) */
+	MemoryContext merged_memory; /* theirs: emptied at each new build */
+	List *families;              /* what the values were made with (keep_values) */
 	bool stretches;
 
 	/*
@@ -206,7 +208,9 @@ bloom_rf_filter_reset(RuntimeFilter *f)
 	f->timing = false;
 	f->checked = false;
 	f->got = false;
-	f->merged = NULL; /* (in the filter's memory, which the query's end frees) */
+	f->merged = NULL;
+	if (f->merged_memory != NULL)
+		MemoryContextReset(f->merged_memory);
 	f->source_missing = false;
 	if (f->values)
 		bloom_rf_values_reset(f->values);
@@ -350,12 +354,16 @@ bloom_rf_filter_built(RuntimeFilter *f, RuntimeBuildStamp *now)
 		/* every share's values, merged into this process's copy (the same in each) */
 		if (f->values != NULL && f->merged == NULL)
 		{
-			MemoryContext old = MemoryContextSwitchTo(f->context);
+			MemoryContext old;
 
+			if (f->merged_memory == NULL)
+				f->merged_memory = AllocSetContextCreate(f->context, "runtime filter merged values",
+				                                         ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(f->merged_memory);
 			f->merged = bloom_rf_values_create(list_length(f->operators), f->operators,
 			                                   f->collations, f->families, f->stretches);
-			MemoryContextSwitchTo(old);
 			bloom_rf_shared_build_values(f->sb, f->area, f->merged);
+			MemoryContextSwitchTo(old);
 		}
 	}
 	now->build = f->builds;
