@@ -166,7 +166,7 @@ SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
 SET max_parallel_workers_per_gather = 2;
 
 -- A Gather run again (a subplan run for each row): the processes decide
--- again, and every run reads the month (three runs: 3 x 12 of 316 blocks).
+-- again, and every run reads the month (three runs: 3 x 12 blocks).
 SELECT regexp_replace(line, 'rows=\d+ ', '') FROM explain_par('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS line
  WHERE line ~ 'SubPlan|Gather|BloomFilterScan|Heap Blocks';
 SELECT rf_par('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM log JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned;
