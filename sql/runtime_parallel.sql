@@ -84,11 +84,11 @@ CREATE FUNCTION explain_par(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         -- (each worker's share, and whether it started, vary: rf_par checks the shares)
         -- (nor are the estimates from a sample of the rows)
         CONTINUE WHEN line ~ '^\s+(Output|Buffers|Worker \d+:|Planned (Outer|Inner|Pass))|Workers Launched|Filter Builds|Build Time|Memory Usage';
-        line := regexp_replace(line, 'actual rows=\d+ loops=\d+', 'actual rows=N loops=N');
+        line := regexp_replace(line, 'actual rows=[0-9.]+ loops=\d+', 'actual rows=N loops=N');
         line := regexp_replace(line, '(Heap Blocks Read: \d+) of ' || pg_relation_size('log') / 8192 || '$', '\1 of the log''s');
         line := regexp_replace(line, '(Heap Blocks Read: \d+) of ' || 3 * pg_relation_size('log') / 8192 || '$', '\1 of 3 x the log''s');
         line := regexp_replace(line, '(Planned Skip: [a-z ]+), \d+ of \d+', '\1, n of m');
