@@ -299,7 +299,8 @@ bloom_rf_filter_usable(RuntimeFilter *f, RuntimeBuildStamp *now)
 
 	if (f->join == NULL || (table = f->join->hj_HashTable) == NULL)
 		return NULL;
-	now->build = f->builds;
+	/* (a shared build's number is the build's, not this process's: it may have built nothing) */
+	now->build = f->sb != NULL ? bloom_rf_shared_build_generation(f->sb) : f->builds;
 	now->table = table;
 	if (f->sb == NULL)
 		return f->ready && !f->useless ? &f->view : NULL;
@@ -366,7 +367,7 @@ bloom_rf_filter_built(RuntimeFilter *f, RuntimeBuildStamp *now)
 			MemoryContextSwitchTo(old);
 		}
 	}
-	now->build = f->builds;
+	now->build = f->sb != NULL ? bloom_rf_shared_build_generation(f->sb) : f->builds;
 	now->table = table;
 	return true;
 }

@@ -316,6 +316,13 @@ extern const uint8 *bloom_rf_shared_build_get(RuntimeSharedBuild *sb, dsa_area *
 extern RuntimeValues *bloom_rf_shared_build_values(RuntimeSharedBuild *sb, dsa_area *area,
                                                    RuntimeValues *into);
 
+/*
+ * The shared build's number, one more at each run of the Gather: a process
+ * that reaches the join after the build has built nothing, and its hash
+ * table may come back at the same address (RuntimeBuildStamp).
+ */
+extern uint64 bloom_rf_shared_build_generation(RuntimeSharedBuild *sb);
+
 /* Every published share's keys. */
 extern uint64 bloom_rf_shared_build_keys(RuntimeSharedBuild *sb);
 

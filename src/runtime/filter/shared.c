@@ -71,6 +71,7 @@ struct RuntimeSharedBuild
 	dsa_pointer filter; /* the made filter's bytes (bf_init'ed), once made */
 	Size filter_bytes;
 	uint64 keys;            /* every share's keys */
+	uint64 generation;      /* the build's number: one more at each run of the Gather */
 	ConditionVariable made; /* broadcast when the filter is made */
 };
 
@@ -91,6 +92,7 @@ bloom_rf_shared_build_init(RuntimeSharedBuild *sb)
 	sb->filter = InvalidDsaPointer;
 	sb->filter_bytes = 0;
 	sb->keys = 0;
+	sb->generation = 1;
 }
 
 void
@@ -115,6 +117,14 @@ bloom_rf_shared_build_reinit(RuntimeSharedBuild *sb, dsa_area *area)
 	sb->filter = InvalidDsaPointer;
 	sb->filter_bytes = 0;
 	sb->keys = 0;
+	sb->generation++;
+}
+
+uint64
+bloom_rf_shared_build_generation(RuntimeSharedBuild *sb)
+{
+	/* (written by the leader while no worker runs) */
+	return sb->generation;
 }
 
 void
