@@ -396,7 +396,8 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (shown->build.useless)
 			ExplainPropertyText("Filter Disabled", "too full to remove rows", es);
 	}
-	if (all.build.builds > 1)
+	/* (a shared build is one filter: its participants' shares are not builds of their own) */
+	if (all.build.builds > 1 && state->plan.shared_keys <= 0)
 		ExplainPropertyUInteger("Filter Builds", NULL, all.build.builds, es);
 	bloom_rf_explain_scans_skipped(all.build.scans_skipped, all.build.scans_checked, es);
 	if (es->timing && shown->build.ready)
