@@ -149,6 +149,8 @@ cluster_test "postgres_fdw: shipped filters under an UPDATE's recheck of rows ot
 	tests/fdw/recheck.sh
 cluster_test "runtime filters: the plan-time read of keys under random quals that may fail, against filters off" \
 	plan_fuzz tests/runtime/plan_time_fuzz.sh "${PLAN_FUZZ_CASES:-200}"
+cluster_test "runtime filters in parallel plans: random joins under random parallel settings, against filters off" \
+	parallel_fuzz tests/runtime/parallel_fuzz.sh "${PARALLEL_FUZZ_CASES:-80}"
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
 cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
