@@ -145,6 +145,39 @@ join_narrowest(bf_stretches *s, uint64_t *lo, uint64_t *hi, int c)
 	return w + 1;
 }
 
+/*
+ * Append [a, b] to the c stretches out (sorted by their lower ends, a at
+ * least the last's): joined to the last if they overlap or touch; returns
+ * the new count.
+ */
+static int
+append_stretch(uint64_t *out_lo, uint64_t *out_hi, int c, uint64_t a, uint64_t b)
+{
+	if (c > 0 && (a <= out_hi[c - 1] || a - out_hi[c - 1] == 1))
+	{
+		if (b > out_hi[c - 1])
+			out_hi[c - 1] = b;
+		return c;
+	}
+	out_lo[c] = a;
+	out_hi[c] = b;
+	return c + 1;
+}
+
+/* Make the c stretches out (at most 2 * max) s's, past max joined across the narrowest gaps. */
+static void
+store(bf_stretches *s, uint64_t *out_lo, uint64_t *out_hi, int c)
+{
+	if (c > s->max)
+		c = join_narrowest(s, out_lo, out_hi, c);
+	for (int k = 0; k < c; k++)
+	{
+		s->lo[k] = out_lo[k];
+		s->hi[k] = out_hi[k];
+	}
+	s->n = c;
+}
+
 void
 bf_stretches_finish(bf_stretches *s)
 {
@@ -169,26 +202,9 @@ bf_stretches_finish(bf_stretches *s)
 		}
 		else
 			a = b = s->pending[j++];
-		if (c > 0 && (a <= out_hi[c - 1] || a - out_hi[c - 1] == 1))
-		{
-			if (b > out_hi[c - 1])
-				out_hi[c - 1] = b;
-		}
-		else
-		{
-			out_lo[c] = a;
-			out_hi[c] = b;
-			c++;
-		}
+		c = append_stretch(out_lo, out_hi, c, a, b);
 	}
-	if (c > s->max)
-		c = join_narrowest(s, out_lo, out_hi, c);
-	for (int k = 0; k < c; k++)
-	{
-		s->lo[k] = out_lo[k];
-		s->hi[k] = out_hi[k];
-	}
-	s->n = c;
+	store(s, out_lo, out_hi, c);
 	s->npending = 0;
 }
 
@@ -218,24 +234,7 @@ bf_stretches_add_stretches(bf_stretches *s, const uint64_t *lo, const uint64_t *
 			b = hi[j];
 			j++;
 		}
-		if (c > 0 && (a <= out_hi[c - 1] || a - out_hi[c - 1] == 1))
-		{
-			if (b > out_hi[c - 1])
-				out_hi[c - 1] = b;
-		}
-		else
-		{
-			out_lo[c] = a;
-			out_hi[c] = b;
-			c++;
-		}
+		c = append_stretch(out_lo, out_hi, c, a, b);
 	}
-	if (c > s->max)
-		c = join_narrowest(s, out_lo, out_hi, c);
-	for (int k = 0; k < c; k++)
-	{
-		s->lo[k] = out_lo[k];
-		s->hi[k] = out_hi[k];
-	}
-	s->n = c;
+	store(s, out_lo, out_hi, c);
 }

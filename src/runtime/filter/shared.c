@@ -81,17 +81,24 @@ bloom_rf_shared_build_size(void)
 	return MAXALIGN(sizeof(RuntimeSharedBuild));
 }
 
-void
-bloom_rf_shared_build_init(RuntimeSharedBuild *sb)
+/* No share, no filter (the build's number is the caller's). */
+static void
+empty(RuntimeSharedBuild *sb)
 {
-	SpinLockInit(&sb->mutex);
-	ConditionVariableInit(&sb->made);
 	sb->shares = InvalidDsaPointer;
 	sb->nshares = 0;
 	sb->state = FILTER_UNMADE;
 	sb->filter = InvalidDsaPointer;
 	sb->filter_bytes = 0;
 	sb->keys = 0;
+}
+
+void
+bloom_rf_shared_build_init(RuntimeSharedBuild *sb)
+{
+	SpinLockInit(&sb->mutex);
+	ConditionVariableInit(&sb->made);
+	empty(sb);
 	sb->generation = 1;
 }
 
@@ -111,12 +118,7 @@ bloom_rf_shared_build_reinit(RuntimeSharedBuild *sb, dsa_area *area)
 	}
 	if (DsaPointerIsValid(sb->filter))
 		dsa_free(area, sb->filter);
-	sb->shares = InvalidDsaPointer;
-	sb->nshares = 0;
-	sb->state = FILTER_UNMADE;
-	sb->filter = InvalidDsaPointer;
-	sb->filter_bytes = 0;
-	sb->keys = 0;
+	empty(sb);
 	sb->generation++;
 }
 
