@@ -323,9 +323,6 @@ extern RuntimeValues *bloom_rf_shared_build_values(RuntimeSharedBuild *sb, dsa_a
  */
 extern uint64 bloom_rf_shared_build_generation(RuntimeSharedBuild *sb);
 
-/* Every published share's keys. */
-extern uint64 bloom_rf_shared_build_keys(RuntimeSharedBuild *sb);
-
 /* ---- the filter's shape (shape.c), for filter.c and shared.c ---- */
 
 /* The parameters and bytes of a runtime filter for nkeys keys, at most max_bytes. */

@@ -47,7 +47,7 @@ typedef struct SharedShare
 	dsa_pointer next;
 	ShareKind kind;
 	uint64 count;       /* SHARE_HASHES: the hashes; SHARE_FILTER: the filter's bytes */
-	uint64 keys;        /* the keys it added (for EXPLAIN and for sizing) */
+	uint64 keys;        /* the keys it added (the filter is sized for every share's) */
 	Size values_offset; /* where its values are, from the share's start; 0: none */
 	                    /* the hashes (uint32) or the filter's bytes follow, MAXALIGNed */
 } SharedShare;
@@ -66,11 +66,9 @@ struct RuntimeSharedBuild
 {
 	slock_t mutex;
 	dsa_pointer shares; /* the published shares, a list */
-	int nshares;
 	MadeState state;
 	dsa_pointer filter; /* the made filter's bytes (bf_init'ed), once made */
 	Size filter_bytes;
-	uint64 keys;            /* every share's keys */
 	uint64 generation;      /* the build's number: one more at each run of the Gather */
 	ConditionVariable made; /* broadcast when the filter is made */
 };
@@ -86,11 +84,9 @@ static void
 empty(RuntimeSharedBuild *sb)
 {
 	sb->shares = InvalidDsaPointer;
-	sb->nshares = 0;
 	sb->state = FILTER_UNMADE;
 	sb->filter = InvalidDsaPointer;
 	sb->filter_bytes = 0;
-	sb->keys = 0;
 }
 
 void
@@ -156,8 +152,6 @@ bloom_rf_shared_build_publish(RuntimeSharedBuild *sb, dsa_area *area, const uint
 	Assert(sb->state == FILTER_UNMADE);
 	share->next = sb->shares;
 	sb->shares = p;
-	sb->nshares++;
-	sb->keys += keys;
 	SpinLockRelease(&sb->mutex);
 }
 
@@ -278,15 +272,4 @@ bloom_rf_shared_build_values(RuntimeSharedBuild *sb, dsa_area *area, RuntimeValu
 	MemoryContextDelete(scratch);
 	bloom_rf_values_finish(into);
 	return into;
-}
-
-uint64
-bloom_rf_shared_build_keys(RuntimeSharedBuild *sb)
-{
-	uint64 keys;
-
-	SpinLockAcquire(&sb->mutex);
-	keys = sb->keys;
-	SpinLockRelease(&sb->mutex);
-	return keys;
 }
