@@ -9,7 +9,8 @@
  * operator family; the join's collation the index's or deterministic).  At
  * each build the index is asked which block ranges may hold a built key:
  * one bitmap scan of the index per distinct key (the index's "=" as a scan
- * key), or, past BLOOM_RF_EXACT_MAX distinct keys or when that would test
+ * key; per run of consecutive integer keys, ">=" its first and "<=" its
+ * last, where the index has them), or, past BLOOM_RF_EXACT_MAX distinct keys or when that would test
  * more than MAX_SUMMARY_TESTS summaries, one per stretch of an integer
  * key's values (filter/values.c), or one with the keys' least and greatest
  * values (">=" and "<=", a minmax index only).  The index itself
@@ -154,14 +155,36 @@ bloom_rf_brin_decide(Relation rel, Oid index_oid, AttrNumber column, Oid opno,
 		; /* no key: no block */
 	else if (!k->overflow && (double) k->nexact * nranges <= MAX_SUMMARY_TESTS)
 	{
+		bool runs_testable = stretch_operators(opno, family, collation, k, &ge, &le);
+
 		/* each distinct key's ranges, until most of the table is needed */
 		for (int e = 0; e < k->nexact && nselected <= most; e++)
 		{
-			ScanKeyData key;
+			int last = runs_testable ? bloom_rf_values_run_end(k, e) : e;
 
-			scan_key(&key, column, opno, family, collation, k->exact[e]);
-			nselected += index_ranges(index, snapshot, &key, 1, per_range, nblocks, selected,
-			                          nselected, most);
+			if (last > e)
+			{
+				/*
+				 * A run of consecutive integers, every one a key (a month of a
+				 * date dimension): one scan of [first, last] marks every range
+				 * that one scan per key would (a summary holding a key meets
+				 * the run), and where the column holds integers no other (a
+				 * summary's least and greatest, or each of its intervals,
+				 * meeting the run then hold an integer of it).  A year's keys
+				 * are then one index scan, not 366.
+				 */
+				scan_key(&keys[0], column, ge, family, collation, k->exact[e]);
+				scan_key(&keys[1], column, le, family, collation, k->exact[last]);
+				nselected += index_ranges(index, snapshot, keys, 2, per_range, nblocks, selected,
+				                          nselected, most);
+				e = last;
+			}
+			else
+			{
+				scan_key(&keys[0], column, opno, family, collation, k->exact[e]);
+				nselected += index_ranges(index, snapshot, keys, 1, per_range, nblocks, selected,
+				                          nselected, most);
+			}
 			CHECK_FOR_INTERRUPTS();
 		}
 	}

@@ -394,6 +394,19 @@ bloom_rf_values_exact(const RuntimeValues *v, int i)
 	return OidIsValid(v->keys[i].family) && !v->keys[i].overflow;
 }
 
+int
+bloom_rf_values_run_end(const RuntimeKeyValues *k, int e)
+{
+	Assert(!k->overflow && e >= 0 && e < k->nexact);
+	/* (integral_key, not k->integral: that one also says whether stretches are kept) */
+	if (!integral_key(k->type, k->family, k->typbyval))
+		return e;
+	/* distinct and sorted: each next value is greater, so + 1 cannot wrap */
+	while (e + 1 < k->nexact && ordered(k, k->exact[e + 1]) == ordered(k, k->exact[e]) + 1)
+		e++;
+	return e;
+}
+
 void
 bloom_rf_values_stretch(const RuntimeKeyValues *k, int j, Datum *lo, Datum *hi)
 {

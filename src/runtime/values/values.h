@@ -143,6 +143,15 @@ extern int64 bloom_rf_integer_value(Oid type, Datum value);
 extern bool bloom_rf_values_exact(const RuntimeValues *v, int i);
 
 /*
+ * The last of the run of consecutive integers that starts at distinct
+ * value e of a finished key holding its distinct values (not overflowed):
+ * the greatest e' >= e with exact[e .. e'] each one more than the one
+ * before; e itself for a key that is no integer in its type's default
+ * order.  Every integer in [exact[e], exact[e']] is then a value of the key.
+ */
+extern int bloom_rf_values_run_end(const RuntimeKeyValues *k, int e);
+
+/*
  * Stretch j of a finished key that keeps stretches (k->stretched; there
  * are k->stretches.n): its least and greatest values, of the key's type.
  */
