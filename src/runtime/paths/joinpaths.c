@@ -155,13 +155,10 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	offered = usable && estimate(root, outerrel, outer, outer_var, inner_var, opno, family,
 	                             collation, &range, &planned);
 	/*
-	 * where the statistics give no skip worth a plan, or one from their
-	 * bounds (a correlation, widened and trusted half: a month of a date
-	 * dimension's year and month columns priced as 18 of 61 partitions, 7,000
-	 * of 25,222 BRIN blocks, where 1 and 512 are read), the keys themselves,
+	 * where the statistics give no skip worth a plan, the keys themselves,
 	 * if a small indexed dimension can be read at plan time (keyprobe.c)
 	 */
-	if (usable && (!offered || range.from_statistics) &&
+	if (usable && !offered &&
 	    bloom_rf_key_probe(root, innerrel, outerrel, outer_var, inner_var, family, collation,
 	                       &range))
 	{
