@@ -31,7 +31,7 @@
 # and cached), and so does PostgreSQL's own suite, from that server's tree.
 #
 # Choosing versions: --pg 17,18 (or BLOOM_PG_VERSIONS="17 18").  Other knobs:
-# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (60), BLOOM_CASSERT=0
+# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (30), BLOOM_CASSERT=0
 # (skips the cassert run).
 #
 # The test run prints each version's counts, then ends with a line

@@ -79,7 +79,9 @@ fi
 
 echo "== C unit tests of the core"
 unit_log=$(mktemp)
+unit_start=$SECONDS
 make -s PG_CONFIG="$PG_CONFIG" unitcheck 2>&1 | tee "$unit_log" || true
+echo "== unitcheck took $((SECONDS - unit_start)) s"
 while read -r p f; do
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -93,8 +95,10 @@ rm -f "$unit_log"
 echo "== pg_regress and pg_isolation_regress (make installcheck: sql/, specs/) on a throwaway cluster"
 regress_log=$(mktemp)
 rm -rf results regression.diffs regression.out output_iso
+regress_start=$SECONDS
 pg_virtualenv -v "$version" -t make -s PG_CONFIG="$PG_CONFIG" installcheck >"$regress_log" 2>&1 || true
 cat "$regress_log"
+echo "== installcheck took $((SECONDS - regress_start)) s"
 read -r ok bad <<<"$(regress_counts "$regress_log")"
 passed=$((passed + ok))
 failed=$((failed + bad))
@@ -115,11 +119,12 @@ rm -f "$regress_log"
 # is added to the totals (no case at all is a failure); any other passes if
 # it finishes and prints a line "NAME: ok".
 cluster_test() {
-	local title=$1 name=$2 log ran=1 ok bad
+	local title=$1 name=$2 log ran=1 ok bad start=$SECONDS
 	shift 2
 	echo "== $title, on a throwaway cluster"
 	log=$(mktemp)
 	pg_virtualenv -v "$version" -t bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || ran=0
+	echo "== $name took $((SECONDS - start)) s"
 	if grep -qE "^$name: [0-9]+ passed, [0-9]+ failed$" "$log"; then
 		read -r ok bad <<<"$(counts_line "$name" "$log" |
 			sed 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
@@ -153,18 +158,19 @@ cluster_test "runtime filters in parallel plans: random joins under random paral
 	parallel_fuzz tests/runtime/parallel_fuzz.sh "${PARALLEL_FUZZ_CASES:-80}"
 cluster_test "bloomfilter index: randomized check-then-insert harness against EXISTS" harness \
 	tests/index/harness.sh "${HARNESS_ROUNDS:-24}" "${HARNESS_KEYS:-3000}"
-cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-60} s" load tests/load/load_test.sh \
-	"${LOAD_SECONDS:-60}"
+cluster_test "load: pgbench, 8 clients, ${LOAD_SECONDS:-30} s" load tests/load/load_test.sh \
+	"${LOAD_SECONDS:-30}"
 
 # own_servers_test TITLE NAME SCRIPT [ARGS]: a script that starts servers of
 # its own (a primary and a standby, killed and restarted), ending with
 # "NAME: P passed, F failed".
 own_servers_test() {
-	local title=$1 name=$2 log ok bad
+	local title=$1 name=$2 log ok bad start=$SECONDS
 	shift 2
 	echo "== $title, on servers of its own"
 	log=$(mktemp)
 	bash "$@" 2>&1 | grep -v NOTICE | tee "$log" || true
+	echo "== $name took $((SECONDS - start)) s"
 	if grep -qE "^$name: [0-9]+ passed, [0-9]+ failed$" "$log"; then
 		read -r ok bad <<<"$(counts_line "$name" "$log" |
 			sed 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/')"
