@@ -96,15 +96,22 @@ declare -A python_file=()
 for ((i = 0; i < ${#files[@]}; i++)); do
 	f=${files[$i]}
 	new=$work/vectors/new-$(basename "$f")
-	# (awk: the lines of f that none of the earlier files has; each is a few MB)
-	awk 'FILENAME != ARGV[ARGC - 1] { seen[$0] = 1; next } !($0 in seen)' \
-		"${files[@]:0:$i}" "$f" >"$new"
+	# (awk: the lines of f that none of the earlier files has; each is a few MB;
+	# the first file's are all of its lines)
+	if ! awk 'FILENAME != ARGV[ARGC - 1] { seen[$0] = 1; next } !($0 in seen)' \
+		"${files[@]:0:$i}" "$f" >"$new" ||
+		{ [ "$i" -eq 0 ] && [ "$(wc -l <"$new")" -ne "$(wc -l <"$f")" ]; }; then
+		new=failed
+	fi
 	python_file[$f]=$new
 done
 (
 	for f in "${files[@]}"; do
 		log=$work/python-$(basename "$f" .jsonl).log
-		if [ ! -s "${python_file[$f]}" ]; then
+		if [ "${python_file[$f]}" = failed ]; then
+			echo "$(basename "$f"): its lines that no earlier file has could not be told apart" >"$log"
+			echo 1 >"$log.status"
+		elif [ ! -s "${python_file[$f]}" ]; then
 			echo "every line of $(basename "$f") is one of an earlier file's, checked there" >"$log"
 			echo 0 >"$log.status"
 		elif env BLOOM_VECTORS="${python_file[$f]}" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_vectors.py" >"$log" 2>&1; then
@@ -167,7 +174,7 @@ check "js: the examples (node-postgres), from the package" bash tests/clients/ex
 check "python: the examples (psycopg 3), from the package" bash tests/clients/examples.sh python "$packages" "$work/examples-py" "$host_version"
 wait "$python_vectors"
 for f in "${files[@]}"; do
-	check "python: $(basename "$f" .jsonl) ($(wc -l <"${python_file[$f]}") of its $(wc -l <"$f") types' lines not in an earlier file)" \
+	check "python: $(basename "$f" .jsonl) ($(wc -l <"${python_file[$f]}" 2>/dev/null) of its $(wc -l <"$f") types' lines not in an earlier file)" \
 		shown_log "$work/python-$(basename "$f" .jsonl).log"
 done
 echo "clients: $passed passed, $failed failed"

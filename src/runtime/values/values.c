@@ -94,7 +94,8 @@ key_init(RuntimeKeyValues *k, Oid opno, Oid collation, Oid family)
 	}
 	k->family = family;
 	fmgr_info(proc, &k->order);
-	k->integral = integral_key(right, family, k->typbyval);
+	k->integer_order = integral_key(right, family, k->typbyval);
+	k->integral = k->integer_order;
 	/* the distinct values' room (20 kB) is made at the first value (key_add) */
 }
 
@@ -398,12 +399,18 @@ int
 bloom_rf_values_run_end(const RuntimeKeyValues *k, int e)
 {
 	Assert(!k->overflow && e >= 0 && e < k->nexact);
-	/* (integral_key, not k->integral: that one also says whether stretches are kept) */
-	if (!integral_key(k->type, k->family, k->typbyval))
+	/* (not k->integral: that one also says whether stretches are kept) */
+	if (!k->integer_order)
 		return e;
-	/* distinct and sorted: each next value is greater, so + 1 cannot wrap */
-	while (e + 1 < k->nexact && ordered(k, k->exact[e + 1]) == ordered(k, k->exact[e]) + 1)
+	while (e + 1 < k->nexact)
+	{
+		int64 value = bloom_rf_integer_value(k->type, k->exact[e]);
+
+		/* the next is one more (so greater: no wrap past the type's greatest, sorted or not) */
+		if (value == PG_INT64_MAX || bloom_rf_integer_value(k->type, k->exact[e + 1]) != value + 1)
+			break;
 		e++;
+	}
 	return e;
 }
 

@@ -58,6 +58,8 @@ typedef struct RuntimeKeyValues
 	 * (bf_stretches.h, as v ^ BF_STRETCH_SIGN) that cover every value
 	 */
 	bool integral;
+	bool integer_order;     /* an integer in its type's default order (whether or not
+	                         * stretches are kept): runs of consecutive values are known */
 	bool stretched;         /* the stretches hold the values (overflow, integral) */
 	bf_stretches stretches; /* finished with the build */
 	void *stretches_buffer; /* made at the first overflow */
