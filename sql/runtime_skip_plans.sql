@@ -147,9 +147,29 @@ SELECT join_rows('SELECT count(*) FROM sales, dates WHERE sales.dk = dates.dk AN
 RESET bloomfilter.runtime_filter_skip_costing;
 SELECT join_rows('SELECT count(*) FROM sales, dates WHERE sales.dk = dates.dk AND y = 2011 AND m = 3') AS from_the_keys;
 SELECT count(*) AS actual FROM sales, dates WHERE sales.dk = dates.dk AND y = 2011 AND m = 3;
+-- the same from the other side of the FROM list (PostgreSQL's paths made
+-- before the hook take the rows too)
+SELECT join_rows('SELECT count(*) FROM dates, sales WHERE sales.dk = dates.dk AND y = 2011 AND m = 3') AS from_the_keys_reversed;
+-- a fact of one day a week (157 distinct days): the 31 keys among the
+-- dimension's 1,096 days within its bounds, not among its own 157
+CREATE TABLE wsales (dk int, amount int) PARTITION BY RANGE (dk);
+CREATE TABLE wsales_2010 PARTITION OF wsales FOR VALUES FROM (40177) TO (40542);
+CREATE TABLE wsales_2011 PARTITION OF wsales FOR VALUES FROM (40542) TO (40907);
+CREATE TABLE wsales_2012 PARTITION OF wsales FOR VALUES FROM (40907) TO (41273);
+INSERT INTO wsales SELECT dk, amount FROM sales, generate_series(1, 4) WHERE dk % 7 = 0;
+ALTER TABLE wsales ALTER dk SET STATISTICS 1000;
+VACUUM ANALYZE wsales;
+SELECT join_rows('SELECT count(*) FROM wsales, dates WHERE wsales.dk = dates.dk AND y = 2011 AND m = 3') AS weekly_from_the_keys;
+SELECT count(*) AS weekly_actual FROM wsales, dates WHERE wsales.dk = dates.dk AND y = 2011 AND m = 3;
+-- a dimension whose key is not unique: PostgreSQL's estimate
+CREATE TABLE twodates AS SELECT * FROM dates;
+CREATE INDEX ON twodates (dk);
+ALTER TABLE twodates ALTER dk SET STATISTICS 250, ALTER y SET STATISTICS 250;
+VACUUM ANALYZE twodates;
+SELECT join_rows('SELECT count(*) FROM sales, twodates WHERE sales.dk = twodates.dk AND y = 2011 AND m = 3') AS not_unique;
 -- as a semi join; and not where the join has another qual (which would
 -- leave fewer rows)
-SELECT join_rows('SELECT count(*) FROM sales WHERE dk IN (SELECT dk FROM dates WHERE y = 2011 AND m = 3)') AS semi_from_the_keys;
+SELECT join_rows('SELECT count(*) FROM sales WHERE dk IN (SELECT dk FROM twodates WHERE y = 2011 AND m = 3)') AS semi_from_the_keys;
 SELECT join_rows('SELECT count(*) FROM sales, dates WHERE sales.dk = dates.dk AND sales.amount < dates.dk AND y = 2011 AND m = 3') AS another_qual;
 
 -- the same where the dimension's keys cannot be read at plan time (no

@@ -43,6 +43,8 @@
 #include "../../bloom_compat.h"
 #include "../../../core/bf_runtime.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_statistic.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
@@ -65,8 +67,8 @@ static void offer_partial(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *ou
                           Oid collation, const RuntimeKeyRange *range);
 static bool trusted(RuntimePlannedSkip *planned, const RuntimeKeyRange *range, Path *outer);
 static void rows_from_keys(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
-                           RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra,
-                           Var *outer_var, const RuntimeKeyRange *range);
+                           JoinType jointype, JoinPathExtraData *extra, Var *outer_var,
+                           const RuntimeKeyRange *range);
 static bool join_key(RelOptInfo *outerrel, RelOptInfo *innerrel, RestrictInfo *rinfo,
                      Var **outer_var, Var **inner_var, Oid *opno, Oid *family, Oid *collation);
 static bool estimate(PlannerInfo *root, RelOptInfo *outerrel, Path *outer, Var *outer_var,
@@ -178,7 +180,7 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	}
 	/* before this join's paths are made: their rows are the join's */
 	if (usable && range.probed)
-		rows_from_keys(root, joinrel, outerrel, innerrel, jointype, extra, outer_var, &range);
+		rows_from_keys(root, joinrel, outerrel, jointype, extra, outer_var, &range);
 	if (offered)
 	{
 		marker = bloom_rf_marker_path(outerrel, outer, &planned);
@@ -205,44 +207,66 @@ bloom_rf_paths_join(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 /*
  * The join's rows from the keys read at plan time (range->probed: the
  * inner side's keys within the outer side's bounds, exactly): an outer row
- * matches where its key is one of them, so about outer rows x keys / the
- * outer key's distinct values (x the inner rows of a key, for an inner
- * join whose inner side is not unique).  PostgreSQL's estimate
- * (eqjoinsel) divides by the larger of the two sides' distinct values,
- * whatever quals the inner side has: a month of a 200-year date dimension
- * joined to a 5-year fact is 1,234 rows by it and 49,290 in fact, and the
- * join above it (the item's) then takes an index probe per row.  Raised
- * only (where PostgreSQL's estimate is higher, it may rest on the
- * most common values), for a join on the key alone, inner or semi; the
- * paths PostgreSQL made for the join before this hook keep the rows they
- * were costed with.
+ * matches where its key is one of them.  As PostgreSQL assumes, the
+ * smaller set of distinct keys lies within the larger, here the outer
+ * key's distinct values and the inner side's keys within the bounds, its
+ * quals aside (range->nwithin): the outer rows whose key is not NULL,
+ * times the keys over the larger of the two.  PostgreSQL's estimate
+ * (eqjoinsel) divides by the larger side's distinct values whatever quals
+ * the inner side has: a month of a 200-year date dimension joined to a
+ * 5-year fact is 1,234 rows by it and 49,290 in fact, and the join above
+ * it (the item's) then takes an index probe per row.  Only for a semi
+ * join, or an inner one whose inner side is unique on the key (each
+ * outer row meets at most one inner row), on the key alone (another
+ * qual would leave fewer); only raised (where PostgreSQL's estimate is
+ * higher it may rest on the most common values).  The paths PostgreSQL
+ * made for the join before this hook (the other orientation, or this
+ * one's) take the new rows too, their costs unchanged, so that the joins
+ * above see the same rows whichever path they are given.
  */
 static void
-rows_from_keys(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
-               JoinType jointype, JoinPathExtraData *extra, Var *outer_var,
-               const RuntimeKeyRange *range)
+rows_from_keys(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, JoinType jointype,
+               JoinPathExtraData *extra, Var *outer_var, const RuntimeKeyRange *range)
 {
 	VariableStatData vardata;
 	bool isdefault;
-	double distinct, rows;
+	double distinct, nullfrac = 0.0, rows, scale;
+	ListCell *lc;
 
 	Assert(range->probed && (jointype == JOIN_INNER || jointype == JOIN_SEMI));
-	if (list_length(extra->restrictlist) != 1)
-		return; /* other join quals would leave fewer */
+	if (list_length(extra->restrictlist) != 1 || (jointype == JOIN_INNER && !extra->inner_unique))
+		return;
 	examine_variable(root, (Node *) outer_var, 0, &vardata);
 	distinct = get_variable_numdistinct(&vardata, &isdefault);
+	if (HeapTupleIsValid(vardata.statsTuple))
+		nullfrac = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac;
 	ReleaseVariableStats(vardata);
 	if (isdefault || distinct < 1)
 		return; /* no statistics: nothing better to say */
-	rows = outerrel->rows * Min(1.0, range->nvalues / distinct);
-	if (jointype == JOIN_INNER && !extra->inner_unique)
-		rows *= Max(1.0, innerrel->rows / Max(1, range->nvalues));
+	rows = outerrel->rows * (1.0 - nullfrac) *
+	       Min(1.0, range->nvalues / Max(distinct, (double) range->nwithin));
 	rows = clamp_row_est(rows);
 	if (rows <= joinrel->rows)
 		return;
 	elog(DEBUG1, "bloomfilter: the join's rows from the %d keys read at plan time: %.0f, not %.0f",
 	     range->nvalues, rows, joinrel->rows);
+	scale = rows / joinrel->rows;
 	joinrel->rows = rows;
+	foreach (lc, joinrel->pathlist)
+	{
+		Path *path = lfirst(lc);
+
+		if (path->param_info == NULL)
+			path->rows = rows;
+	}
+	/* (a partial path's rows are one process's share: scaled alike) */
+	foreach (lc, joinrel->partial_pathlist)
+	{
+		Path *path = lfirst(lc);
+
+		if (path->param_info == NULL)
+			path->rows = clamp_row_est(path->rows * scale);
+	}
 }
 
 /* The estimate, for a partitioned or a plain outer table, and whether it is trusted enough. */

@@ -97,6 +97,7 @@ typedef struct ProbeOutcome
 	bool read;   /* the keys were read: */
 	int nvalues; /* these, in the planner's memory */
 	Datum *values;
+	int nwithin; /* distinct keys of the rows read, before the quals */
 	bool probed_default;
 } ProbeOutcome;
 
@@ -161,6 +162,7 @@ bloom_rf_key_probe(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel
 		return false;
 	range->values = outcome->values;
 	range->nvalues = outcome->nvalues;
+	range->nwithin = outcome->nwithin;
 	range->probed = true;
 	range->probed_default = outcome->probed_default;
 	range->keys = Max(1, outcome->nvalues);
@@ -261,7 +263,8 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 	EState *estate;
 	ExprContext *econtext;
 	ExprState *qual;
-	int nread = 0, capacity = 64, n = 0;
+	int nread = 0, capacity = 64, n = 0, nwithin = 0;
+	Datum last_within = (Datum) 0;
 	Datum *values;
 	bool whole = true;
 
@@ -321,6 +324,14 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 			CHECK_FOR_INTERRUPTS();
 		if (!index_fetch_heap(scan, slot))
 			continue; /* not visible to the snapshot */
+		value = slot_getattr(slot, key->varattno, &isnull);
+		/* the distinct keys within the bounds, the quals aside (in the key's order) */
+		if (!isnull && (nwithin == 0 ||
+		                DatumGetInt32(FunctionCall2Coll(&cmp, collation, last_within, value)) != 0))
+		{
+			last_within = datumCopy(value, typbyval, typlen); /* (scratch memory) */
+			nwithin++;
+		}
 		ResetExprContext(econtext);
 		econtext->ecxt_scantuple = slot;
 		if (!ExecQual(qual, econtext))
@@ -353,6 +364,7 @@ read_keys(PlannerInfo *root, RelOptInfo *innerrel, RelOptInfo *outerrel, Var *ou
 		return false;
 	outcome->values = values;
 	outcome->nvalues = n;
+	outcome->nwithin = nwithin;
 	/* keys beyond the other partitions' bounds were not read: the default may hold some */
 	outcome->probed_default = outerrel->part_scheme != NULL && outerrel->boundinfo != NULL &&
 	                          outerrel->boundinfo->default_index >= 0;

@@ -60,6 +60,7 @@ typedef struct RuntimeKeyRange
 	bool probed_default; /* keys beyond the bounds were not read: the default partition is read */
 	int nvalues;
 	Datum *values; /* sorted in the key's order, distinct */
+	int nwithin;   /* the inner side's distinct keys within the bounds, its quals aside */
 } RuntimeKeyRange;
 
 /*
