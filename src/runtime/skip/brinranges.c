@@ -10,10 +10,11 @@
  * each build the index is asked which block ranges may hold a built key:
  * one bitmap scan of the index per distinct key (the index's "=" as a scan
  * key; per run of consecutive integer keys, ">=" its first and "<=" its
- * last, where the index has them), or, past BLOOM_RF_EXACT_MAX distinct keys or when that would test
- * more than MAX_SUMMARY_TESTS summaries, one per stretch of an integer
- * key's values (filter/values.c), or one with the keys' least and greatest
- * values (">=" and "<=", a minmax index only).  The index itself
+ * last, where the index has them), or, past BLOOM_RF_EXACT_MAX distinct
+ * keys or when that would test more than MAX_SUMMARY_TESTS summaries, one
+ * per stretch of an integer key's values (filter/values.c), or one with the
+ * keys' least and greatest values (">=" and "<=", a minmax index only).
+ * The index itself
  * answers: BRIN's consistent functions, its unsummarized ranges (always
  * returned, so always read) and its view of the table's length.  The keys
  * are asked one at a time, and as soon as more than half of the table's
