@@ -91,15 +91,30 @@ sizing=$work/vectors/sizing.jsonl
 # A file's line is one type's filters and answers, and Python's check of a
 # line depends on nothing else: a line the same as one of an earlier file
 # (the versions' servers answer alike) asks nothing new, and each file's
-# check reads only its lines that no earlier file has (new-N.jsonl).
+# check reads only its lines that no earlier file has (new-N.jsonl).  "The
+# same" reads each "estimated_fpp" to 12 significant digits: the libm of
+# 18's Debian gives other last digits (4.55053732144647e-10 against
+# 4.5505373214464696e-10), and the check allows 1e-9 of it.
+same_lines='
+function key(s,    out, num) {
+	out = ""
+	while (match(s, /"estimated_fpp": *[-+0-9.eE]+/)) {
+		num = substr(s, RSTART, RLENGTH)
+		sub(/^"estimated_fpp": */, "", num)
+		out = out substr(s, 1, RSTART - 1) "\"estimated_fpp\":" sprintf("%.12g", num + 0)
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+FILENAME != ARGV[ARGC - 1] { seen[key($0)] = 1; next }
+!(key($0) in seen)'
 declare -A python_file=()
 for ((i = 0; i < ${#files[@]}; i++)); do
 	f=${files[$i]}
 	new=$work/vectors/new-$(basename "$f")
 	# (awk: the lines of f that none of the earlier files has; each is a few MB;
 	# the first file's are all of its lines)
-	if ! awk 'FILENAME != ARGV[ARGC - 1] { seen[$0] = 1; next } !($0 in seen)' \
-		"${files[@]:0:$i}" "$f" >"$new" ||
+	if ! awk "$same_lines" "${files[@]:0:$i}" "$f" >"$new" ||
 		{ [ "$i" -eq 0 ] && [ "$(wc -l <"$new")" -ne "$(wc -l <"$f")" ]; }; then
 		new=failed
 	fi
