@@ -136,10 +136,17 @@ export function hashFloat8(v, seedHi, seedLo) {
   return hashBytes(bytes, seedHi, seedLo);
 }
 
+/** What numericGroups and hashNumeric give for a value numeric cannot hold. */
+export const NUMERIC_OUT_OF_RANGE = "out of range";
+
 /**
- * A decimal string as PostgreSQL's numeric: null for NaN and the
- * infinities, else { weight, digits } in base 10000 (leading and trailing
- * zero groups kept; the hash strips them).
+ * A decimal string as PostgreSQL's numeric: { weight, groups } in base 10000
+ * (leading and trailing zero groups kept; the hash strips them); undefined
+ * when it is not one, NUMERIC_OUT_OF_RANGE when numeric_in refuses it for
+ * its size: a written exponent of INT_MAX / 2 or more in size, more than
+ * 16383 digits after the point (trailing zeros counted), a value other than
+ * zero of 10^131072 or more.  (Checked before the digits are written out:
+ * "1e999999999" would take a gigabyte.)
  */
 export function numericGroups(text) {
   // (spaces as PostgreSQL's isspace: ASCII only)
@@ -147,10 +154,14 @@ export function numericGroups(text) {
   if (m === null) return undefined;
   let intPart = m[2] !== undefined ? m[2] : "";
   let frac = m[2] !== undefined ? (m[3] || "") : m[4];
-  let exp = m[5] !== undefined ? parseInt(m[5], 10) : 0;
-  if (!Number.isFinite(exp) || Math.abs(exp) > 1e6) return undefined;
-  // move the point by the exponent
+  const exp = m[5] !== undefined ? Number(m[5]) : 0;
+  if (!(Math.abs(exp) < 1073741823)) return NUMERIC_OUT_OF_RANGE;
+  if (frac.length - exp > 16383) return NUMERIC_OUT_OF_RANGE;
   let digits = intPart + frac;
+  const first = digits.search(/[1-9]/);
+  if (first < 0) return { weight: 0, groups: [] }; // zero, whatever its exponent
+  if (intPart.length - 1 - first + exp > 131071) return NUMERIC_OUT_OF_RANGE;
+  // move the point by the exponent
   let point = intPart.length + exp; // digits before the point
   if (point < 0) { digits = "0".repeat(-point) + digits; point = 0; }
   if (point > digits.length) digits += "0".repeat(point - digits.length);
@@ -169,7 +180,7 @@ export function hashNumeric(text, seedHi, seedLo) {
   const t = text.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
   if (/^(?:nan|[+-]?inf(?:inity)?)$/i.test(t)) return [seedHi, seedLo];
   const n = numericGroups(t);
-  if (n === undefined) return undefined;
+  if (n === undefined || n === NUMERIC_OUT_OF_RANGE) return n;
   let { weight, groups } = n;
   let start = 0;
   while (start < groups.length && groups[start] === 0) { start++; weight--; }

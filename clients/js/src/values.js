@@ -74,6 +74,8 @@ function hashNumeric(v, sh, sl) {
   else text = String(v); // the shortest decimal that reads back as v (may have an exponent)
   const h = H.hashNumeric(text, sh, sl);
   if (h === undefined) throw fail(`"${text}" is not a numeric value`);
+  if (h === H.NUMERIC_OUT_OF_RANGE)
+    throw fail(`"${text.slice(0, 40)}" is out of range for a numeric key: numeric holds at most 16383 digits after the point, values under 10^131072, exponents under 2^30 - 1`);
   return h;
 }
 

@@ -159,6 +159,15 @@ test("text and Dates the server refuses are refused", () => {
   d.add("4714-11-24 BC").add("5874897-12-31").add("2000-02-29");
   const n = make("numeric");
   for (const bad of ["1_000", "\u0661\u0662", "\u00a01", "1e"]) refuses(() => n.add(bad), "is not a numeric value");
+  // numeric's bounds, each as PostgreSQL 15's numeric_in answered it (a value
+  // past them is refused at once, not written out digit by digit)
+  for (const held of ["1e131071", "9999e131068", "10000e131067", "00001e131071", "0e-16383", "1e-16383", "0e999999"])
+    assert.equal(n.contains(held), false, held);
+  for (const bad of ["1e131072", "0.0001e131076", "0e-16384", "1e-16384", "0.5e-16383", "1.0000e-16380",
+    "0.00000e-16380", "0e1073741823", "1e-99999999999", "1e999999999"]) {
+    refuses(() => n.contains(bad), "out of range for a numeric key");
+    refuses(() => n.add(bad), "out of range for a numeric key");
+  }
 });
 
 test("a written filter reads back, in both forms and both engines, and an add after reading goes on", () => {

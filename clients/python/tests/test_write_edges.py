@@ -5,6 +5,7 @@ values were converted; the sizing of a 1-bit first guess."""
 
 import threading
 import unittest
+from decimal import Decimal
 
 from pg_bloomfilter import BloomFilter, BloomFilterError, IndexFilter
 
@@ -35,6 +36,18 @@ class Edges(unittest.TestCase):
             self.refused("is not a numeric value", n.add, text)
         n.add_many([" 1.50 ", "inf", "-Infinity", "NaN", ".5", "5.", "1e-3"])
         self.assertTrue(n.contains("1.5") and n.contains("0.001") and n.contains("0.5"))
+        # numeric's bounds, each as PostgreSQL 15's numeric_in answered it (a
+        # value past them is refused at once, not written out digit by digit)
+        held = ["1e131071", "9999e131068", "10000e131067", "00001e131071", "0e-16383", "1e-16383", "0e999999",
+                Decimal("1e131071"), 10**131071]
+        refused = ["1e131072", "0.0001e131076", "0e-16384", "1e-16384", "0.5e-16383", "1.0000e-16380",
+                   "0.00000e-16380", "0e1073741823", "1e-99999999999", "1e999999999", Decimal("1e131072"),
+                   Decimal("0e-16384"), 10**131072]
+        for value in held:
+            self.assertFalse(n.contains(value), value)
+        for value in refused:
+            self.refused("out of range for a numeric key", n.contains, value)
+            self.refused("out of range for a numeric key", n.add, value)
 
     def test_a_union_converts_only_what_both_sides_converted(self):
         f4 = BloomFilter.create("float4", 100)

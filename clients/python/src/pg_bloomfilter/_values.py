@@ -54,16 +54,50 @@ _NUMERIC_TEXT = re.compile(
 )
 
 
+# numeric's bounds, as numeric_in keeps them (set_var_from_str, make_result):
+# a written exponent under INT_MAX / 2 in size, at most 16383 digits after
+# the point (the display scale, trailing zeros counted), and a value other
+# than zero under 10^131072 (a weight of at most 32767 base-10000 digits).
+# Checked before hashing, which writes out every digit: "1e999999999" would
+# otherwise take minutes and gigabytes to be refused by no one.
+_NUMERIC_EXPONENT_LIMIT = (2**31 - 1) // 2
+_NUMERIC_MAX_SCALE = 16383
+_NUMERIC_MAX_LEADING_EXPONENT = 131071
+_NUMERIC_WRITTEN_EXPONENT = re.compile(r"[eE]([+-]?[0-9]+)")
+
+
+def _numeric_refusal(d: Decimal, written_exponent: int) -> Optional[str]:
+    """Why numeric_in would refuse d (finite), written with written_exponent;
+    None when it holds it."""
+    if abs(written_exponent) >= _NUMERIC_EXPONENT_LIMIT:
+        return "its exponent is too large"
+    if -d.as_tuple().exponent > _NUMERIC_MAX_SCALE:
+        return f"numeric holds at most {_NUMERIC_MAX_SCALE} digits after the point"
+    if d and d.adjusted() > _NUMERIC_MAX_LEADING_EXPONENT:
+        return "numeric holds values under 10^131072"
+    return None
+
+
 def _decimal(v, seed: int) -> int:
+    written_exponent = None
     if isinstance(v, str):
         if _NUMERIC_TEXT.fullmatch(v) is None:
             raise BloomFilterError(f"{v!r} is not a numeric value")
+        m = _NUMERIC_WRITTEN_EXPONENT.search(v)
+        written_exponent = int(m.group(1)) if m else 0
         try:
             v = Decimal(v.strip(" \t\n\r\v\f"))
         except InvalidOperation as e:
             raise BloomFilterError(f"{v!r} is not a numeric value") from e
-    if isinstance(v, Decimal) and v.is_snan():
+    elif not isinstance(v, Decimal):
+        v = Decimal(v)
+    if v.is_snan():
         v = Decimal("NaN")
+    if v.is_finite():
+        # (a Decimal is sent as str(v), whose exponent is its own for zero)
+        why = _numeric_refusal(v, v.as_tuple().exponent if written_exponent is None else written_exponent)
+        if why is not None:
+            raise BloomFilterError(f"{str(v)[:40]!r} is out of range for a numeric key: {why}")
     return h.hash_numeric(v, seed)
 
 
