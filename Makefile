@@ -32,6 +32,7 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/plan/plantree.o \
 	src/runtime/exec/node.o src/runtime/exec/build.o src/runtime/exec/probe.o \
 	src/runtime/exec/scan.o src/runtime/exec/scanshare.o src/runtime/exec/counts.o src/runtime/exec/passthrough.o \
+	src/runtime/exec/appendskip.o \
 	src/runtime/paths/joinpaths.o src/runtime/paths/keyrange.o src/runtime/paths/keyprobe.o src/runtime/paths/keyquals.o \
 	src/runtime/paths/partread.o src/runtime/paths/tableread.o \
 	src/runtime/paths/marker.o \

@@ -209,4 +209,23 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #define BLOOM_MY_LXID() (MyProc->lxid)
 #endif
 
+/*
+ * nodeAppend.c keeps its ParallelAppendState (a Parallel Append's shared
+ * state) to itself.  Its layout has been the same from 11 to 18 (read in
+ * 15's, 17's and 18's sources); it is declared here for the versions it is
+ * known in, where exec/appendskip.c marks subplans done in it.  A later
+ * version leaves BLOOM_PARALLEL_APPEND_KNOWN undefined, and its Parallel
+ * Appends unmarked, until its source has been read.
+ */
+#if PG_VERSION_NUM < 190000
+#include "storage/lwlock.h"
+#define BLOOM_PARALLEL_APPEND_KNOWN 1
+typedef struct BloomParallelAppendState
+{
+	LWLock pa_lock;                          /* taken to choose a subplan */
+	int pa_next_plan;                        /* the next subplan to hand out */
+	bool pa_finished[FLEXIBLE_ARRAY_MEMBER]; /* done: never handed out again */
+} BloomParallelAppendState;
+#endif
+
 #endif /* BLOOM_COMPAT_H */

@@ -146,7 +146,8 @@ connect_joins(PlanState *ps, void *context)
  * Give the filter to its probes and scans in the join's outer side, and
  * tell its build the remote scans it was shipped into (ship/pushdown.c),
  * whose plans name its parameter: a rebuild must make them send their
- * queries again.
+ * queries again.  A Parallel Append over such probes and scans is armed to
+ * hand out none that the build excludes (exec/appendskip.c).
  */
 static bool
 connect_probes(PlanState *ps, void *arg)
@@ -162,5 +163,10 @@ connect_probes(PlanState *ps, void *arg)
 	if (IsA(ps, ForeignScanState) && wiring->remote_param >= 0 &&
 	    bms_is_member(wiring->remote_param, ps->plan->allParam))
 		bloom_rf_build_add_remote_scan(wiring->build, ps);
-	return planstate_tree_walker(ps, connect_probes, wiring);
+	if (planstate_tree_walker(ps, connect_probes, wiring))
+		return true;
+	/* (after its subplans have their filters) */
+	if (IsA(ps, AppendState) && ps->plan->parallel_aware && bloom_rf_append_arm(ps))
+		bloom_rf_build_add_append(wiring->build, ps);
+	return false;
 }

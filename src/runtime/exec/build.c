@@ -38,6 +38,7 @@ typedef struct BuildState
 	uint32 *hashes;
 	/* shipped to postgres_fdw scans (ship/pushdown.c) */
 	List *remote_scans; /* the scans reading plan.remote_param (hooks.c), changed at a new build */
+	List *appends;      /* Parallel Appends handing out what this build excludes (appendskip.c) */
 	bytea *sent;        /* the value this node put in the remote parameter, or NULL */
 } BuildState;
 
@@ -101,6 +102,15 @@ bloom_rf_build_add_remote_scan(PlanState *build, PlanState *scan)
 
 	Assert(bloom_rf_is_build(build) && state->plan.remote_param >= 0);
 	state->remote_scans = lappend(state->remote_scans, scan);
+}
+
+void
+bloom_rf_build_add_append(PlanState *build, PlanState *append)
+{
+	BuildState *state = (BuildState *) build;
+
+	Assert(bloom_rf_is_build(build));
+	state->appends = list_append_unique_ptr(state->appends, append);
 }
 
 static Node *
@@ -257,10 +267,19 @@ build_dsm_init(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	build_dsm_setup((BuildState *) node, pcxt, coordinate, false);
 }
 
+/*
+ * The Gather above starts again: its Parallel Appends' marks are cleared
+ * (ExecAppendReInitializeDSM), and this process marks again at their next
+ * first row (appendskip.c; new workers do at theirs).
+ */
 static void
 build_dsm_reinit(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
+	ListCell *lc;
+
 	build_dsm_setup((BuildState *) node, pcxt, coordinate, true);
+	foreach (lc, ((BuildState *) node)->appends)
+		bloom_rf_append_arm(lfirst(lc));
 }
 
 /* The leader: the counts start over; the shared filter is set up, or emptied for a rescan. */

@@ -206,7 +206,8 @@ bloom_rf_scan_counts_explain(const RuntimeScanPrivate *plan, const RuntimeScanCo
 
 	for (int w = 0; w < nworkers; w++)
 		bloom_rf_scan_counts_add(&all, &workers[w]);
-	if (all.scans == 0)
+	/* (a partition a Parallel Append never handed out was decided, not started) */
+	if (all.scans == 0 && all.partitions_checked == 0)
 		return;
 	explain_counts(plan, &all, &out);
 	if (!es->verbose || nworkers == 0)
@@ -215,8 +216,8 @@ bloom_rf_scan_counts_explain(const RuntimeScanPrivate *plan, const RuntimeScanCo
 		ExplainOpenGroup("Runtime Filter Workers", "Runtime Filter Workers", false, es);
 	for (int w = 0; w < nworkers; w++)
 	{
-		if (workers[w].scans == 0)
-			continue; /* never started */
+		if (workers[w].scans == 0 && workers[w].partitions_checked == 0)
+			continue; /* neither started nor decided */
 		if (es->format == EXPLAIN_FORMAT_TEXT)
 		{
 			StringInfoData line;

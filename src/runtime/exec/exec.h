@@ -10,6 +10,7 @@
  *	 scanshare.c  ... in place of a Parallel Seq Scan: what its processes
  *	           share (how they read, what each claims, their counts)
  *	 counts.c  the nodes' counts across parallel processes, for EXPLAIN
+ *	 appendskip.c  a Parallel Append hands out no subplan the build excludes
  *	 passthrough.c  BloomFilterCosted, the plan of the join search's marker
  *	           path (paths/), run only if the planner's pass left it in
  *
@@ -252,6 +253,13 @@ extern RuntimeFilter *bloom_rf_build_filter(PlanState *build);
 extern int bloom_rf_build_remote_param(PlanState *build);
 extern void bloom_rf_build_add_remote_scan(PlanState *build, PlanState *scan);
 
+/*
+ * A Parallel Append armed for this build's filter (bloom_rf_append_arm):
+ * armed again when the Gather above starts again (the build's shared
+ * memory is set up again then).
+ */
+extern void bloom_rf_build_add_append(PlanState *build, PlanState *append);
+
 /* Whether a state is a probe's; give it the filter if the numbers match. */
 extern bool bloom_rf_is_probe(PlanState *ps);
 extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
@@ -259,5 +267,25 @@ extern void bloom_rf_probe_attach(PlanState *probe, RuntimeFilter *filter);
 /* Whether a state is a BloomFilterScan's; give it the filter if the numbers match. */
 extern bool bloom_rf_is_scan(PlanState *ps);
 extern void bloom_rf_scan_attach(PlanState *ps, RuntimeFilter *filter);
+
+/*
+ * Whether the partition a probe (ps, a probe's state) or a BloomFilterScan
+ * (a scan's) reads can hold no key of its filter's current build: what the
+ * node itself decides before its first row, once per build; false until
+ * the build is finished, and for a node that skips no partition.
+ */
+extern bool bloom_rf_probe_excludes(PlanState *ps);
+extern bool bloom_rf_scan_excludes(PlanState *ps);
+
+/*
+ * A Parallel Append (ps, parallel-aware) on a join's outer side whose
+ * subplans are such nodes: at its first row in this process, the subplans
+ * its build's keys exclude are marked done for every process
+ * (appendskip.c).  Called at executor start (hooks.c), after the nodes
+ * below have their filters, and when its Gather starts again (the build's
+ * ReInitializeDSM).  False if it is not armed: none of its subplans is
+ * such a node, or the version's Parallel Append is not known.
+ */
+extern bool bloom_rf_append_arm(PlanState *ps);
 
 #endif /* BLOOM_RT_EXEC_H */

@@ -198,6 +198,15 @@ probe_skips(ProbeState *state)
 	return state->skipping;
 }
 
+bool
+bloom_rf_probe_excludes(PlanState *ps)
+{
+	ProbeState *state = (ProbeState *) ps;
+
+	Assert(bloom_rf_is_probe(ps));
+	return state->skip.partition != NIL && probe_skips(state);
+}
+
 /*
  * The bytes a built hash table holds, bucket array included, as EXPLAIN
  * reports them ("Memory Usage"); -1 for a table of several batches, whose

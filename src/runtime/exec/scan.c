@@ -80,7 +80,10 @@ typedef struct FilterScanState
 	RuntimeScanOutcome why; /* how the current build's scans read */
 	RuntimeBrinChoice brin_why;
 	RuntimeKeyScanChoice btree_why;
-	RuntimeBuildStamp decided;  /* the build decided for */
+	RuntimeBuildStamp decided; /* the build decided for */
+	/* whether its partition may be skipped, apart (a Parallel Append asks it alone) */
+	RuntimeBuildStamp partition_decided; /* the build it was decided for */
+	bool partition_skipped;
 	RuntimeScanCounts *workers; /* the workers' counts, copied at shutdown (the leader) */
 	int nworkers;
 } FilterScanState;
@@ -98,6 +101,7 @@ static void fscan_start(FilterScanState *state);
 static void use_table_slot(FilterScanState *state);
 static bool next_run(FilterScanState *state);
 static RuntimeScanOutcome fscan_decide(FilterScanState *state, Relation rel);
+static bool fscan_partition_skipped(FilterScanState *state);
 static TupleTableSlot *keys_next(FilterScanState *state, ScanDirection direction,
                                  TupleTableSlot *slot);
 static void start_alone(FilterScanState *state, RuntimeScanOutcome why);
@@ -330,6 +334,34 @@ btree_values(FilterScanState *state)
 	                                                        : NULL;
 }
 
+/*
+ * Whether the scan's partition can hold no key of the filter's current
+ * build: decided once per build, whether the scan asks (fscan_decide) or a
+ * Parallel Append does before handing the scan out (appendskip.c); false
+ * until the build is finished, and for a scan of no partition that may be
+ * skipped.
+ */
+static bool
+fscan_partition_skipped(FilterScanState *state)
+{
+	RuntimeBuildStamp now;
+
+	if (state->skip.partition == NIL || state->filter == NULL ||
+	    !bloom_rf_filter_built(state->filter, &now) ||
+	    bloom_rf_filter_values(state->filter) == NULL)
+		return false;
+	if (bloom_rf_stamp_renew(&state->partition_decided, &now))
+		state->partition_skipped = bloom_rf_partition_skip_decide(&state->skip, state->filter);
+	return state->partition_skipped;
+}
+
+bool
+bloom_rf_scan_excludes(PlanState *ps)
+{
+	Assert(bloom_rf_is_scan(ps));
+	return fscan_partition_skipped((FilterScanState *) ps);
+}
+
 /* Decide how this scan reads (once per build), and start it. */
 static pg_noinline void
 fscan_start(FilterScanState *state)
@@ -422,7 +454,7 @@ fscan_decide(FilterScanState *state, Relation rel)
 	const RuntimeKeyValues *k;
 
 	state->rd.by_ranges = false;
-	if (state->skip.partition != NIL && bloom_rf_partition_skip_decide(&state->skip, state->filter))
+	if (fscan_partition_skipped(state))
 		return OUT_SKIPPED;
 	if (OidIsValid(state->rd.btree.index_oid))
 	{
