@@ -228,4 +228,16 @@ typedef struct BloomParallelAppendState
 } BloomParallelAppendState;
 #endif
 
+/*
+ * The subplans an Append's run-time partition pruning keeps, from its
+ * PARAM_EXEC parameters: 18 added an argument, for the kept range table
+ * indexes of its initial pruning.
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_EXEC_MATCHING_SUBPLANS(prune_state) \
+	ExecFindMatchingSubPlans((prune_state), false, NULL)
+#else
+#define BLOOM_EXEC_MATCHING_SUBPLANS(prune_state) ExecFindMatchingSubPlans((prune_state), false)
+#endif
+
 #endif /* BLOOM_COMPAT_H */

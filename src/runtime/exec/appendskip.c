@@ -18,12 +18,13 @@
  * The Append's ExecProcNode is interposed at executor start (hooks.c, in
  * the leader and in each worker), and again in the leader when its Gather
  * starts again (the build's ReInitializeDSM, build.c).  At the Append's
- * first row in a process it takes the Append's lock, asks each subplan not
- * yet finished whether the build excludes it, marks those that are, and
- * gives the Append back its own ExecProcNode.  So the first process decides for every partition
- * the keys exclude, while the others wait on the lock (for microseconds a
- * partition) and then find those done; what they still ask, the subplans
- * kept, their scans remember for this build.
+ * first row in a process, before the process picks a subplan, it asks
+ * each subplan not yet finished whether the build excludes it, marks those
+ * that are under the Append's lock, and gives the Append back its own
+ * ExecProcNode.  A process that comes after another has marked asks only
+ * the subplans left, whose scans remember the answer for this build.  Only
+ * the subplans that run-time partition pruning keeps are asked (it prunes
+ * at the first pick, after this, by the same parameters).
  *
  * The Append's shared state is nodeAppend.c's own; its layout is declared
  * in bloom_compat.h for the versions it is known in.
@@ -38,7 +39,9 @@
  */
 #include "exec.h"
 
+#include "executor/execPartition.h"
 #include "executor/executor.h"
+#include "miscadmin.h"
 
 #ifdef BLOOM_PARALLEL_APPEND_KNOWN
 
@@ -46,6 +49,7 @@
 static ExecProcNodeMtd append_exec_own;
 
 static TupleTableSlot *append_first_row(PlanState *ps);
+static void mark_excluded(AppendState *append, BloomParallelAppendState *shared);
 static bool excluded(PlanState *subplan);
 static bool has_skipping_subplan(AppendState *append);
 
@@ -122,14 +126,50 @@ append_first_row(PlanState *ps)
 	    (append->pstate_len == 0 ||
 	     append->pstate_len == add_size(offsetof(BloomParallelAppendState, pa_finished),
 	                                    sizeof(bool) * append->as_nplans)))
+		mark_excluded(append, shared);
+	return append_exec_own(ps);
+}
+
+/*
+ * Mark done in shared the subplans of append not done yet that the build
+ * excludes.  Decided without the Append's lock, which holds interrupts off
+ * and every other process at the Append: a decision may wait (for a lock
+ * on a partitioned table, for the shared build's filter) and must stay
+ * cancelable.  Processes that come at once may each decide the same
+ * subplans, alike; each marks before it picks one, so none is handed out.
+ */
+static void
+mark_excluded(AppendState *append, BloomParallelAppendState *shared)
+{
+	int nplans = append->as_nplans;
+	bool *done = palloc(sizeof(bool) * nplans);
+	PartitionPruneState *pruning = append->as_prune_state;
+	bool pruned = pruning != NULL && pruning->do_exec_prune;
+	/* (pruning at run time: only the subplans it will keep are asked) */
+	Bitmapset *kept = pruned ? BLOOM_EXEC_MATCHING_SUBPLANS(pruning) : NULL;
+	Bitmapset *marks = NULL;
+	int i;
+
+	/* what is done already: PostgreSQL's marks, another process's */
+	LWLockAcquire(&shared->pa_lock, LW_SHARED);
+	memcpy(done, shared->pa_finished, sizeof(bool) * nplans);
+	LWLockRelease(&shared->pa_lock);
+	for (i = 0; i < nplans; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (!done[i] && (!pruned || bms_is_member(i, kept)) && excluded(append->appendplans[i]))
+			marks = bms_add_member(marks, i);
+	}
+	if (marks != NULL)
 	{
 		LWLockAcquire(&shared->pa_lock, LW_EXCLUSIVE);
-		for (int i = 0; i < append->as_nplans; i++)
-			if (!shared->pa_finished[i] && excluded(append->appendplans[i]))
-				shared->pa_finished[i] = true;
+		for (i = -1; (i = bms_next_member(marks, i)) >= 0;)
+			shared->pa_finished[i] = true;
 		LWLockRelease(&shared->pa_lock);
 	}
-	return append_exec_own(ps);
+	bms_free(marks);
+	bms_free(kept);
+	pfree(done);
 }
 
 #else /* the version's Parallel Append is not known (bloom_compat.h) */
