@@ -531,58 +531,49 @@ SELECT regexp_replace(rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE 
 -- process at the Append, before it picks a subplan, marks them done, as
 -- PostgreSQL's run-time pruning marks what it prunes, so they are never
 -- started ("never executed"), whichever process came first; the month's
--- partition is read.  (With decided: how many scans decided, where every
--- scan's counts reach EXPLAIN.)
+-- partition is read; the rows are those without filters.  (With decided:
+-- how many scans decided, where every scan's counts reach EXPLAIN.)
 CREATE FUNCTION append_handouts(q text, decided bool DEFAULT false) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
     EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
-    RETURN (SELECT format('%s: %s partitions never handed out, %s handed out (%s of them skipped)%s',
+    RETURN (SELECT format('%s: %s partitions never handed out, %s handed out (%s of them skipped)%s; %s',
                           CASE WHEN jsonb_path_exists(plan, 'strict $.** ? (@."Node Type" == "Append" && @."Parallel Aware" == true)')
                                THEN 'Parallel Append' ELSE 'NO PARALLEL APPEND' END,
                           count(*) FILTER (WHERE loops = 0), count(*) FILTER (WHERE loops > 0),
                           count(*) FILTER (WHERE loops > 0 AND skipped),
-                          CASE WHEN decided THEN format('; %s decided', count(*) FILTER (WHERE skipped IS NOT NULL)) ELSE '' END)
+                          CASE WHEN decided THEN format('; %s decided', count(*) FILTER (WHERE skipped IS NOT NULL)) ELSE '' END,
+                          -- (rows as with filters off, in the same settings)
+                          split_part(rf_skip(q), ':', 1))
               FROM (SELECT (n->>'Actual Loops')::int AS loops,
                            split_part(n->>'Partition Scans Skipped', ' of ', 1)::int > 0 AS skipped
                       FROM jsonb_path_query(plan, 'strict $.**') AS x(n)
                      WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'BloomFilterScan') s);
 END $$;
--- (rows as with filters off, in the same settings)
-CREATE FUNCTION append_rows(q text) RETURNS text LANGUAGE sql AS $$
-  SELECT regexp_replace(rf_skip(q), 'skipped \d+ of \d+; \d+ scans', 'skipped some; some scans')
-$$;
 SET bloomfilter.runtime_filter_force = on;
-SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3', true) AS shared_build,
-       append_rows('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS shared_build_rows;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3', true) AS shared_build;
 -- run-time pruning keeps 2019-12 to 2020-05, which the keys exclude: the
 -- month's partition, pruned, is neither handed out nor decided
-SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3 AND fact.d < (SELECT date ''2020-06-01'')', true) AS pruned_at_run_time,
-       append_rows('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3 AND fact.d < (SELECT date ''2020-06-01'')') AS pruned_at_run_time_rows;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3 AND fact.d < (SELECT date ''2020-06-01'')', true) AS pruned_at_run_time;
 -- each process building its own filter, of a month's dates (a small table
 -- that each reads whole); the leader only gathering; no worker started
 CREATE TABLE march AS SELECT d FROM dim WHERE y = 2021 AND m = 3;
 ANALYZE march;
 SET enable_parallel_hash = off;
 SET parallel_tuple_cost = 0;
-SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS build_per_process,
-       append_rows('SELECT fact.v FROM fact JOIN march USING (d)') AS build_per_process_rows;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS build_per_process;
 SET parallel_leader_participation = off;
-SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS leader_not_participating,
-       append_rows('SELECT fact.v FROM fact JOIN march USING (d)') AS leader_not_participating_rows;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS leader_not_participating;
 RESET parallel_leader_participation;
 SET max_parallel_workers = 0;
-SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS no_worker_started,
-       append_rows('SELECT fact.v FROM fact JOIN march USING (d)') AS no_worker_started_rows;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN march USING (d)') AS no_worker_started;
 -- the Gather started again for each row of a subplan, alone and with
 -- workers; then with other keys at each start (March, April, May of 2021:
 -- three partitions read, each once)
 SELECT append_handouts('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM fact JOIN march USING (d)) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS no_worker_gather_rescanned;
 RESET max_parallel_workers;
-SELECT append_handouts('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM fact JOIN march USING (d)) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned,
-       append_rows('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM fact JOIN march USING (d)) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned_rows;
+SELECT append_handouts('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM fact JOIN march USING (d)) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned;
 SET enable_parallel_hash = on;
-SELECT append_handouts('SELECT x, (SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = (SELECT x)) FROM (VALUES (3), (4), (5)) v(x)') AS gather_rescanned_other_keys,
-       append_rows('SELECT x, (SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = (SELECT x)) FROM (VALUES (3), (4), (5)) v(x)') AS gather_rescanned_other_keys_rows;
+SELECT append_handouts('SELECT x, (SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = (SELECT x)) FROM (VALUES (3), (4), (5)) v(x)') AS gather_rescanned_other_keys;
 RESET ALL;
