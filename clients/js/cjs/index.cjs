@@ -662,16 +662,24 @@ function hashFloat8(v, seedHi, seedLo) {
   const bytes = littleEndian ? f64bytes : f64bytes.slice().reverse();
   return hashBytes(bytes, seedHi, seedLo);
 }
+var NUMERIC_OUT_OF_RANGE = "out of range";
 function numericGroups(text) {
   const m = /^[ \t\n\v\f\r]*([+-])?(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?[ \t\n\v\f\r]*$/.exec(text);
   if (m === null)
     return void 0;
   let intPart = m[2] !== void 0 ? m[2] : "";
   let frac = m[2] !== void 0 ? m[3] || "" : m[4];
-  let exp = m[5] !== void 0 ? parseInt(m[5], 10) : 0;
-  if (!Number.isFinite(exp) || Math.abs(exp) > 1e6)
-    return void 0;
+  const exp = m[5] !== void 0 ? Number(m[5]) : 0;
+  if (!(Math.abs(exp) < 1073741823))
+    return NUMERIC_OUT_OF_RANGE;
+  if (frac.length - exp > 16383)
+    return NUMERIC_OUT_OF_RANGE;
   let digits = intPart + frac;
+  const first = digits.search(/[1-9]/);
+  if (first < 0)
+    return { weight: 0, groups: [] };
+  if (intPart.length - 1 - first + exp > 131071)
+    return NUMERIC_OUT_OF_RANGE;
   let point = intPart.length + exp;
   if (point < 0) {
     digits = "0".repeat(-point) + digits;
@@ -694,8 +702,8 @@ function hashNumeric(text, seedHi, seedLo) {
   if (/^(?:nan|[+-]?inf(?:inity)?)$/i.test(t))
     return [seedHi, seedLo];
   const n = numericGroups(t);
-  if (n === void 0)
-    return void 0;
+  if (n === void 0 || n === NUMERIC_OUT_OF_RANGE)
+    return n;
   let { weight, groups } = n;
   let start = 0;
   while (start < groups.length && groups[start] === 0) {
@@ -785,6 +793,8 @@ function hashNumeric2(v, sh, sl) {
   const h = hashNumeric(text, sh, sl);
   if (h === void 0)
     throw fail2(`"${text}" is not a numeric value`);
+  if (h === NUMERIC_OUT_OF_RANGE)
+    throw fail2(`"${text.slice(0, 40)}" is out of range for a numeric key: numeric holds at most 16383 digits after the point, values under 10^131072, exponents under 2^30 - 1`);
   return h;
 }
 function hashFloat(v, sh, sl) {
