@@ -13,9 +13,9 @@ PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
-	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o
+	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
-	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h
+	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
@@ -94,13 +94,27 @@ tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
 
-UNIT_BINS = tests/unit/test_core tests/unit/test_core_portable tests/unit/test_core_sanitized
+# other makers' filters (core/bf_spark.c) against vectors their makers wrote
+# (tests/unit/makers/), plainly and under the sanitizers
+MAKERS_SRCS = tests/unit/test_makers.c core/bf_spark.c core/bf_util.c
+
+tests/unit/test_makers: $(MAKERS_SRCS) $(CORE_HEADERS)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(MAKERS_SRCS) -lm
+
+tests/unit/test_makers_sanitized: $(MAKERS_SRCS) $(CORE_HEADERS)
+	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $(MAKERS_SRCS) -lm
+
+UNIT_BINS = tests/unit/test_core tests/unit/test_core_portable tests/unit/test_core_sanitized \
+	tests/unit/test_makers tests/unit/test_makers_sanitized
 
 .PHONY: unitcheck
 unitcheck: $(UNIT_BINS)
 	tests/unit/test_core
 	tests/unit/test_core_portable
 	tests/unit/test_core_sanitized
+	tests/unit/test_makers
+	tests/unit/test_makers_sanitized
 
 EXTRA_CLEAN = $(UNIT_BINS)
 
@@ -114,7 +128,7 @@ $(OBJS): $(CORE_HEADERS) $(wildcard src/*.h src/runtime/*.h src/runtime/*/*.h sr
 FUZZ_CC = clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icore
-FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary
+FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary fuzz/fuzz_spark
 
 fuzz/fuzz_%: fuzz/fuzz_%.c $(CORE_OBJS:.o=.c) $(CORE_HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_OBJS:.o=.c) -lm

@@ -1,0 +1,259 @@
+/*
+ * test_makers.c
+ *	  Unit tests of the core's copies of other makers' Bloom filters
+ *	  (core/bf_spark.c), against vectors their makers wrote
+ *	  (tests/unit/makers/, made by make_spark.sh with Spark's own classes).
+ *
+ * Each test is a function; CHECK records a failure with its line and goes
+ * on.  The program ends with "unit: N passed, N failed" and exits non-zero
+ * if anything failed.  Run from the repository's top folder (make
+ * unitcheck), which the vectors are read from.
+ */
+#include "../../core/bf_spark.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks_failed;
+static int tests_passed, tests_failed;
+
+#define CHECK(cond)                                                                    \
+	do                                                                                 \
+	{                                                                                  \
+		if (!(cond))                                                                   \
+		{                                                                              \
+			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			checks_failed++;                                                           \
+		}                                                                              \
+	} while (0)
+
+static void
+run(const char *name, void (*fn)(void))
+{
+	int before = checks_failed;
+
+	fn();
+	if (checks_failed == before)
+	{
+		tests_passed++;
+		printf("ok   %s\n", name);
+	}
+	else
+	{
+		tests_failed++;
+		printf("FAIL %s\n", name);
+	}
+}
+
+/* hex (even length, lower or upper case) into out; its byte count, or -1 */
+static long
+from_hex(const char *hex, uint8_t *out, size_t room)
+{
+	size_t n = strlen(hex);
+
+	if (n % 2 != 0 || n / 2 > room)
+		return -1;
+	for (size_t i = 0; i < n / 2; i++)
+	{
+		unsigned int byte;
+
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return -1;
+		out[i] = (uint8_t) byte;
+	}
+	return (long) (n / 2);
+}
+
+#define MAX_FILTER 4096
+#define MAX_KEY 256
+
+/*
+ * One file of make_spark.sh's: the maker's filter read here answers each
+ * key as the maker did, and the first n keys, added to a filter sized here
+ * as Spark sizes one, give the maker's bytes.
+ */
+static void
+check_spark_file(const char *path, int32_t seed)
+{
+	FILE *f = fopen(path, "r");
+	char version[8], type[16], hex[2 * MAX_FILTER + 2], key[2 * MAX_KEY + 4];
+	uint8_t filter[MAX_FILTER], mine[MAX_FILTER], bytes[MAX_KEY];
+	long filter_len, n, agreed = 0, disagreed = 0, keys = 0;
+	double fpp;
+	int answer;
+	int64_t bits;
+	int32_t k;
+	bf_spark_view view;
+	bf_error err;
+
+	CHECK(f != NULL);
+	if (f == NULL)
+	{
+		fprintf(stderr, "  cannot open %s (run from the top folder)\n", path);
+		return;
+	}
+	CHECK(fscanf(f, "%7s %15s %ld %lf %8193s", version, type, &n, &fpp, hex) == 5);
+	filter_len = from_hex(hex, filter, sizeof(filter));
+	CHECK(filter_len > 0);
+	CHECK(bf_spark_read(filter, (size_t) filter_len, &view, &err));
+	CHECK(view.version == (strcmp(version, "v1") == 0 ? BF_SPARK_V1 : BF_SPARK_V2));
+	CHECK(view.seed == seed);
+	/* a filter sized and filled here, as Spark's create(n, fpp) and put */
+	CHECK(bf_spark_sizing(n, fpp, &bits, &k));
+	CHECK(k == view.k && (uint64_t) (bits + 63) / 64 == view.nwords);
+	CHECK(bf_spark_size(view.version, view.nwords) == (size_t) filter_len);
+	bf_spark_write_empty(mine, view.version, k, seed, view.nwords);
+	while (fscanf(f, "%515s %d", key, &answer) == 2)
+	{
+		bool maybe;
+
+		if (strcmp(type, "long") == 0)
+		{
+			int64_t v = strtoll(key, NULL, 10);
+
+			if (keys < n)
+				bf_spark_add_long(mine, v);
+			maybe = bf_spark_contains_long(&view, v);
+		}
+		else
+		{
+			long len = from_hex(key + 1, bytes, sizeof(bytes));
+
+			CHECK(key[0] == 'x' && len >= 0);
+			if (keys < n)
+				bf_spark_add_bytes(mine, bytes, (size_t) len);
+			maybe = bf_spark_contains_bytes(&view, len > 0 ? bytes : NULL, (size_t) len);
+		}
+		if (maybe == (answer == 1))
+			agreed++;
+		else
+			disagreed++;
+		keys++;
+	}
+	fclose(f);
+	CHECK(keys > n && disagreed == 0);
+	CHECK(memcmp(mine, filter, (size_t) filter_len) == 0);
+	printf("     %s: %ld of %ld answers as Spark's\n", path, agreed, keys);
+}
+
+static void
+test_spark_vectors(void)
+{
+	check_spark_file("tests/unit/makers/spark-v1-long.txt", 0);
+	check_spark_file("tests/unit/makers/spark-v1-string.txt", 0);
+	check_spark_file("tests/unit/makers/spark-v2-long.txt", 0);
+	check_spark_file("tests/unit/makers/spark-v2-string.txt", 0);
+	check_spark_file("tests/unit/makers/spark-v2seed-long.txt", -123456789);
+}
+
+/* Spark's optimalNumOfBits and optimalNumOfHashFunctions, case by case. */
+static void
+test_spark_sizing(void)
+{
+	FILE *f = fopen("tests/unit/makers/spark-sizing.txt", "r");
+	char line[256];
+	int cases = 0;
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		long long n, want_bits, want_words;
+		double fpp;
+		int want_k;
+		int64_t bits;
+		int32_t k;
+
+		if (line[0] == '#')
+			continue;
+		CHECK(sscanf(line, "%lld %lf %lld %lld %d", &n, &fpp, &want_bits, &want_words, &want_k) ==
+		      5);
+		CHECK(bf_spark_sizing(n, fpp, &bits, &k));
+		CHECK(bits == want_bits && (bits + 63) / 64 == want_words && k == want_k);
+		cases++;
+	}
+	fclose(f);
+	CHECK(cases > 50);
+	/* what Spark refuses */
+	{
+		int64_t bits;
+		int32_t k;
+
+		CHECK(!bf_spark_sizing(0, 0.01, &bits, &k));
+		CHECK(!bf_spark_sizing(10, 0.0, &bits, &k));
+		CHECK(!bf_spark_sizing(10, 1.0, &bits, &k));
+		CHECK(!bf_spark_sizing(10, -0.5, &bits, &k));
+		/* 0.9: fewer than one bit */
+		CHECK(!bf_spark_sizing(1, 0.9, &bits, &k));
+	}
+}
+
+/* Malformed bytes: each refused with its status, never read past len. */
+static void
+test_spark_read_rejects(void)
+{
+	/* a version 2 filter of one word: version, k, seed, words, the word */
+	uint8_t good[24] = {0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
+	uint8_t bad[24];
+	bf_spark_view view;
+	bf_error err;
+
+	CHECK(bf_spark_read(good, sizeof(good), &view, &err));
+	CHECK(view.version == 2 && view.k == 3 && view.seed == 9 && view.nwords == 1);
+	/* every shorter prefix, and one byte more */
+	for (size_t len = 0; len < sizeof(good); len++)
+		CHECK(!bf_spark_read(good, len, &view, &err) && err.status == BF_ERR_FORMAT);
+	{
+		uint8_t longer[25];
+
+		memcpy(longer, good, sizeof(good));
+		longer[24] = 0;
+		CHECK(!bf_spark_read(longer, sizeof(longer), &view, &err) && err.status == BF_ERR_FORMAT);
+	}
+	/* versions 0, 3 and -1 */
+	for (int v = 0; v < 3; v++)
+	{
+		memcpy(bad, good, sizeof(good));
+		bad[3] = v == 0 ? 0 : v == 1 ? 3 : 0xff;
+		if (v == 2)
+			bad[0] = bad[1] = bad[2] = 0xff;
+		CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_VERSION);
+	}
+	/* k of 0, -1 and BF_SPARK_MAX_K + 1 */
+	for (int v = 0; v < 3; v++)
+	{
+		uint32_t k = v == 0 ? 0 : v == 1 ? 0xffffffffu : BF_SPARK_MAX_K + 1;
+
+		memcpy(bad, good, sizeof(good));
+		bad[4] = (uint8_t) (k >> 24);
+		bad[5] = (uint8_t) (k >> 16);
+		bad[6] = (uint8_t) (k >> 8);
+		bad[7] = (uint8_t) k;
+		CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_PARAM);
+	}
+	/* a word count of 0, -1, and 2 with the bytes of 1 */
+	memcpy(bad, good, sizeof(good));
+	bad[15] = 0;
+	CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_PARAM);
+	bad[12] = bad[13] = bad[14] = bad[15] = 0xff;
+	CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_PARAM);
+	bad[12] = bad[13] = bad[14] = 0;
+	bad[15] = 2;
+	CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_FORMAT);
+	/* version 1 has no seed: the same bytes say 9 words (the seed) and hold 1.5 */
+	memcpy(bad, good, sizeof(good));
+	bad[3] = 1;
+	CHECK(!bf_spark_read(bad, sizeof(bad), &view, &err) && err.status == BF_ERR_FORMAT);
+}
+
+int
+main(void)
+{
+	run("spark_vectors", test_spark_vectors);
+	run("spark_sizing", test_spark_sizing);
+	run("spark_read_rejects", test_spark_read_rejects);
+	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
+	return tests_failed == 0 ? 0 : 1;
+}
