@@ -13,9 +13,10 @@ PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
-	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o
+	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o \
+	core/bf_guava.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
-	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h
+	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
@@ -94,9 +95,9 @@ tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
 
-# other makers' filters (core/bf_spark.c) against vectors their makers wrote
+# other makers' filters (core/bf_spark.c, core/bf_guava.c) against vectors their makers wrote
 # (tests/unit/makers/), plainly and under the sanitizers
-MAKERS_SRCS = tests/unit/test_makers.c core/bf_spark.c core/bf_util.c
+MAKERS_SRCS = tests/unit/test_makers.c core/bf_spark.c core/bf_guava.c core/bf_util.c
 
 tests/unit/test_makers: $(MAKERS_SRCS) $(CORE_HEADERS)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(MAKERS_SRCS) -lm
@@ -128,7 +129,7 @@ $(OBJS): $(CORE_HEADERS) $(wildcard src/*.h src/runtime/*.h src/runtime/*/*.h sr
 FUZZ_CC = clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icore
-FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary fuzz/fuzz_spark
+FUZZ_TARGETS = fuzz/fuzz_text fuzz/fuzz_binary fuzz/fuzz_makers
 
 fuzz/fuzz_%: fuzz/fuzz_%.c $(CORE_OBJS:.o=.c) $(CORE_HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_OBJS:.o=.c) -lm

@@ -211,7 +211,7 @@ chroot_ready() {
 # ---- the core, once: fuzzing and formatting do not depend on the server ----
 HOST_PG_CONFIG=/usr/lib/postgresql/$host_version/bin/pg_config
 fuzz_seconds=${FUZZ_SECONDS:-60}
-fuzz_targets=(text binary spark)
+fuzz_targets=(text binary makers)
 if [ "$fuzz_seconds" = 0 ]; then
 	echo "== libFuzzer: skipped (FUZZ_SECONDS=0)"
 	skipped=$((skipped + ${#fuzz_targets[@]}))
