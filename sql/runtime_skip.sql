@@ -531,8 +531,9 @@ SELECT regexp_replace(rf_skip('SELECT fact.v FROM fact JOIN dim USING (d) WHERE 
 -- process at the Append, before it picks a subplan, marks them done, as
 -- PostgreSQL's run-time pruning marks what it prunes, so they are never
 -- started ("never executed"), whichever process came first; the month's
--- partition is read; the rows are those without filters.  (With decided:
--- how many scans decided, where every scan's counts reach EXPLAIN.)
+-- partition is read; the rows are those without filters.  (Counted: the
+-- fact's scans, BloomFilterScans or Index Only Scans.  With decided: how
+-- many BloomFilterScans decided, where every scan's counts reach EXPLAIN.)
 CREATE FUNCTION append_handouts(q text, decided bool DEFAULT false) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
@@ -549,7 +550,8 @@ BEGIN
               FROM (SELECT (n->>'Actual Loops')::int AS loops,
                            split_part(n->>'Partition Scans Skipped', ' of ', 1)::int > 0 AS skipped
                       FROM jsonb_path_query(plan, 'strict $.**') AS x(n)
-                     WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'BloomFilterScan') s);
+                     WHERE jsonb_typeof(n) = 'object' AND n->>'Relation Name' LIKE 'fact%'
+                       AND (n->>'Custom Plan Provider' = 'BloomFilterScan' OR n->>'Node Type' = 'Index Only Scan')) s);
 END $$;
 SET bloomfilter.runtime_filter_force = on;
 SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3', true) AS shared_build;
@@ -576,4 +578,19 @@ RESET max_parallel_workers;
 SELECT append_handouts('SELECT x, (SELECT n FROM (SELECT count(*) AS n FROM fact JOIN march USING (d)) s WHERE n > x) FROM (VALUES (1), (2), (3)) v(x)') AS gather_rescanned;
 SET enable_parallel_hash = on;
 SELECT append_handouts('SELECT x, (SELECT count(*) FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = (SELECT x)) FROM (VALUES (3), (4), (5)) v(x)') AS gather_rescanned_other_keys;
+-- subplans that one process reads whole (two partitions without parallel
+-- workers) beside partial ones
+ALTER TABLE fact_14 SET (parallel_workers = 0);
+ALTER TABLE fact_20 SET (parallel_workers = 0);
+SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS non_partial_subplans;
+ALTER TABLE fact_14 RESET (parallel_workers);
+ALTER TABLE fact_20 RESET (parallel_workers);
+-- a probe on each partition's Parallel Index Only Scan: the probe decides
+CREATE INDEX fact_d_v ON fact (d, v);
+VACUUM ANALYZE fact;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET min_parallel_index_scan_size = 0;
+SELECT append_handouts('SELECT fact.v FROM fact JOIN dim USING (d) WHERE dim.y = 2021 AND dim.m = 3') AS probes_over_index_scans;
+DROP INDEX fact_d_v;
 RESET ALL;
