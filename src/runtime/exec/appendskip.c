@@ -27,7 +27,11 @@
  * at the first pick, after this, by the same parameters).
  *
  * The Append's shared state is nodeAppend.c's own; its layout is declared
- * in bloom_compat.h for the versions it is known in.
+ * in bloom_compat.h for the versions it is known in, and that version gate
+ * is what guards it: the leader also checks the size it gave the state
+ * (pstate_len), which a worker does not know.  Giving the Append back its
+ * own ExecProcNode at the first row would drop another module's wrapper
+ * put on after this one's (none is known to do so).
  *
  * Marking is only ever an optimization: a subplan that is handed out
  * decides for itself, as before.  A mark is never stale: a Parallel Append
