@@ -6,6 +6,7 @@
  *	  MURMUR128_MITZ_64, its sizing and its bytes.
  */
 #include "bf_guava.h"
+#include "bf_hash.h"
 
 #include <math.h>
 #include <string.h>
@@ -17,17 +18,6 @@ static inline uint64_t
 rotl64(uint64_t x, int r)
 {
 	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t
-fmix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	k ^= k >> 33;
-	k *= UINT64_C(0xc4ceb9fe1a85ec53);
-	k ^= k >> 33;
-	return k;
 }
 
 void
@@ -82,8 +72,8 @@ bf_guava_hash(const uint8_t *data, size_t len, uint64_t *h1_out, uint64_t *h2_ou
 	h2 ^= (uint64_t) len;
 	h1 += h2;
 	h2 += h1;
-	h1 = fmix64(h1);
-	h2 = fmix64(h2);
+	h1 = bf_fmix64(h1);
+	h2 = bf_fmix64(h2);
 	h1 += h2;
 	h2 += h1;
 	*h1_out = h1;
