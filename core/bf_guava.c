@@ -84,12 +84,6 @@ bf_guava_hash(const uint8_t *data, size_t len, uint64_t *h1_out, uint64_t *h2_ou
 
 #define GUAVA_HEADER 6 /* strategy (1), k (1), the word count (4) */
 
-static inline uint32_t
-load_be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
-}
-
 size_t
 bf_guava_size(uint64_t nwords)
 {
@@ -111,7 +105,7 @@ bf_guava_read(const uint8_t *data, size_t len, bf_guava_view *view, bf_error *er
 		               (int8_t) data[0]);
 	if (data[1] == 0)
 		return bf_fail(err, BF_ERR_PARAM, "a Guava filter's number of hash functions is 0");
-	nwords = load_be32(data + 2);
+	nwords = bf_load_be32(data + 2);
 	if (nwords < 1 || nwords > BF_GUAVA_MAX_WORDS)
 		return bf_fail(err, BF_ERR_PARAM,
 		               "a Guava filter's word count, %d, is not between 1 and %d", (int32_t) nwords,
@@ -167,10 +161,7 @@ bf_guava_write_empty(uint8_t *out, int k, uint64_t nwords)
 	assert(k >= 1 && k <= 255);
 	out[0] = BF_GUAVA_MITZ_64;
 	out[1] = (uint8_t) k;
-	out[2] = (uint8_t) (nwords >> 24);
-	out[3] = (uint8_t) (nwords >> 16);
-	out[4] = (uint8_t) (nwords >> 8);
-	out[5] = (uint8_t) nwords;
+	bf_store_be32(out + 2, (uint32_t) nwords);
 	memset(out + GUAVA_HEADER, 0, (size_t) nwords * 8);
 }
 
@@ -180,7 +171,7 @@ bf_guava_add(uint8_t *filter, const uint8_t *data, size_t len)
 	uint64_t h1, h2;
 
 	bf_guava_hash(data, len, &h1, &h2);
-	positions(filter[1], (uint64_t) load_be32(filter + 2) * 64, h1, h2, NULL,
+	positions(filter[1], (uint64_t) bf_load_be32(filter + 2) * 64, h1, h2, NULL,
 	          filter + GUAVA_HEADER);
 }
 

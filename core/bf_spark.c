@@ -78,21 +78,6 @@ bf_spark_hash_bytes(const uint8_t *data, size_t len, int32_t seed)
 
 /* ---- the serialized form ---- */
 
-static inline uint32_t
-load_be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
-}
-
-static inline void
-store_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t) (v >> 24);
-	p[1] = (uint8_t) (v >> 16);
-	p[2] = (uint8_t) (v >> 8);
-	p[3] = (uint8_t) v;
-}
-
 /* Bytes before the words: version, k, (version 2) seed, the word count. */
 static size_t
 header_size(int version)
@@ -116,7 +101,7 @@ bf_spark_read(const uint8_t *data, size_t len, bf_spark_view *view, bf_error *er
 
 	if (len < 4)
 		return bf_fail(err, BF_ERR_FORMAT, "a Spark filter takes at least 4 bytes, not %zu", len);
-	version = load_be32(data);
+	version = bf_load_be32(data);
 	if (version != BF_SPARK_V1 && version != BF_SPARK_V2)
 		return bf_fail(err, BF_ERR_VERSION, "Spark filter version %u is not known (1 and 2 are)",
 		               version);
@@ -124,7 +109,7 @@ bf_spark_read(const uint8_t *data, size_t len, bf_spark_view *view, bf_error *er
 		return bf_fail(err, BF_ERR_FORMAT,
 		               "a Spark version %u filter takes at least %zu bytes, not %zu", version,
 		               header_size((int) version), len);
-	k = load_be32(data + 4);
+	k = bf_load_be32(data + 4);
 	if (k < 1 || k > BF_SPARK_MAX_K)
 		return bf_fail(err, BF_ERR_PARAM,
 		               "a Spark filter's number of hash functions, %d, is not between 1 and %d",
@@ -133,10 +118,10 @@ bf_spark_read(const uint8_t *data, size_t len, bf_spark_view *view, bf_error *er
 	view->seed = 0;
 	if (version == BF_SPARK_V2)
 	{
-		view->seed = (int32_t) load_be32(data + at);
+		view->seed = (int32_t) bf_load_be32(data + at);
 		at += 4;
 	}
-	nwords = load_be32(data + at);
+	nwords = bf_load_be32(data + at);
 	at += 4;
 	if (nwords < 1 || nwords > BF_SPARK_MAX_WORDS)
 		return bf_fail(err, BF_ERR_PARAM,
@@ -229,16 +214,16 @@ bf_spark_write_empty(uint8_t *out, int version, int32_t k, int32_t seed, uint64_
 	size_t at = 8;
 
 	assert(k >= 1 && k <= BF_SPARK_MAX_K);
-	store_be32(out, (uint32_t) version);
-	store_be32(out + 4, (uint32_t) k);
+	bf_store_be32(out, (uint32_t) version);
+	bf_store_be32(out + 4, (uint32_t) k);
 	if (version == BF_SPARK_V2)
 	{
-		store_be32(out + at, (uint32_t) seed);
+		bf_store_be32(out + at, (uint32_t) seed);
 		at += 4;
 	}
 	else
 		assert(seed == 0);
-	store_be32(out + at, (uint32_t) nwords);
+	bf_store_be32(out + at, (uint32_t) nwords);
 	memset(out + at + 4, 0, (size_t) nwords * 8);
 }
 
@@ -246,13 +231,13 @@ bf_spark_write_empty(uint8_t *out, int version, int32_t k, int32_t seed, uint64_
 static uint8_t *
 view_of(uint8_t *filter, bf_spark_view *view)
 {
-	int version = (int) load_be32(filter);
+	int version = (int) bf_load_be32(filter);
 	size_t at = version == BF_SPARK_V1 ? 8 : 12;
 
 	view->version = version;
-	view->k = (int32_t) load_be32(filter + 4);
-	view->seed = version == BF_SPARK_V1 ? 0 : (int32_t) load_be32(filter + 8);
-	view->nwords = load_be32(filter + at);
+	view->k = (int32_t) bf_load_be32(filter + 4);
+	view->seed = version == BF_SPARK_V1 ? 0 : (int32_t) bf_load_be32(filter + 8);
+	view->nwords = bf_load_be32(filter + at);
 	view->words = filter + at + 4;
 	return filter + at + 4;
 }

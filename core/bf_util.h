@@ -1,6 +1,7 @@
 /*
  * bf_util.h
- *	  The bottom of the core: errors, the host's tick, little-endian integers.
+ *	  The bottom of the core: errors, the host's tick, little-endian integers
+ *	  (and the big-endian 32-bit ones of other makers' formats).
  *
  * Every other file of the core may include this one; it includes nothing of
  * the core but the format's types.  Not part of the core's interface.
@@ -42,6 +43,23 @@ bf_store_le(uint8_t *p, uint64_t v, int nbytes)
 	assert(nbytes == 8 || v >> (8 * nbytes) == 0);
 	for (int i = 0; i < nbytes; i++, v >>= 8)
 		p[i] = (uint8_t) v;
+}
+
+/* The big-endian 32-bit integer at p (other makers' formats: Spark's, Guava's). */
+static inline uint32_t
+bf_load_be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+}
+
+/* Write v as a big-endian 32-bit integer at p. */
+static inline void
+bf_store_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) (v >> 24);
+	p[1] = (uint8_t) (v >> 16);
+	p[2] = (uint8_t) (v >> 8);
+	p[3] = (uint8_t) v;
 }
 
 #endif /* BF_UTIL_H */
