@@ -83,15 +83,15 @@ include $(PGXS)
 UNIT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Wpedantic -Wno-long-long -Icore
 UNIT_SRCS = tests/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-tests/unit/test_core: $(UNIT_SRCS) $(CORE_HEADERS)
+tests/unit/test_core: $(UNIT_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) -lm
 
 # the same tests with the portable 64x64 multiply, which must agree
-tests/unit/test_core_portable: $(UNIT_SRCS) $(CORE_HEADERS)
+tests/unit/test_core_portable: $(UNIT_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -DBF_PORTABLE_MULHI -o $@ $(UNIT_SRCS) -lm
 
 # and under AddressSanitizer + UndefinedBehaviorSanitizer, stopping at the first report
-tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS)
+tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
 
@@ -99,10 +99,10 @@ tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS)
 # (tests/unit/makers/), plainly and under the sanitizers
 MAKERS_SRCS = tests/unit/test_makers.c core/bf_spark.c core/bf_guava.c core/bf_util.c
 
-tests/unit/test_makers: $(MAKERS_SRCS) $(CORE_HEADERS)
+tests/unit/test_makers: $(MAKERS_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(MAKERS_SRCS) -lm
 
-tests/unit/test_makers_sanitized: $(MAKERS_SRCS) $(CORE_HEADERS)
+tests/unit/test_makers_sanitized: $(MAKERS_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(MAKERS_SRCS) -lm
 

@@ -15,6 +15,7 @@
 
 #include "../../core/bf_core.h"
 #include "../../core/bf_stretches.h"
+#include "unit.h"
 
 #include <math.h>
 #include <signal.h>
@@ -28,38 +29,7 @@
 #define M_LN2 0.69314718055994530942
 #endif
 
-static int checks_failed;
-static int tests_passed, tests_failed;
-
-#define CHECK(cond)                                                                    \
-	do                                                                                 \
-	{                                                                                  \
-		if (!(cond))                                                                   \
-		{                                                                              \
-			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			checks_failed++;                                                           \
-		}                                                                              \
-	} while (0)
-
 #define CHECK_NEAR(a, b, tol) CHECK(fabs((double) (a) - (double) (b)) <= (tol))
-
-static void
-run(const char *name, void (*fn)(void))
-{
-	int before = checks_failed;
-
-	fn();
-	if (checks_failed == before)
-	{
-		tests_passed++;
-		printf("ok   %s\n", name);
-	}
-	else
-	{
-		tests_failed++;
-		printf("FAIL %s\n", name);
-	}
-}
 
 /* A filter in a heap buffer, for the tests. */
 typedef struct tfilter
@@ -2514,6 +2484,5 @@ main(void)
 	run("stretches_cover_everything", test_stretches_cover_everything);
 	run("stretches_add_stretches", test_stretches_add_stretches);
 	run("assertions_live", test_assertions_live);
-	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
-	return tests_failed == 0 ? 0 : 1;
+	return unit_summary();
 }

@@ -12,41 +12,11 @@
  */
 #include "../../core/bf_guava.h"
 #include "../../core/bf_spark.h"
+#include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int checks_failed;
-static int tests_passed, tests_failed;
-
-#define CHECK(cond)                                                                    \
-	do                                                                                 \
-	{                                                                                  \
-		if (!(cond))                                                                   \
-		{                                                                              \
-			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			checks_failed++;                                                           \
-		}                                                                              \
-	} while (0)
-
-static void
-run(const char *name, void (*fn)(void))
-{
-	int before = checks_failed;
-
-	fn();
-	if (checks_failed == before)
-	{
-		tests_passed++;
-		printf("ok   %s\n", name);
-	}
-	else
-	{
-		tests_failed++;
-		printf("FAIL %s\n", name);
-	}
-}
 
 /* hex (even length, lower or upper case) into out; its byte count, or -1 */
 static long
@@ -425,6 +395,5 @@ main(void)
 	run("guava_murmur3", test_guava_murmur3);
 	run("guava_sizing", test_guava_sizing);
 	run("guava_read_rejects", test_guava_read_rejects);
-	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
-	return tests_failed == 0 ? 0 : 1;
+	return unit_summary();
 }

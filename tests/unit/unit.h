@@ -1,0 +1,55 @@
+/*
+ * unit.h
+ *	  What the core's unit-test programs share (test_core.c, test_makers.c):
+ *	  CHECK, which records a failure with its line and goes on; run, which
+ *	  runs one test and says whether it passed; and the closing line,
+ *	  "unit: N passed, N failed", which tools/suite.sh counts.
+ *
+ * Each program includes it once: its counters are the program's.
+ */
+#ifndef BF_UNIT_H
+#define BF_UNIT_H
+
+#include <stdio.h>
+
+static int checks_failed;
+static int tests_passed, tests_failed;
+
+#define CHECK(cond)                                                                    \
+	do                                                                                 \
+	{                                                                                  \
+		if (!(cond))                                                                   \
+		{                                                                              \
+			fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			checks_failed++;                                                           \
+		}                                                                              \
+	} while (0)
+
+/* Run one test, and say whether every CHECK in it held. */
+static void
+run(const char *name, void (*fn)(void))
+{
+	int before = checks_failed;
+
+	fn();
+	if (checks_failed == before)
+	{
+		tests_passed++;
+		printf("ok   %s\n", name);
+	}
+	else
+	{
+		tests_failed++;
+		printf("FAIL %s\n", name);
+	}
+}
+
+/* The closing line, and the program's exit status: non-zero if a test failed. */
+static int
+unit_summary(void)
+{
+	printf("unit: %d passed, %d failed\n", tests_passed, tests_failed);
+	return tests_failed == 0 ? 0 : 1;
+}
+
+#endif /* BF_UNIT_H */
