@@ -14,9 +14,10 @@ PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
 	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o \
-	core/bf_guava.o
+	core/bf_guava.o core/bf_parquet.o core/bf_makers.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
-	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h
+	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h \
+	core/bf_parquet.h core/bf_makers.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
@@ -95,9 +96,10 @@ tests/unit/test_core_sanitized: $(UNIT_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(UNIT_SRCS) -lm
 
-# other makers' filters (core/bf_spark.c, core/bf_guava.c) against vectors their makers wrote
-# (tests/unit/makers/), plainly and under the sanitizers
-MAKERS_SRCS = tests/unit/test_makers.c core/bf_spark.c core/bf_guava.c core/bf_util.c
+# other makers' filters (core/bf_spark.c, core/bf_guava.c, core/bf_parquet.c, and as bloom
+# values, core/bf_makers.c) against vectors their makers wrote (tests/unit/makers/), plainly
+# and under the sanitizers
+MAKERS_SRCS = tests/unit/test_makers.c $(CORE_OBJS:.o=.c)
 
 tests/unit/test_makers: $(MAKERS_SRCS) $(CORE_HEADERS) tests/unit/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(MAKERS_SRCS) -lm
@@ -106,8 +108,19 @@ tests/unit/test_makers_sanitized: $(MAKERS_SRCS) $(CORE_HEADERS) tests/unit/unit
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(MAKERS_SRCS) -lm
 
+# Parquet's filter, and other makers' filters as bloom values (core/bf_parquet.c, core/bf_makers.c)
+PARQUET_SRCS = tests/unit/test_parquet.c $(CORE_OBJS:.o=.c)
+
+tests/unit/test_parquet: $(PARQUET_SRCS) $(CORE_HEADERS) tests/unit/unit.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $(PARQUET_SRCS) -lm
+
+tests/unit/test_parquet_sanitized: $(PARQUET_SRCS) $(CORE_HEADERS) tests/unit/unit.h
+	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $(PARQUET_SRCS) -lm
+
 UNIT_BINS = tests/unit/test_core tests/unit/test_core_portable tests/unit/test_core_sanitized \
-	tests/unit/test_makers tests/unit/test_makers_sanitized
+	tests/unit/test_makers tests/unit/test_makers_sanitized \
+	tests/unit/test_parquet tests/unit/test_parquet_sanitized
 
 .PHONY: unitcheck
 unitcheck: $(UNIT_BINS)
@@ -116,6 +129,8 @@ unitcheck: $(UNIT_BINS)
 	tests/unit/test_core_sanitized
 	tests/unit/test_makers
 	tests/unit/test_makers_sanitized
+	tests/unit/test_parquet
+	tests/unit/test_parquet_sanitized
 
 EXTRA_CLEAN = $(UNIT_BINS)
 

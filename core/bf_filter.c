@@ -21,7 +21,24 @@ known_layout(const bf_view *view)
 {
 	return view->p.layout == BF_LAYOUT_CLASSIC || view->p.layout == BF_LAYOUT_BLOCKED512 ||
 	       view->p.layout == BF_LAYOUT_COUNTING4 || view->p.layout == BF_LAYOUT_EXPLICIT ||
-	       view->p.layout == BF_LAYOUT_LAYERED;
+	       view->p.layout == BF_LAYOUT_LAYERED || bf_layout_is_maker(view->p.layout);
+}
+
+/*
+ * bf_check_data() of another maker's filter: its bits are its maker's, any
+ * pattern of them a filter of that maker; only a count of values known
+ * bounds them (k per value).  Its element key was checked with the header.
+ */
+static bool
+maker_check(const bf_view *view, uint64_t occupied, bf_error *err)
+{
+	if (!(view->flags & BF_FLAG_N_UNKNOWN) &&
+	    (double) occupied > (double) view->nadded * (double) view->p.nhashes)
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "%llu bits are set, more than k = %u for each of the %llu values added",
+		               (unsigned long long) occupied, (unsigned) view->p.nhashes,
+		               (unsigned long long) view->nadded);
+	return true;
 }
 
 /* a and b have the same shape, and [from, to) lies inside their data. */
@@ -35,6 +52,8 @@ bool
 bf_check_data(const bf_view *view, uint64_t occupied, bf_error *err)
 {
 	assert(known_layout(view));
+	if (bf_layout_is_maker(view->p.layout))
+		return maker_check(view, occupied, err);
 	switch (view->p.layout)
 	{
 		case BF_LAYOUT_EXPLICIT:
@@ -67,7 +86,10 @@ bf_occupied(const bf_view *view, size_t from, size_t to)
 bool
 bf_contains_hash(const bf_view *view, uint64_t h)
 {
-	assert(known_layout(view));
+	/* another maker's filter hashes values its own way (bf_makers.h) */
+	assert(known_layout(view) && !bf_layout_is_maker(view->p.layout));
+	if (bf_layout_is_maker(view->p.layout))
+		return true; /* never a false negative */
 	switch (view->p.layout)
 	{
 		case BF_LAYOUT_CLASSIC:
@@ -86,10 +108,13 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 unsigned
 bf_add_hash(bf_view *view, uint64_t h)
 {
-	assert(known_layout(view));
+	assert(known_layout(view) && !bf_layout_is_maker(view->p.layout));
 	switch (view->p.layout)
 	{
 		case BF_LAYOUT_EXPLICIT:
+		case BF_LAYOUT_SPARK:
+		case BF_LAYOUT_GUAVA:
+		case BF_LAYOUT_PARQUET:
 			return 0;
 		case BF_LAYOUT_COUNTING4:
 			return bf_counting_add(view, h);
@@ -149,8 +174,13 @@ bf_union_bytes(bf_view *dst, const bf_view *src, size_t from, size_t to)
 		bf_counting_union_bytes(dst, src, from, to);
 	else
 	{
-		/* the layers of two layered filters of one shape line up: their bits too */
-		assert(bf_layout_is_bits(dst->p.layout) || dst->p.layout == BF_LAYOUT_LAYERED);
+		/*
+		 * the layers of two layered filters of one shape line up: their bits
+		 * too; so do two of another maker's filters of one shape (whatever the
+		 * order of the bits in its words, it is the same in both)
+		 */
+		assert(bf_layout_is_bits(dst->p.layout) || dst->p.layout == BF_LAYOUT_LAYERED ||
+		       bf_layout_is_maker(dst->p.layout));
 		bf_bits_or(dst->data, src->data, from, to);
 	}
 }

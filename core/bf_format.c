@@ -9,6 +9,7 @@
  * are each layout's business (bf_check_data() in bf_core.h).
  */
 #include "bf_format.h"
+#include "bf_makers.h"
 #include "bf_util.h"
 
 #include <string.h>
@@ -45,6 +46,50 @@ bf_layout_is_bits(uint8_t layout)
 	return layout == BF_LAYOUT_CLASSIC || layout == BF_LAYOUT_BLOCKED512;
 }
 
+bool
+bf_layout_is_maker(uint8_t layout)
+{
+	return layout == BF_LAYOUT_SPARK || layout == BF_LAYOUT_GUAVA || layout == BF_LAYOUT_PARQUET;
+}
+
+/*
+ * Other makers' element keys (bf_format.h).  Formats are forever: a key,
+ * once released, keeps its name and meaning.
+ */
+static const bf_maker_key maker_keys[] = {
+    /* Spark: putLong (every integral type), putString (UTF-8), putBinary */
+    {"spark:int8", BF_LAYOUT_SPARK, 8},
+    {"spark:text", BF_LAYOUT_SPARK, 0},
+    {"spark:bytea", BF_LAYOUT_SPARK, 0},
+    /* Guava: longFunnel, integerFunnel, stringFunnel(UTF_8), unencodedCharsFunnel, byteArrayFunnel */
+    {"guava:int8", BF_LAYOUT_GUAVA, 8},
+    {"guava:int4", BF_LAYOUT_GUAVA, 4},
+    {"guava:text", BF_LAYOUT_GUAVA, 0},
+    {"guava:chars", BF_LAYOUT_GUAVA, 0},
+    {"guava:bytea", BF_LAYOUT_GUAVA, 0},
+    /* Parquet: the plain encoding of each physical type (date: INT32 days, timestamps: INT64 us) */
+    {"parquet:int4", BF_LAYOUT_PARQUET, 4},
+    {"parquet:int8", BF_LAYOUT_PARQUET, 8},
+    {"parquet:date", BF_LAYOUT_PARQUET, 4},
+    {"parquet:timestamp", BF_LAYOUT_PARQUET, 8},
+    {"parquet:timestamptz", BF_LAYOUT_PARQUET, 8},
+    {"parquet:float4", BF_LAYOUT_PARQUET, 4},
+    {"parquet:float8", BF_LAYOUT_PARQUET, 8},
+    {"parquet:text", BF_LAYOUT_PARQUET, 0},
+    {"parquet:bytea", BF_LAYOUT_PARQUET, 0},
+    {"parquet:uuid", BF_LAYOUT_PARQUET, 16},
+};
+
+const bf_maker_key *
+bf_maker_key_find(uint8_t layout, const char *elem, size_t len)
+{
+	for (size_t i = 0; i < sizeof(maker_keys) / sizeof(maker_keys[0]); i++)
+		if (maker_keys[i].layout == layout && strlen(maker_keys[i].name) == len &&
+		    memcmp(maker_keys[i].name, elem, len) == 0)
+			return &maker_keys[i];
+	return NULL;
+}
+
 const char *
 bf_layout_name(uint8_t layout)
 {
@@ -60,6 +105,12 @@ bf_layout_name(uint8_t layout)
 			return "explicit";
 		case BF_LAYOUT_LAYERED:
 			return "layered";
+		case BF_LAYOUT_SPARK:
+			return "spark";
+		case BF_LAYOUT_GUAVA:
+			return "guava";
+		case BF_LAYOUT_PARQUET:
+			return "parquet";
 	}
 	return "unknown";
 }
@@ -80,17 +131,71 @@ bf_elem_valid(const char *elem, size_t len)
 	return true;
 }
 
+/*
+ * bf_params_check() of another maker's filter: its scheme, k, m and seed
+ * as bf_format.h gives them.
+ */
+static bool
+maker_params_check(const bf_params *p, size_t elemlen, bf_error *err)
+{
+	const char *name = bf_layout_name(p->layout);
+	unsigned kmin = 1, kmax = BF_MAKER_MAX_K_SPARK;
+	uint64_t unit = 64, mmax = BF_MAX_BITS;
+	bool scheme_ok, seed_ok = p->seed == 0;
+
+	switch (p->layout)
+	{
+		case BF_LAYOUT_SPARK:
+			scheme_ok = p->scheme == BF_SCHEME_SPARK_V1 || p->scheme == BF_SCHEME_SPARK_V2;
+			/* version 2's seed is a Java int, kept sign-extended */
+			if (p->scheme == BF_SCHEME_SPARK_V2)
+				seed_ok = (int64_t) p->seed >= INT32_MIN && (int64_t) p->seed <= INT32_MAX;
+			break;
+		case BF_LAYOUT_GUAVA:
+			scheme_ok = p->scheme == BF_SCHEME_GUAVA;
+			kmax = BF_MAKER_MAX_K_GUAVA;
+			break;
+		default:
+			scheme_ok = p->scheme == BF_SCHEME_PARQUET;
+			kmin = kmax = BF_MAKER_K_PARQUET;
+			unit = 256;
+			mmax = BF_MAKER_MAX_BITS_PARQUET;
+			break;
+	}
+	if (!scheme_ok)
+		return bf_fail(err, BF_ERR_FORMAT, "a %s filter does not take hash scheme %u", name,
+		               (unsigned) p->scheme);
+	if (p->nhashes < kmin || p->nhashes > kmax)
+		return bf_fail(err, BF_ERR_PARAM,
+		               "number of hashes k = %u of a %s filter is out of range (%u to %u)",
+		               (unsigned) p->nhashes, name, kmin, kmax);
+	if (p->ncells < unit || p->ncells % unit != 0 || p->ncells > mmax)
+		return bf_fail(err, BF_ERR_PARAM,
+		               "number of bits m = %llu of a %s filter is not a multiple of %llu from "
+		               "%llu to %llu",
+		               (unsigned long long) p->ncells, name, (unsigned long long) unit,
+		               (unsigned long long) unit, (unsigned long long) mmax);
+	if (!seed_ok)
+		return bf_fail(err, BF_ERR_PARAM, "seed %llu is not one a %s filter of scheme %u has",
+		               (unsigned long long) p->seed, name, (unsigned) p->scheme);
+	if (elemlen > BF_MAX_ELEM_LEN)
+		return bf_fail(err, BF_ERR_FORMAT, "element key is longer than %d bytes", BF_MAX_ELEM_LEN);
+	return true;
+}
+
 bool
 bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 {
 	uint64_t max = p->layout == BF_LAYOUT_COUNTING4 ? BF_MAX_COUNTERS : BF_MAX_BITS;
 
+	if (bf_layout_is_maker(p->layout))
+		return maker_params_check(p, elemlen, err);
 	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4 &&
 	    p->layout != BF_LAYOUT_BLOCKED512 && p->layout != BF_LAYOUT_EXPLICIT &&
 	    p->layout != BF_LAYOUT_LAYERED)
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout %u (this version knows 1 = classic, 2 = counting4, 3 = "
-		               "blocked512, 4 = explicit, 5 = layered)",
+		               "blocked512, 4 = explicit, 5 = layered, 6 = spark, 7 = guava, 8 = parquet)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_DOUBLE_HASHING)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
@@ -146,8 +251,12 @@ bool
 bf_flags_check(uint8_t layout, uint8_t flags, bf_error *err)
 {
 	if ((flags & ~BF_KNOWN_FLAGS) != 0)
-		return bf_fail(err, BF_ERR_FORMAT, "unknown flags 0x%02x (this build knows 0x01, 0x02)",
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "unknown flags 0x%02x (this build knows 0x01, 0x02, 0x04)",
 		               (unsigned) flags);
+	if ((flags & BF_FLAG_N_UNKNOWN) && !bf_layout_is_maker(layout))
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "only another maker's filter may have an unknown count of values");
 	if ((flags & BF_FLAG_DERIVED) && !bf_layout_is_bits(layout))
 		return bf_fail(err, BF_ERR_FORMAT, "%s filters cannot be derived", bf_layout_name(layout));
 	if ((flags & BF_FLAG_TARGET) && ((flags & BF_FLAG_DERIVED) ||
@@ -366,8 +475,9 @@ bf_view_set_target(bf_view *view, uint32_t target_ppb)
 	bf_store_le(view->payload + BF_HEADER_SIZE, target_ppb, 4);
 }
 
-bool
-bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
+/* bf_check_header() and bf_check_header_all(): with_makers, whether another maker's filter is taken. */
+static bool
+check_header(const uint8_t *buf, size_t len, bool with_makers, bf_view *view, bf_error *err)
 {
 	size_t expected = 0;
 
@@ -435,5 +545,32 @@ bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
 		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
 	if (view->p.layout == BF_LAYOUT_LAYERED && !check_layers(view, err))
 		return false;
+	if (bf_layout_is_maker(view->p.layout))
+	{
+		if (!with_makers)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "a %s filter (another system's, read by bloom_import) is not taken here",
+			               bf_layout_name(view->p.layout));
+		if (bf_maker_key_find(view->p.layout, view->elem, view->elemlen) == NULL)
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "a %s filter's element key is not one of its encodings",
+			               bf_layout_name(view->p.layout));
+		if ((view->flags & BF_FLAG_N_UNKNOWN) && view->nadded != 0)
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "a filter whose count of values is unknown has n = 0, not %llu",
+			               (unsigned long long) view->nadded);
+	}
 	return true;
+}
+
+bool
+bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
+{
+	return check_header(buf, len, false, view, err);
+}
+
+bool
+bf_check_header_all(const uint8_t *buf, size_t len, bf_view *view, bf_error *err)
+{
+	return check_header(buf, len, true, view, err);
 }

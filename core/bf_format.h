@@ -3,7 +3,9 @@
  *	  The serialized format of a bloom value: the one definition of its bytes.
  *
  * A bloom value is what PostgreSQL stores, sends and receives: a header, an
- * optional extension, an element key and the data of one of four layouts.
+ * optional extension, an element key and the data of one of its layouts:
+ * this project's own, or (1.12) another system's filter kept in its
+ * maker's bytes.
  * This file is where that format is defined; docs/format.md's table is checked
  * against the table below by the unit tests (test "format_table"), and no
  * other file computes an offset: they read and write the bytes through the
@@ -21,17 +23,17 @@
  * |---|---|---|---|
  * | 0 | 4 | `magic` | the bytes `B` `L` `O` `M` |
  * | 4 | 1 | `version` | format version, 1 |
- * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3), 5 layered (1.9): `bloom`; 2 counting4: `counting_bloom` |
- * | 6 | 1 | `scheme` | how positions derive from a value's hash: 1, double hashing |
- * | 7 | 1 | `flags` | bit 0 derived (an intersection; classic, blocked512); bit 1 target (1.3; explicit, or classic and not derived); other bits 0 |
- * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0; layered: its layers, 1 to 64) |
+ * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3), 5 layered (1.9), 6 spark, 7 guava, 8 parquet (1.12): `bloom`; 2 counting4: `counting_bloom` |
+ * | 6 | 1 | `scheme` | how positions derive from a value: 1, double hashing of its 64-bit hash; 2 Spark version 1, 3 Spark version 2, 4 Guava MURMUR128_MITZ_64, 5 Parquet split block (1.12) |
+ * | 7 | 1 | `flags` | bit 0 derived (an intersection; classic, blocked512); bit 1 target (1.3; explicit, or classic and not derived); bit 2 n unknown (1.12; spark, guava, parquet); other bits 0 |
+ * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0; layered: its layers, 1 to 64; spark: 1 to 1024; guava: 1 to 255; parquet: 8) |
  * | 10 | 2 | `e` | length of the element key, 0 to 255 |
- * | 12 | 8 | `seed` | seed of the values' hash function (unsigned) |
+ * | 12 | 8 | `seed` | seed of the values' hash function (unsigned; Spark version 2: its int, sign-extended; other makers: 0) |
  * | 20 | 8 | `m` | cells: bits (1 to 8,589,932,224; layered: of all its layers), 4-bit counters (1 to 2,147,483,056) or 64-bit hashes (explicit: 0 to 134,217,691) |
- * | 28 | 8 | `n` | values added, 0 to 2^63-1 (counting4: added minus removed) |
+ * | 28 | 8 | `n` | values added, 0 to 2^63-1 (counting4: added minus removed; 0 when unknown) |
  * | 36 | 16 | `bound`, `est` | derived only: bound on the set bits that matter (8), estimated distinct values (8) |
  * | 36 | 4 | `target` | target only: the rate the finished filter must meet, in parts per billion, 1 to 999,999,999 |
- * | 36 + x | e | `elem` | element key: `schema.opfamily`, plus `@schema.collation` for a nondeterministic collation |
+ * | 36 + x | e | `elem` | element key: `schema.opfamily`, plus `@schema.collation` for a nondeterministic collation; another maker's: `maker:encoding` (below) |
  * | 36 + x + e | 10 k | `layers` | layered only: per layer, its m (8) and k (2) |
  * | 36 + x + e (+ 10 k) | d | `data` | the cells, by layout (below); nothing follows them |
  * END FORMAT TABLE
@@ -58,6 +60,26 @@
  *					added to the last layer.  A scalable Bloom filter
  *					(Almeida et al., 2007): a bloomfilter index's snapshot
  *					(bloom_index_filter).  No flags.
+ *
+ * Another maker's filter (1.12) keeps that maker's bits as its maker
+ * writes them, so that reading and writing its bytes is a copy, and a probe
+ * hashes a value as its maker does (bf_makers.h); they are never this
+ * project's bits, and no operation mixes the two.
+ *
+ *	spark (6)		Apache Spark's BloomFilter (bf_spark.h), scheme 2 (its
+ *					version 1, seed 0) or 3 (version 2); m a multiple of 64;
+ *					big-endian 64-bit words, bit i is bit i % 64 of word i / 64.
+ *	guava (7)		Guava's BloomFilter, MURMUR128_MITZ_64 (bf_guava.h), scheme
+ *					4, seed 0; m a multiple of 64; words as Spark's.
+ *	parquet (8)		Parquet's split block filter (bf_parquet.h), scheme 5, k 8,
+ *					seed 0; m a multiple of 256 from 256 to 2^30; its bitset:
+ *					256-bit blocks of eight little-endian 32-bit words.
+ *
+ * Their element key is never empty: it names how a value becomes the bytes
+ * its maker hashes (the maker's name, a colon, the encoding: "spark:int8",
+ * "parquet:date"; bf_maker_key_find() of bf_makers.h).  Flag bit 2, n unknown, marks a filter
+ * whose count of values is not known (one read from its maker's bytes): n
+ * is 0 then, and adds keep it unknown.
  *
  * Bits and counters at positions >= m are 0.
  *
@@ -108,6 +130,9 @@
 #define BF_LAYOUT_BLOCKED512 3
 #define BF_LAYOUT_EXPLICIT 4
 #define BF_LAYOUT_LAYERED 5
+#define BF_LAYOUT_SPARK 6 /* 1.12: other makers' filters, in their bytes */
+#define BF_LAYOUT_GUAVA 7
+#define BF_LAYOUT_PARQUET 8
 
 #define BF_MAX_LAYERS 64 /* layered: layers at most (its k) */
 #define BF_LAYER_SIZE 10 /* layered: bytes of a layer's entry, m_i (8) and k_i (2) */
@@ -115,13 +140,23 @@
 #define BF_BLOCK_BITS 512 /* blocked512: bits per block */
 
 #define BF_SCHEME_DOUBLE_HASHING 1
+#define BF_SCHEME_SPARK_V1 2 /* 1.12: the makers' own */
+#define BF_SCHEME_SPARK_V2 3
+#define BF_SCHEME_GUAVA 4
+#define BF_SCHEME_PARQUET 5
+
+#define BF_MAKER_MAX_K_SPARK 1024
+#define BF_MAKER_MAX_K_GUAVA 255
+#define BF_MAKER_K_PARQUET 8
+#define BF_MAKER_MAX_BITS_PARQUET (UINT64_C(1) << 30)
 
 #define BF_FLAG_DERIVED 0x01
 #define BF_DERIVED_SIZE 16 /* bound (8), est (8) */
 #define BF_FLAG_TARGET 0x02
 #define BF_TARGET_SIZE 4            /* parts per billion */
 #define BF_TARGET_SCALE 1000000000u /* the target is in parts per billion */
-#define BF_KNOWN_FLAGS (BF_FLAG_DERIVED | BF_FLAG_TARGET)
+#define BF_FLAG_N_UNKNOWN 0x04      /* 1.12: another maker's filter, its count unknown */
+#define BF_KNOWN_FLAGS (BF_FLAG_DERIVED | BF_FLAG_TARGET | BF_FLAG_N_UNKNOWN)
 
 #define BF_COUNTER_MAX 15 /* counting4: a counter saturates here */
 
@@ -210,6 +245,9 @@ extern bool bf_layout_is_bits(uint8_t layout);
 
 /* The layout's name in the text form: "classic", "counting4", "blocked512", "explicit". */
 extern const char *bf_layout_name(uint8_t layout);
+
+/* Whether the layout is another maker's (spark, guava, parquet). */
+extern bool bf_layout_is_maker(uint8_t layout);
 
 /* ---- checks ---- */
 
@@ -336,5 +374,14 @@ extern void bf_view_set_target(bf_view *view, uint32_t target_ppb);
  * implies lies inside it.
  */
 extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
+
+/*
+ * bf_check_header() refuses other makers' filters (BF_ERR_PARAM: their
+ * bits are not this project's, and code written before them must not take
+ * them for its own).  This one accepts them too: for the code that knows
+ * them (the type's input and output, the functions that probe, add to,
+ * combine, describe, import and export them).
+ */
+extern bool bf_check_header_all(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
 
 #endif /* BF_FORMAT_H */

@@ -166,13 +166,21 @@ bf_guava_write_empty(uint8_t *out, int k, uint64_t nwords)
 }
 
 void
-bf_guava_add(uint8_t *filter, const uint8_t *data, size_t len)
+bf_guava_set(const bf_guava_view *view, uint8_t *words, const uint8_t *data, size_t len)
 {
 	uint64_t h1, h2;
 
+	assert(words == view->words);
 	bf_guava_hash(data, len, &h1, &h2);
-	positions(filter[1], (uint64_t) bf_load_be32(filter + 2) * 64, h1, h2, NULL,
-	          filter + GUAVA_HEADER);
+	positions(view->k, view->nwords * 64, h1, h2, NULL, words);
+}
+
+void
+bf_guava_add(uint8_t *filter, const uint8_t *data, size_t len)
+{
+	bf_guava_view view = {filter[1], bf_load_be32(filter + 2), filter + GUAVA_HEADER};
+
+	bf_guava_set(&view, filter + GUAVA_HEADER, data, len);
 }
 
 bool

@@ -68,6 +68,10 @@ extern bool bf_guava_contains(const bf_guava_view *view, const uint8_t *data, si
 extern void bf_guava_write_empty(uint8_t *out, int k, uint64_t nwords);
 extern void bf_guava_add(uint8_t *filter, const uint8_t *data, size_t len);
 
+/* The same for words kept apart from Guava's header: words is view->words, writable. */
+extern void bf_guava_set(const bf_guava_view *view, uint8_t *words, const uint8_t *data,
+                         size_t len);
+
 /*
  * Guava's sizing of BloomFilter.create(funnel, n, fpp): optimalNumOfBits
  * (*bits; the filter has ceil(bits / 64) words) and

@@ -243,13 +243,32 @@ view_of(uint8_t *filter, bf_spark_view *view)
 }
 
 void
+bf_spark_set_long(const bf_spark_view *view, uint8_t *words, int64_t v)
+{
+	int32_t h1 = bf_spark_hash_long(v, view->seed);
+
+	assert(words == view->words);
+	positions(view->version, view->k, view->nwords * 64, h1, bf_spark_hash_long(v, h1), NULL,
+	          words);
+}
+
+void
+bf_spark_set_bytes(const bf_spark_view *view, uint8_t *words, const uint8_t *data, size_t len)
+{
+	int32_t h1 = bf_spark_hash_bytes(data, len, view->seed);
+
+	assert(words == view->words);
+	positions(view->version, view->k, view->nwords * 64, h1, bf_spark_hash_bytes(data, len, h1),
+	          NULL, words);
+}
+
+void
 bf_spark_add_long(uint8_t *filter, int64_t v)
 {
 	bf_spark_view view;
 	uint8_t *words = view_of(filter, &view);
-	int32_t h1 = bf_spark_hash_long(v, view.seed);
 
-	positions(view.version, view.k, view.nwords * 64, h1, bf_spark_hash_long(v, h1), NULL, words);
+	bf_spark_set_long(&view, words, v);
 }
 
 void
@@ -257,10 +276,8 @@ bf_spark_add_bytes(uint8_t *filter, const uint8_t *data, size_t len)
 {
 	bf_spark_view view;
 	uint8_t *words = view_of(filter, &view);
-	int32_t h1 = bf_spark_hash_bytes(data, len, view.seed);
 
-	positions(view.version, view.k, view.nwords * 64, h1, bf_spark_hash_bytes(data, len, h1), NULL,
-	          words);
+	bf_spark_set_bytes(&view, words, data, len);
 }
 
 bool

@@ -92,6 +92,14 @@ extern void bf_spark_add_long(uint8_t *filter, int64_t v);
 extern void bf_spark_add_bytes(uint8_t *filter, const uint8_t *data, size_t len);
 
 /*
+ * The same for a filter whose words are kept apart from Spark's header (a
+ * bloom value's data): words is view->words, writable.
+ */
+extern void bf_spark_set_long(const bf_spark_view *view, uint8_t *words, int64_t v);
+extern void bf_spark_set_bytes(const bf_spark_view *view, uint8_t *words, const uint8_t *data,
+                               size_t len);
+
+/*
  * Spark's sizing of BloomFilter.create(n, fpp): optimalNumOfBits(n, fpp)
  * bits asked (*bits; the filter has ceil(bits / 64) words), and
  * optimalNumOfHashFunctions(n, bits) positions (*k).  False where Spark

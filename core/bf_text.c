@@ -17,6 +17,7 @@
  * length: every number is range-checked before it is used to size anything.
  */
 #include "bf_core.h"
+#include "bf_makers.h"
 #include "bf_util.h"
 
 #include <stdio.h>
@@ -90,11 +91,17 @@ data_name(uint8_t layout)
 static size_t
 header_text(const bf_view *view, char *out, size_t outlen)
 {
-	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu n=%llu ",
+	int len = snprintf(out, outlen, "v%u %s m=%llu k=%u scheme=%u seed=%llu ",
 	                   (unsigned) view->version, bf_layout_name(view->p.layout),
 	                   (unsigned long long) view->p.ncells, (unsigned) view->p.nhashes,
-	                   (unsigned) view->p.scheme, (unsigned long long) view->p.seed,
-	                   (unsigned long long) view->nadded);
+	                   (unsigned) view->p.scheme, (unsigned long long) view->p.seed);
+
+	/* another maker's filter whose count is unknown (flag bit 2) */
+	if (view->flags & BF_FLAG_N_UNKNOWN)
+		len += snprintf(out + len, outlen - (size_t) len, "n=unknown ");
+	else
+		len += snprintf(out + len, outlen - (size_t) len, "n=%llu ",
+		                (unsigned long long) view->nadded);
 
 	if (view->flags & BF_FLAG_DERIVED)
 		len += snprintf(out + len, outlen - (size_t) len, "bound=%llu est=%llu ",
@@ -475,19 +482,29 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		p.layout = BF_LAYOUT_EXPLICIT;
 	else if (take_literal(&c, "layered "))
 		p.layout = BF_LAYOUT_LAYERED;
+	else if (take_literal(&c, "spark "))
+		p.layout = BF_LAYOUT_SPARK;
+	else if (take_literal(&c, "guava "))
+		p.layout = BF_LAYOUT_GUAVA;
+	else if (take_literal(&c, "parquet "))
+		p.layout = BF_LAYOUT_PARQUET;
 	else
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout (this build reads \"classic\", \"counting4\", "
-		               "\"blocked512\", \"explicit\" and \"layered\")");
+		               "\"blocked512\", \"explicit\", \"layered\", \"spark\", \"guava\" and "
+		               "\"parquet\")");
 	if (!take_number(&c, "m", &ncells, err) || !take_number(&c, "k", &nhashes, err) ||
-	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err) ||
-	    !take_number(&c, "n", &nadded, err))
+	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err))
+		return false;
+	if (take_literal(&c, "n=unknown "))
+		flags = BF_FLAG_N_UNKNOWN;
+	else if (!take_number(&c, "n", &nadded, err))
 		return false;
 	if (c.end - c.p >= 6 && memcmp(c.p, "bound=", 6) == 0)
 	{
 		if (!take_number(&c, "bound", &bound, err) || !take_number(&c, "est", &est, err))
 			return false;
-		flags = BF_FLAG_DERIVED;
+		flags |= BF_FLAG_DERIVED;
 	}
 	if (c.end - c.p >= 7 && memcmp(c.p, "target=", 7) == 0)
 	{
@@ -505,9 +522,11 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		return bf_fail(err, BF_ERR_PARAM,
 		               "number of values added n = %llu is out of range (0 to %lld)",
 		               (unsigned long long) nadded, (long long) INT64_MAX);
-	if (nhashes > BF_MAX_HASHES)
+	/* (bf_params_check() knows each layout's range) */
+	if (nhashes > (bf_layout_is_maker(p.layout) ? BF_MAKER_MAX_K_SPARK : BF_MAX_HASHES))
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
-		               (unsigned long long) nhashes, BF_MAX_HASHES);
+		               (unsigned long long) nhashes,
+		               bf_layout_is_maker(p.layout) ? BF_MAKER_MAX_K_SPARK : BF_MAX_HASHES);
 	p.scheme = scheme > 255 ? 0 : (uint8_t) scheme;
 	p.nhashes = (uint16_t) nhashes;
 	p.seed = seed;
@@ -516,6 +535,9 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		return false;
 	if (!bf_flags_check(p.layout, flags, err))
 		return false;
+	if (bf_layout_is_maker(p.layout) && bf_maker_key_find(p.layout, elem, elemlen) == NULL)
+		return bf_fail(err, BF_ERR_FORMAT, "a %s filter's element key is not one of its encodings",
+		               bf_layout_name(p.layout));
 	if (bound > ncells)
 		return bf_fail(err, BF_ERR_FORMAT, "bound %llu exceeds m = %llu",
 		               (unsigned long long) bound, (unsigned long long) ncells);

@@ -7,14 +7,62 @@
  * every derived offset lies inside the buffer: the probe, the counters, the
  * population count and the text form are then run on it under
  * AddressSanitizer, and a set of hashes (explicit) must survive sorting and
- * merging with itself unchanged.
+ * merging with itself unchanged.  Another maker's filter (1.12) is probed,
+ * added to and written in its maker's bytes, as bf_makers.h does.
  */
 #include "../core/bf_core.h"
+#include "../core/bf_makers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Another maker's filter: probes of its key's encodings (a fixed width, or
+ * every length up to 17), then each added and found, and its maker's bytes
+ * read back to the same shape.
+ */
+static void
+maker(bf_view *view, const uint8_t *buf, size_t size)
+{
+	static const bf_maker_form forms[] = {BF_FORM_SPARK, BF_FORM_GUAVA, BF_FORM_PARQUET,
+	                                      BF_FORM_PARQUET_BITSET};
+	const bf_maker_key *key = bf_maker_key_find(view->p.layout, view->elem, view->elemlen);
+	uint8_t in[17] = {0};
+
+	if (key == NULL)
+		abort(); /* bf_check_header_all() checked it */
+	memcpy(in, buf, size < sizeof(in) ? size : sizeof(in));
+	for (size_t len = 0; len <= sizeof(in); len++)
+	{
+		size_t width = key->width ? key->width : len;
+
+		if (width > sizeof(in))
+			break;
+		(void) bf_maker_contains(view, width ? in : NULL, width);
+		bf_maker_add(view, width ? in : NULL, width);
+		if (!bf_maker_contains(view, width ? in : NULL, width))
+			abort(); /* no false negative */
+	}
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+	{
+		size_t out_size = bf_maker_write_size(view, forms[i]);
+		uint8_t *out;
+		const uint8_t *bits;
+		bf_params p;
+		bf_error err;
+
+		if (out_size == 0 || out_size > (64u << 20))
+			continue;
+		out = malloc(out_size);
+		bf_maker_write(view, forms[i], out);
+		if (!bf_maker_read(forms[i], out, out_size, &p, &bits, &err) ||
+		    !bf_params_equal(&p, &view->p) || memcmp(bits, view->data, view->nbytes) != 0)
+			abort(); /* what is written reads back */
+		free(out);
+	}
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,10 +76,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* an exact-size copy, so that ASan sees a read past the end */
 	buf = malloc(size ? size : 1);
 	memcpy(buf, data, size);
-	if (bf_check_header(buf, size, &view, &err))
+	if (bf_check_header_all(buf, size, &view, &err))
 	{
 		occupied = bf_occupied(&view, 0, view.nbytes);
-		if (bf_check_data(&view, occupied, &err))
+		if (bf_layout_is_maker(view.p.layout) && bf_check_data(&view, occupied, &err))
+			maker(&view, buf, size);
+		else if (bf_check_data(&view, occupied, &err))
 		{
 			bf_layered_probe probe;
 

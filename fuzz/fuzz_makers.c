@@ -1,8 +1,9 @@
 /*
  * fuzz_makers.c
  *	  libFuzzer target: the readers of other makers' serialized Bloom
- *	  filters (bf_spark_read, bf_guava_read) and every probe of an accepted
- *	  one.
+ *	  filters (bf_spark_read, bf_guava_read, bf_parquet_read with and without
+ *	  its Thrift header, and bf_maker_read of each form) and every probe of
+ *	  an accepted one.
  *
  * Whatever the bytes, each reader must reject them or accept a filter
  * whose words lie inside the buffer: probes (of longs and of byte strings
@@ -11,6 +12,8 @@
  * negative).
  */
 #include "../core/bf_guava.h"
+#include "../core/bf_makers.h"
+#include "../core/bf_parquet.h"
 #include "../core/bf_spark.h"
 
 #include <stdlib.h>
@@ -74,6 +77,59 @@ guava(const uint8_t *buf, size_t size)
 	free(mine);
 }
 
+/* Parquet's reader (both ways), probes of the bitset it accepts, and adds found. */
+static void
+parquet(const uint8_t *buf, size_t size)
+{
+	for (int headed = 0; headed <= 1; headed++)
+	{
+		size_t header, nbytes;
+		bf_error err;
+		uint8_t *mine;
+
+		if (!bf_parquet_read(buf, size, headed, &header, &nbytes, &err))
+			continue;
+		if (header + nbytes != size || nbytes % BF_PARQUET_BLOCK_BYTES != 0)
+			abort();
+		for (size_t len = 0; len <= 9 && len <= size; len++)
+			(void) bf_parquet_contains_hash(buf + header, nbytes,
+			                                bf_parquet_xxh64(len ? buf : NULL, len, 0));
+		if (nbytes > 4096)
+			continue;
+		mine = malloc(nbytes);
+		memcpy(mine, buf + header, nbytes);
+		for (size_t len = 0; len <= 9 && len <= size; len++)
+		{
+			uint64_t h = bf_parquet_xxh64(len ? buf : NULL, len, 0);
+
+			bf_parquet_add_hash(mine, nbytes, h);
+			if (!bf_parquet_contains_hash(mine, nbytes, h))
+				abort();
+		}
+		free(mine);
+	}
+}
+
+/* bf_maker_read of each form: what it accepts has a shape the format takes. */
+static void
+makers(const uint8_t *buf, size_t size)
+{
+	static const bf_maker_form forms[] = {BF_FORM_SPARK, BF_FORM_GUAVA, BF_FORM_PARQUET,
+	                                      BF_FORM_PARQUET_BITSET};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+	{
+		bf_params p;
+		const uint8_t *bits;
+		bf_error err;
+
+		if (!bf_maker_read(forms[i], buf, size, &p, &bits, &err))
+			continue;
+		if (!bf_params_check(&p, 0, &err) || bits < buf || bits + p.ncells / 8 > buf + size)
+			abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,6 +139,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	spark(buf, size);
 	guava(buf, size);
+	parquet(buf, size);
+	makers(buf, size);
 	free(buf);
 	return 0;
 }

@@ -3,12 +3,12 @@
 # objects (nm -u: the functions each object calls in other files).
 #   - bf_util calls nothing of the core; bf_format only bf_util;
 #   - bf_bits (what the bit layouts share) only bf_util and bf_format;
-#   - the layout files, bf_hashset, bf_spark and bf_guava (the makers' filters) only
+#   - the layout files, bf_hashset, bf_spark, bf_guava and bf_parquet (the makers' filters) only
 #     bf_util, bf_format and bf_bits:
 #     never each other, never the dispatch;
 #   - the PostgreSQL layer (bloomfilter.o, src/*.o, src/runtime/*.o) only the interface,
-#     the functions core/bf_core.h, core/bf_format.h, core/bf_runtime.h and
-#     core/bf_stretches.h declare.
+#     the functions core/bf_core.h, core/bf_format.h, core/bf_runtime.h,
+#     core/bf_stretches.h and core/bf_makers.h declare.
 # Run from the top folder after `make`; prints "layers: ok" or what breaks
 # a rule, and exits non-zero then.
 set -euo pipefail
@@ -44,12 +44,12 @@ bits=$(defined_in bf_bits)
 	check core/bf_util.o
 	check core/bf_format.o $util
 	check core/bf_bits.o $util $format
-	for leaf in bf_classic bf_blocked bf_layered bf_counting bf_explicit bf_hashset bf_spark bf_guava; do
+	for leaf in bf_classic bf_blocked bf_layered bf_counting bf_explicit bf_hashset bf_spark bf_guava bf_parquet; do
 		check "core/$leaf.o" $util $format $bits
 	done
 }
 
-interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h core/bf_format.h core/bf_runtime.h core/bf_stretches.h)
+interface=$(sed -n 's/^extern [^(]*[ *]\(bf_[a-z0-9_]*\)(.*/\1/p' core/bf_core.h core/bf_format.h core/bf_runtime.h core/bf_stretches.h core/bf_makers.h)
 [ -n "$interface" ] || {
 	echo "layers: found no declarations in core/bf_core.h"
 	exit 1

@@ -613,7 +613,8 @@ test_binary_rejects(void)
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
 	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
 	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
-	MUTATE(5, 6, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 9, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 6, BF_ERR_FORMAT);     /* spark: scheme 1 is not its */
 	MUTATE(5, 5, BF_ERR_PARAM);      /* layered: k = 7 layers, m not a multiple of 512 */
 	MUTATE(5, 4, BF_ERR_PARAM);      /* explicit, with k = 5 */
 	MUTATE(5, 2, BF_ERR_FORMAT);     /* counting4: its data would be 500 bytes */

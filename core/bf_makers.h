@@ -1,0 +1,93 @@
+/*
+ * bf_makers.h
+ *	  Other makers' filters as bloom values (layouts spark, guava and
+ *	  parquet of bf_format.h): reading a maker's serialized bytes into one,
+ *	  writing one back in them, and probing and adding values exactly as the
+ *	  maker does.  The dispatch over bf_spark.h, bf_guava.h and bf_parquet.h.
+ *
+ * A value reaches these functions as the bytes its element key's encoding
+ * gives (bf_maker_key: "spark:int8" a long's 8 bytes little-endian,
+ * "parquet:text" the UTF-8 bytes, ...): the PostgreSQL layer (or a
+ * client) turns an SQL value into them.
+ */
+#ifndef BF_MAKERS_H
+#define BF_MAKERS_H
+
+#include "bf_format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Another maker's element keys: how a value becomes the bytes its maker
+ * hashes.  width: the bytes of every value (a fixed-size encoding: 4 or 8,
+ * 16 for a UUID), or 0 for any length.  The SQL layer turns an SQL value
+ * into those bytes; the functions below hash them as the maker does.
+ * The table of keys is the format's: bf_format.c checks them.
+ */
+typedef struct bf_maker_key
+{
+	const char *name; /* "spark:int8" */
+	uint8_t layout;
+	uint8_t width;
+} bf_maker_key;
+
+/* The key named elem[0 .. len) of the layout, or NULL if it has none of that name. */
+extern const bf_maker_key *bf_maker_key_find(uint8_t layout, const char *elem, size_t len);
+
+/* The makers' serialized forms bf_maker_read() and bf_maker_write() know. */
+typedef enum bf_maker_form
+{
+	BF_FORM_SPARK,          /* BloomFilter.writeTo of Spark, version 1 or 2 */
+	BF_FORM_GUAVA,          /* BloomFilter.writeTo of Guava */
+	BF_FORM_PARQUET,        /* a Parquet file's: the Thrift header, then the bitset */
+	BF_FORM_PARQUET_BITSET, /* the bitset alone */
+} bf_maker_form;
+
+/*
+ * Read a maker's serialized bytes: the shape of the bloom value that holds
+ * them (*p) and where its bits start in data (*bits, m / 8 bytes).  For
+ * BF_FORM_PARQUET, bytes that are not a header and its bitset, but whose
+ * length is a multiple of 32, are read as a bare bitset.  False, with err
+ * set, for bytes the maker's own reader would refuse, or that this
+ * project cannot hold (bf_format.h's bounds: BF_ERR_TOO_LARGE or
+ * BF_ERR_PARAM).
+ */
+extern bool bf_maker_read(bf_maker_form form, const uint8_t *data, size_t len, bf_params *p,
+                          const uint8_t **bits, bf_error *err);
+
+/* Bytes of a maker's filter (view) written in form; 0 if the form is not its maker's. */
+extern size_t bf_maker_write_size(const bf_view *view, bf_maker_form form);
+
+/* Write it there (out holds bf_maker_write_size() bytes, not 0). */
+extern void bf_maker_write(const bf_view *view, bf_maker_form form, uint8_t *out);
+
+/*
+ * Whether the filter may hold the value whose encoding is in[0 .. len), as
+ * the maker's probe answers; and adding it, as the maker's put does.  len
+ * is the key's width when it has one.
+ */
+extern bool bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len);
+extern void bf_maker_add(bf_view *view, const uint8_t *in, size_t len);
+
+/*
+ * The makers' sizing for n values at rate fpp, as a new bloom value's
+ * shape: Spark's BloomFilter.create(n, fpp) (version 2 with seed 0, or
+ * version 1), Guava's create(funnel, n, fpp), parquet-java's
+ * BlockSplitBloomFilter(optimalNumOfBits(n, fpp) / 8).  layout is one of
+ * the makers'; scheme picks Spark's version.  False, with err set
+ * (BF_ERR_PARAM or BF_ERR_TOO_LARGE), where the maker refuses or the
+ * filter would not fit in a bloom value.
+ */
+extern bool bf_maker_sizing(uint8_t layout, uint8_t scheme, int64_t n, double fpp, bf_params *p,
+                            bf_error *err);
+
+/*
+ * A string's UTF-16 code units, little-endian (Guava's
+ * unencodedCharsFunnel), from its UTF-8: out holds 2 len bytes; returns the
+ * bytes written, or -1 (writing nothing sure) if utf8 is not valid UTF-8.
+ */
+extern long bf_utf8_to_utf16le(const uint8_t *utf8, size_t len, uint8_t *out);
+
+#endif /* BF_MAKERS_H */
