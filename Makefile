@@ -22,7 +22,8 @@ CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h cor
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
-	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o
+	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o \
+	src/bloom_makers.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/values/values.o src/runtime/values/valueshare.o \
 	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/shape.o \
@@ -46,7 +47,7 @@ INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/i
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto runtime_filter \
+	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_makers runtime_filter \
 	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans runtime_parallel bloom_index \
 	bloom_index_visibility bloom_index_refresh runtime_index \
 	bloom_upgrade

@@ -456,6 +456,15 @@ bf_view_set_nadded(bf_view *view, uint64_t nadded)
 }
 
 void
+bf_view_set_n_unknown(bf_view *view)
+{
+	assert(bf_layout_is_maker(view->p.layout));
+	view->flags |= BF_FLAG_N_UNKNOWN;
+	view->payload[BF_OFF_FLAGS] = view->flags;
+	bf_view_set_nadded(view, 0);
+}
+
+void
 bf_view_set_derived(bf_view *view, uint64_t bound, uint64_t est_distinct)
 {
 	assert((view->flags & BF_FLAG_DERIVED) && bound <= view->p.ncells && est_distinct <= INT64_MAX);

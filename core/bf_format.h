@@ -358,6 +358,9 @@ extern void bf_init(uint8_t *buf, const bf_params *p, uint8_t flags, const char 
 /* Set the count of values added, in the view and in its bytes. */
 extern void bf_view_set_nadded(bf_view *view, uint64_t nadded);
 
+/* Mark another maker's filter's count unknown (flag bit 2; n becomes 0), in the view and its bytes. */
+extern void bf_view_set_n_unknown(bf_view *view);
+
 /* Set the derived extension (the filter has the flag). */
 extern void bf_view_set_derived(bf_view *view, uint64_t bound, uint64_t est_distinct);
 

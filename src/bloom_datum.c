@@ -16,6 +16,7 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 static void
@@ -23,25 +24,55 @@ check_header(struct varlena *raw, BloomFilter *out)
 {
 	bf_error err;
 
-	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view, &err))
+	if (!bf_check_header_all((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
+	                         &err))
 		bloom_report(&err, BLOOM_FROM_STORAGE);
 	out->raw = raw;
+}
+
+void
+bloom_refuse_maker(FunctionCallInfo fcinfo, const bf_view *view)
+{
+	char *name = fcinfo != NULL && OidIsValid(fcinfo->flinfo->fn_oid)
+	                 ? get_func_name(fcinfo->flinfo->fn_oid)
+	                 : NULL;
+
+	if (!bf_layout_is_maker(view->p.layout))
+		return;
+	ereport(ERROR,
+	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	         errmsg("%s does not take a %s filter", name ? name : "this function",
+	                bf_layout_name(view->p.layout)),
+	         errdetail("A %s filter is another system's, read by bloom_import: its bits are "
+	                   "placed by that system's hash.",
+	                   bf_layout_name(view->p.layout)),
+	         errhint("Such a filter is probed with @> or bloom_contains, added to with bloom_add, "
+	                 "combined with bloom_union, described by bloom_info, and written in its "
+	                 "maker's bytes by bloom_export.")));
 }
 
 void
 bloom_get_datum(Datum d, BloomFilter *out)
 {
 	check_header(PG_DETOAST_DATUM(d), out);
+	bloom_refuse_maker(NULL, &out->view);
 }
 
 void
-bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
+bloom_get_arg_any(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 {
 	Datum d;
 
 	Assert(argno < PG_NARGS() && !PG_ARGISNULL(argno));
 	d = PG_GETARG_DATUM(argno);
 	check_header(copy ? PG_DETOAST_DATUM_COPY(d) : PG_DETOAST_DATUM(d), out);
+}
+
+void
+bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
+{
+	bloom_get_arg_any(fcinfo, argno, copy, out);
+	bloom_refuse_maker(fcinfo, &out->view);
 }
 
 bool
@@ -173,7 +204,8 @@ bloom_validate(struct varlena *raw, BloomSource source, const char *typname, Blo
 {
 	bf_error err;
 
-	if (!bf_check_header((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view, &err))
+	if (!bf_check_header_all((const uint8_t *) VARDATA(raw), VARSIZE(raw) - VARHDRSZ, &out->view,
+	                         &err))
 		bloom_report_as(&err, source, typname);
 	/* the format allows any bytes but control characters; a server takes only text */
 	if (!bloom_elem_is_text(out->view.elem, out->view.elemlen))

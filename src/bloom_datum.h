@@ -27,14 +27,23 @@ typedef struct BloomFilter
  */
 extern uint8 bloom_layout_arg(FunctionCallInfo fcinfo, int argno);
 
-/* Detoast argument argno and check its header; copy if it will be modified. */
+/*
+ * Detoast argument argno and check its header; copy if it will be modified.
+ * Another maker's filter (1.12: bloom_import's) is refused (22023): its
+ * bits are not this project's, and only the functions that know them take
+ * it, through bloom_get_arg_any.
+ */
 extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
+extern void bloom_get_arg_any(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
 
-/* The same for a datum (an expanded one is flattened). */
+/* Raise 22023 naming the function (fcinfo's, or none) if view is another maker's filter. */
+extern void bloom_refuse_maker(FunctionCallInfo fcinfo, const bf_view *view);
+
+/* bloom_get_arg() for a datum (an expanded one is flattened). */
 extern void bloom_get_datum(Datum d, BloomFilter *out);
 
 /*
- * For probes: argument argno, detoasted once per query when it is a stored
+ * For probes (which take another maker's filter too): argument argno, detoasted once per query when it is a stored
  * out-of-line value (the detoasted copy is kept in the call site's cache,
  * bloom_callcache.h, keyed on its TOAST pointer), otherwise detoasted as
  * usual.  Returns whether the filter is the one kept there.

@@ -4,6 +4,7 @@
  */
 #include "bloom_functions.h"
 #include "bloom_explicit.h"
+#include "bloom_makers.h"
 #include "bloom_setops.h"
 
 #include <math.h>
@@ -133,8 +134,11 @@ bloom_add(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	bloom_get_arg(fcinfo, 0, true, &f);
-	bloom_add_datum(&f, bloom_hasher_for_arg(fcinfo, 1), PG_GETARG_DATUM(1));
+	bloom_get_arg_any(fcinfo, 0, true, &f);
+	if (bf_layout_is_maker(f.view.p.layout))
+		bloom_maker_add_arg(fcinfo, 1, &f); /* as its maker adds the value */
+	else
+		bloom_add_datum(&f, bloom_hasher_for_arg(fcinfo, 1), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(f.raw);
 }
 
@@ -151,6 +155,9 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 
 	if (f.view.elemlen == 0)
 		return false; /* nothing was ever added */
+	/* another maker's filter: the value hashed as its maker hashes it (bloom_makers.c) */
+	if (bf_layout_is_maker(f.view.p.layout))
+		return bloom_maker_contains_arg(fcinfo, value_arg, &f.view);
 	return bf_contains_hash(&f.view, bloom_hash_arg(fcinfo, value_arg, &f.view, kept));
 }
 
@@ -198,7 +205,7 @@ bloom_info(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	bloom_get_arg(fcinfo, 0, false, &f);
+	bloom_get_arg_any(fcinfo, 0, false, &f);
 	v = &f.view;
 	occupied = bloom_count_occupied(v);
 
@@ -209,6 +216,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	nulls[2] = v->p.layout == BF_LAYOUT_LAYERED;
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
+	nulls[4] = (v->flags & BF_FLAG_N_UNKNOWN) != 0; /* a filter read from its maker's bytes */
 	values[5] = Int64GetDatum((int64) occupied);
 	/* an explicit filter holds hashes, not bits: it has no fill */
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
@@ -239,7 +247,7 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
 
-	bloom_get_arg(fcinfo, 0, false, &f);
+	bloom_get_arg_any(fcinfo, 0, false, &f);
 	PG_RETURN_FLOAT8(rint(bloom_estimate_distinct(&f.view, bloom_count_occupied(&f.view))));
 }
 

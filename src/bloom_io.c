@@ -33,8 +33,9 @@ type_name(uint8 layout)
 
 /*
  * A value of one SQL type must have one of that type's layouts: bloom holds
- * the bit layouts (classic, blocked512) and sets of hashes (explicit),
- * counting_bloom the counters.
+ * the bit layouts (classic, blocked512), sets of hashes (explicit), layered
+ * filters and other makers' filters (spark, guava, parquet), counting_bloom
+ * the counters.
  */
 static void
 check_layout(const BloomFilter *f, uint8 layout, BloomSource source)
@@ -88,7 +89,7 @@ bloom_out(PG_FUNCTION_ARGS)
 	size_t len;
 	char *out;
 
-	bloom_get_arg(fcinfo, 0, false, &f);
+	bloom_get_arg_any(fcinfo, 0, false, &f);
 	len = bf_text_length(&f.view);
 	if (len + 1 > MaxAllocSize)
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -112,7 +113,7 @@ filter_from_binary(const char *bytes, size_t len, uint8 layout)
 	struct varlena *raw;
 	BloomFilter f;
 
-	if (!bf_check_header((const uint8_t *) bytes, len, &view, &err))
+	if (!bf_check_header_all((const uint8_t *) bytes, len, &view, &err))
 		bloom_report_as(&err, BLOOM_FROM_BINARY, type_name(layout));
 	raw = bloom_alloc(len);
 	memcpy(VARDATA(raw), bytes, len);
@@ -172,7 +173,7 @@ bloom_send(PG_FUNCTION_ARGS)
 	BloomFilter f;
 	StringInfoData buf;
 
-	bloom_get_arg(fcinfo, 0, false, &f);
+	bloom_get_arg_any(fcinfo, 0, false, &f);
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, VARDATA(f.raw), (int) (VARSIZE(f.raw) - VARHDRSZ));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));

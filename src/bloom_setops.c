@@ -78,6 +78,8 @@ bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 		est = (double) v->est_distinct;
 	else
 		est = bf_estimate_distinct(v->p.ncells, v->p.nhashes, occupied);
+	if (v->flags & BF_FLAG_N_UNKNOWN)
+		return est; /* another maker's filter, read from its bytes: no count bounds it */
 	return Min(est, (double) v->nadded);
 }
 
@@ -151,7 +153,11 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 			bloom_copy_as(a, BF_FLAG_DERIVED, a);
 	}
 	bloom_bytes_op(va, vb, bf_union_bytes);
-	bf_view_set_nadded(&a->view, bloom_add_counts(va->nadded, vb->nadded));
+	/* (another maker's filters: a count unknown on either side is unknown in the union) */
+	if ((va->flags | vb->flags) & BF_FLAG_N_UNKNOWN)
+		bf_view_set_n_unknown(&a->view);
+	else
+		bf_view_set_nadded(&a->view, bloom_add_counts(va->nadded, vb->nadded));
 	if (derived)
 	{
 		/*
@@ -241,8 +247,14 @@ combine(FunctionCallInfo fcinfo, bool intersect, bool require_agg)
 	if (in_agg)
 		old = MemoryContextSwitchTo(aggcontext);
 	/* the aggregate's state is its own: no copy needed */
-	bloom_get_arg(fcinfo, 0, !in_agg, &a);
-	bloom_get_arg(fcinfo, 1, false, &b);
+	bloom_get_arg_any(fcinfo, 0, !in_agg, &a);
+	bloom_get_arg_any(fcinfo, 1, false, &b);
+	/* another maker's filters combine by union only: an AND of theirs is no filter of theirs */
+	if (intersect)
+	{
+		bloom_refuse_maker(fcinfo, &a.view);
+		bloom_refuse_maker(fcinfo, &b.view);
+	}
 	if (intersect)
 		intersect_in_place(&a, &b);
 	else
@@ -287,8 +299,9 @@ filters_equal(FunctionCallInfo fcinfo)
 	BloomFilter a, b;
 	const bf_view *va, *vb;
 
-	bloom_get_arg(fcinfo, 0, false, &a);
-	bloom_get_arg(fcinfo, 1, false, &b);
+	/* (another maker's filters too: the same shape, key and bits) */
+	bloom_get_arg_any(fcinfo, 0, false, &a);
+	bloom_get_arg_any(fcinfo, 1, false, &b);
 	va = &a.view;
 	vb = &b.view;
 	if (!bf_params_equal(&va->p, &vb->p))

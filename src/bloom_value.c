@@ -194,8 +194,8 @@ declared_argtype(Oid fn_oid, int argno)
  * declares, which 1.4's type-specific aggregates give their transition
  * functions for exactly this; 0A000 if it declares a polymorphic type.
  */
-static Oid
-value_type(FunctionCallInfo fcinfo, int argno)
+Oid
+bloom_value_type(FunctionCallInfo fcinfo, int argno)
 {
 	Oid typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
@@ -233,7 +233,7 @@ static BloomHasher *
 hasher_setup(FunctionCallInfo fcinfo, int argno)
 {
 	BloomCallCache *cache = bloom_call_cache(fcinfo);
-	Oid typid = value_type(fcinfo, argno);
+	Oid typid = bloom_value_type(fcinfo, argno);
 	MemoryContext old;
 
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);

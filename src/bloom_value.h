@@ -87,6 +87,13 @@ extern bool bloom_hasher_init(BloomHasher *h, Oid typid, Oid collid, bool missin
  */
 extern bool bloom_hasher_init_for_writes(BloomHasher *h, Oid typid, Oid collid);
 
+/*
+ * The type of the value in argument argno: the call's expression's, or
+ * the one the function declares (for a caller with no expression tree);
+ * 0A000 if neither says.
+ */
+extern Oid bloom_value_type(FunctionCallInfo fcinfo, int argno);
+
 /* The hash of a value, with the filter's seed. */
 extern uint64 bloom_hash_value(BloomHasher *hasher, Datum value, uint64 seed);
 

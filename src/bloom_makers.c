@@ -1,0 +1,498 @@
+/*
+ * bloom_makers.c
+ *	  Other makers' filters in SQL: bloom_import and bloom_export, and the
+ *	  bytes a maker hashed for an SQL value, which the probes and adds of
+ *	  such a filter hash as the maker does (core/bf_makers.h).
+ *
+ * The element key of such a filter says how a value becomes those bytes
+ * (bf_format.h): "spark:int8" a long's 8 bytes (Spark widens every integral
+ * type to a long), "guava:chars" a string's UTF-16 code units, "parquet:date"
+ * the days since 1970-01-01 as an INT32, and so on.  The key is chosen at
+ * import from the SQL type the user will probe with; a probe of another
+ * type that the key takes exactly (an integer in a long's key) is
+ * converted, and of a type it does not take is refused (42804), as a
+ * filter of our own refuses a value of another hash family.
+ */
+#include "bloom_makers.h"
+#include "bloom_error.h"
+#include "bloom_value.h"
+
+#include "../core/bf_makers.h"
+
+#include "catalog/pg_type.h"
+#include "common/int.h"
+#include "datatype/timestamp.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/uuid.h"
+
+PG_FUNCTION_INFO_V1(bloom_import);
+PG_FUNCTION_INFO_V1(bloom_export);
+
+/* How the makers' encodings read an SQL value (one per group of keys). */
+typedef enum MakerEncoding
+{
+	ENC_LONG,   /* a long, 8 bytes little-endian: integers */
+	ENC_INT,    /* an int, 4 bytes little-endian: integers in its range */
+	ENC_DATE,   /* INT32 days since 1970-01-01 */
+	ENC_TS,     /* INT64 microseconds since 1970-01-01 00:00 (timestamp) */
+	ENC_TSTZ,   /* the same, of a timestamptz (UTC) */
+	ENC_FLOAT4, /* IEEE single, little-endian */
+	ENC_FLOAT8, /* IEEE double, little-endian */
+	ENC_TEXT,   /* UTF-8 bytes */
+	ENC_CHARS,  /* UTF-16 code units, little-endian (Guava's unencodedCharsFunnel) */
+	ENC_BYTEA,  /* the bytes */
+	ENC_UUID    /* the 16 bytes, as PostgreSQL keeps them (RFC 4122 order) */
+} MakerEncoding;
+
+/* The keys, by name (the format's table of names is bf_format.c's). */
+static const struct
+{
+	const char *key;
+	MakerEncoding enc;
+} key_encodings[] = {
+    {"spark:int8", ENC_LONG},          {"spark:text", ENC_TEXT},
+    {"spark:bytea", ENC_BYTEA},        {"guava:int8", ENC_LONG},
+    {"guava:int4", ENC_INT},           {"guava:text", ENC_TEXT},
+    {"guava:chars", ENC_CHARS},        {"guava:bytea", ENC_BYTEA},
+    {"parquet:int4", ENC_INT},         {"parquet:int8", ENC_LONG},
+    {"parquet:date", ENC_DATE},        {"parquet:timestamp", ENC_TS},
+    {"parquet:timestamptz", ENC_TSTZ}, {"parquet:float4", ENC_FLOAT4},
+    {"parquet:float8", ENC_FLOAT8},    {"parquet:text", ENC_TEXT},
+    {"parquet:bytea", ENC_BYTEA},      {"parquet:uuid", ENC_UUID},
+};
+
+/* The encoding of a maker's filter's element key (checked with its header). */
+static MakerEncoding
+key_encoding(const bf_view *view)
+{
+	for (size_t i = 0; i < lengthof(key_encodings); i++)
+		if (strlen(key_encodings[i].key) == view->elemlen &&
+		    memcmp(key_encodings[i].key, view->elem, view->elemlen) == 0)
+			return key_encodings[i].enc;
+	elog(ERROR, "bloom: no encoding for the element key of a %s filter",
+	     bf_layout_name(view->p.layout));
+	pg_unreachable();
+}
+
+/* Whether values of the (base) type typid are read by the encoding. */
+static bool
+encoding_takes(MakerEncoding enc, Oid typid)
+{
+	switch (enc)
+	{
+		case ENC_LONG:
+		case ENC_INT:
+			return typid == INT2OID || typid == INT4OID || typid == INT8OID;
+		case ENC_DATE:
+			return typid == DATEOID;
+		case ENC_TS:
+			return typid == TIMESTAMPOID;
+		case ENC_TSTZ:
+			return typid == TIMESTAMPTZOID;
+		case ENC_FLOAT4:
+		case ENC_FLOAT8:
+			return typid == FLOAT4OID || typid == FLOAT8OID;
+		case ENC_TEXT:
+		case ENC_CHARS:
+			return typid == TEXTOID || typid == VARCHAROID;
+		case ENC_BYTEA:
+			return typid == BYTEAOID;
+		case ENC_UUID:
+			return typid == UUIDOID;
+	}
+	return false;
+}
+
+/* A value's bytes for its maker; alt: a second encoding a probe also asks (the other zero). */
+typedef struct MakerBytes
+{
+	uint8 fixed[16];
+	const uint8 *bytes;
+	size_t len;
+	bool has_alt;
+	uint8 alt[8];
+} MakerBytes;
+
+/* Write v as an nbytes-byte little-endian integer at p: the makers' plain encodings. */
+static void
+put_le(uint8 *p, uint64 v, int nbytes)
+{
+	for (int i = 0; i < nbytes; i++, v >>= 8)
+		p[i] = (uint8) v;
+}
+
+/* An integer argument of type typid as an int64. */
+static int64
+integer_of(Oid typid, Datum value)
+{
+	return typid == INT2OID   ? DatumGetInt16(value)
+	       : typid == INT4OID ? DatumGetInt32(value)
+	                          : DatumGetInt64(value);
+}
+
+/* The text's UTF-8 bytes (converted from the database's encoding where it is another). */
+static void
+text_bytes(Datum value, MakerBytes *out)
+{
+	text *t = DatumGetTextPP(value);
+	const char *s = VARDATA_ANY(t);
+	int len = VARSIZE_ANY_EXHDR(t);
+
+	if (GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII)
+		s = pg_server_to_any(s, len, PG_UTF8);
+	if (s != VARDATA_ANY(t))
+		len = (int) strlen(s); /* a converted copy is NUL-terminated, and holds no NUL */
+	out->bytes = (const uint8 *) s;
+	out->len = (size_t) len;
+}
+
+/*
+ * The bytes of value (of base type typid, which enc takes) into out; false
+ * if the maker's encoding cannot hold it (an integer past an int's range,
+ * an infinite date, a double that is no float).
+ */
+static bool
+encode(MakerEncoding enc, Oid typid, Datum value, MakerBytes *out)
+{
+	out->bytes = out->fixed;
+	out->has_alt = false;
+	switch (enc)
+	{
+		case ENC_LONG:
+			put_le(out->fixed, (uint64) integer_of(typid, value), 8);
+			out->len = 8;
+			return true;
+		case ENC_INT:
+		{
+			int64 v = integer_of(typid, value);
+
+			if (v < PG_INT32_MIN || v > PG_INT32_MAX)
+				return false;
+			put_le(out->fixed, (uint32) (int32) v, 4);
+			out->len = 4;
+			return true;
+		}
+		case ENC_DATE:
+		{
+			DateADT d = DatumGetDateADT(value);
+			int32 days;
+
+			if (DATE_NOT_FINITE(d) ||
+			    pg_add_s32_overflow(d, POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE, &days))
+				return false;
+			put_le(out->fixed, (uint32) days, 4);
+			out->len = 4;
+			return true;
+		}
+		case ENC_TS:
+		case ENC_TSTZ:
+		{
+			int64 t = DatumGetInt64(value), us;
+
+			if (TIMESTAMP_NOT_FINITE(t) ||
+			    pg_add_s64_overflow(
+			        t, (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY, &us))
+				return false;
+			put_le(out->fixed, (uint64) us, 8);
+			out->len = 8;
+			return true;
+		}
+		case ENC_FLOAT4:
+		case ENC_FLOAT8:
+		{
+			double d = typid == FLOAT4OID ? (double) DatumGetFloat4(value) : DatumGetFloat8(value);
+
+			if (enc == ENC_FLOAT4)
+			{
+				float4 f = (float4) d;
+				uint32 bits;
+
+				if (!isnan(d) && (double) f != d)
+					return false; /* no float is this double */
+				memcpy(&bits, &f, 4);
+				put_le(out->fixed, bits, 4);
+				out->len = 4;
+			}
+			else
+			{
+				uint64 bits;
+
+				memcpy(&bits, &d, 8);
+				put_le(out->fixed, bits, 8);
+				out->len = 8;
+			}
+			/* 0 = -0 in SQL, as in DuckDB's probe of a Parquet file: both zeros are asked */
+			if (d == 0.0)
+			{
+				out->has_alt = true;
+				memcpy(out->alt, out->fixed, out->len);
+				out->alt[out->len - 1] ^= 0x80; /* the sign bit */
+			}
+			return true;
+		}
+		case ENC_TEXT:
+			text_bytes(value, out);
+			return true;
+		case ENC_CHARS:
+		{
+			MakerBytes utf8;
+			uint8 *units;
+			long n;
+
+			text_bytes(value, &utf8);
+			units = palloc(2 * utf8.len + 1);
+			n = bf_utf8_to_utf16le(utf8.bytes, utf8.len, units);
+			if (n < 0)
+				ereport(ERROR, (errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				                errmsg("the value is not valid UTF-8")));
+			out->bytes = units;
+			out->len = (size_t) n;
+			return true;
+		}
+		case ENC_BYTEA:
+		{
+			bytea *b = DatumGetByteaPP(value);
+
+			out->bytes = (const uint8 *) VARDATA_ANY(b);
+			out->len = VARSIZE_ANY_EXHDR(b);
+			return true;
+		}
+		case ENC_UUID:
+			memcpy(out->fixed, DatumGetUUIDP(value)->data, UUID_LEN);
+			out->len = UUID_LEN;
+			return true;
+	}
+	return false;
+}
+
+/* The encoding of the filter's key and the base type of argument argno, which it must take. */
+static MakerEncoding
+argument_encoding(FunctionCallInfo fcinfo, int argno, const bf_view *view, Oid *typid)
+{
+	MakerEncoding enc = key_encoding(view);
+
+	*typid = getBaseType(bloom_value_type(fcinfo, argno));
+	if (!encoding_takes(enc, *typid))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATATYPE_MISMATCH),
+		         errmsg("a %s filter of element key \"%.*s\" does not take values of type %s",
+		                bf_layout_name(view->p.layout), (int) view->elemlen, view->elem,
+		                format_type_be(*typid)),
+		         errhint("bloom_import's element_type chose how values become the bytes its "
+		                 "maker hashed; probe it with values of that type.")));
+	return enc;
+}
+
+bool
+bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view)
+{
+	Oid typid;
+	MakerEncoding enc = argument_encoding(fcinfo, argno, view, &typid);
+	MakerBytes b;
+
+	Assert(bf_layout_is_maker(view->p.layout));
+	if (!encode(enc, typid, PG_GETARG_DATUM(argno), &b))
+		return false; /* a value its maker could not have held */
+	return bf_maker_contains(view, b.len ? b.bytes : NULL, b.len) ||
+	       (b.has_alt && bf_maker_contains(view, b.alt, b.len));
+}
+
+void
+bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+{
+	Oid typid;
+	MakerEncoding enc = argument_encoding(fcinfo, argno, &f->view, &typid);
+	MakerBytes b;
+
+	if (!encode(enc, typid, PG_GETARG_DATUM(argno), &b))
+		ereport(ERROR,
+		        (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+		         errmsg("the value cannot be held by a %s filter of element key \"%.*s\"",
+		                bf_layout_name(f->view.p.layout), (int) f->view.elemlen, f->view.elem),
+		         errdetail("Its maker's encoding has no bytes for it (an integer past an int's "
+		                   "range, an infinite date or time, a double that no float equals).")));
+	bf_maker_add(&f->view, b.len ? b.bytes : NULL, b.len);
+	if (!(f->view.flags & BF_FLAG_N_UNKNOWN))
+		bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
+}
+
+/* ---- bloom_import, bloom_export ---- */
+
+/* A format's name: the maker's form, and the layout it reads into. */
+static bf_maker_form
+form_arg(FunctionCallInfo fcinfo, int argno, uint8 *layout, bool *chars)
+{
+	char *name = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+
+	*chars = false;
+	if (strcmp(name, "spark") == 0)
+		return *layout = BF_LAYOUT_SPARK, BF_FORM_SPARK;
+	if (strcmp(name, "guava") == 0 || strcmp(name, "guava_chars") == 0)
+	{
+		*chars = strcmp(name, "guava_chars") == 0;
+		return *layout = BF_LAYOUT_GUAVA, BF_FORM_GUAVA;
+	}
+	if (strcmp(name, "parquet") == 0)
+		return *layout = BF_LAYOUT_PARQUET, BF_FORM_PARQUET;
+	if (strcmp(name, "parquet_bitset") == 0)
+		return *layout = BF_LAYOUT_PARQUET, BF_FORM_PARQUET_BITSET;
+	ereport(ERROR,
+	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown filter format \"%s\"", name),
+	         errhint("The formats are \"spark\", \"guava\", \"guava_chars\", \"parquet\" "
+	                 "and \"parquet_bitset\".")));
+	pg_unreachable();
+}
+
+/* The format a filter of the layout is exported in ("none": this extension's own). */
+static const char *
+export_format_name(uint8 layout)
+{
+	return layout == BF_LAYOUT_SPARK     ? "spark"
+	       : layout == BF_LAYOUT_GUAVA   ? "guava"
+	       : layout == BF_LAYOUT_PARQUET ? "parquet"
+	                                     : "none: it is this extension's own";
+}
+
+/* A maker's name for messages. */
+static const char *
+maker_name(uint8 layout)
+{
+	return layout == BF_LAYOUT_SPARK ? "Spark" : layout == BF_LAYOUT_GUAVA ? "Guava" : "Parquet";
+}
+
+/* The element key of a filter of layout read as values of type typid (a base type); NULL if none. */
+static const char *
+import_key(uint8 layout, bool chars, Oid typid)
+{
+	bool integer = typid == INT2OID || typid == INT4OID || typid == INT8OID;
+	bool text = typid == TEXTOID || typid == VARCHAROID;
+
+	if (layout == BF_LAYOUT_SPARK)
+		return integer             ? "spark:int8"
+		       : text              ? "spark:text"
+		       : typid == BYTEAOID ? "spark:bytea"
+		                           : NULL;
+	if (layout == BF_LAYOUT_GUAVA && chars)
+		return text ? "guava:chars" : NULL;
+	if (layout == BF_LAYOUT_GUAVA)
+		return typid == INT8OID    ? "guava:int8"
+		       : integer           ? "guava:int4"
+		       : text              ? "guava:text"
+		       : typid == BYTEAOID ? "guava:bytea"
+		                           : NULL;
+	switch (typid)
+	{
+		case INT2OID:
+		case INT4OID:
+			return "parquet:int4";
+		case INT8OID:
+			return "parquet:int8";
+		case DATEOID:
+			return "parquet:date";
+		case TIMESTAMPOID:
+			return "parquet:timestamp";
+		case TIMESTAMPTZOID:
+			return "parquet:timestamptz";
+		case FLOAT4OID:
+			return "parquet:float4";
+		case FLOAT8OID:
+			return "parquet:float8";
+		case BYTEAOID:
+			return "parquet:bytea";
+		case UUIDOID:
+			return "parquet:uuid";
+	}
+	return text ? "parquet:text" : NULL;
+}
+
+/*
+ * bloom_import(data bytea, format text, element_type regtype) -> bloom
+ *
+ * A filter another system wrote, kept in its bytes: probes hash each value
+ * as that system does (element_type says how a value becomes the bytes it
+ * hashed).  Its count of values is unknown.
+ */
+Datum
+bloom_import(PG_FUNCTION_ARGS)
+{
+	bytea *data = PG_GETARG_BYTEA_PP(0);
+	Oid typid = getBaseType(PG_GETARG_OID(2));
+	uint8 layout;
+	bool chars;
+	bf_maker_form form = form_arg(fcinfo, 1, &layout, &chars);
+	const char *key = import_key(layout, chars, typid);
+	const uint8 *bits;
+	bf_params p;
+	bf_error err;
+	BloomFilter f;
+
+	if (key == NULL)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("a %s filter cannot hold values of type %s", bf_layout_name(layout),
+		                format_type_be(typid)),
+		         errhint("%s",
+		                 layout == BF_LAYOUT_SPARK ? "Spark's filters take smallint, integer, "
+		                                             "bigint, text, varchar and bytea."
+		                 : layout == BF_LAYOUT_GUAVA && chars
+		                     ? "The format guava_chars takes text and varchar."
+		                 : layout == BF_LAYOUT_GUAVA
+		                     ? "Guava's filters take smallint, integer, bigint, text, varchar and "
+		                       "bytea."
+		                     : "Parquet's filters take smallint, integer, bigint, date, timestamp, "
+		                       "timestamptz, real, double precision, text, varchar, bytea and "
+		                       "uuid.")));
+	if (!bf_maker_read(form, (const uint8 *) VARDATA_ANY(data), VARSIZE_ANY_EXHDR(data), &p, &bits,
+	                   &err))
+		ereport(ERROR,
+		        (errcode(err.status == BF_ERR_TOO_LARGE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
+		                                                : ERRCODE_INVALID_BINARY_REPRESENTATION),
+		         errmsg("invalid %s filter: %s", maker_name(layout), err.message),
+		         errdetail("The bytes were read as format \"%s\".",
+		                   text_to_cstring(PG_GETARG_TEXT_PP(1)))));
+	bloom_new(&p, BF_FLAG_N_UNKNOWN, key, strlen(key), 0, &f);
+	memcpy(f.view.data, bits, f.view.nbytes);
+	PG_RETURN_POINTER(f.raw);
+}
+
+/*
+ * bloom_export(filter bloom, format text) -> bytea
+ *
+ * The filter in its maker's bytes, which the maker's reader reads back.
+ */
+Datum
+bloom_export(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	uint8 layout;
+	bool chars;
+	bf_maker_form form;
+	size_t size;
+	bytea *out;
+
+	bloom_get_arg_any(fcinfo, 0, false, &f);
+	form = form_arg(fcinfo, 1, &layout, &chars);
+	size = bf_layout_is_maker(f.view.p.layout) ? bf_maker_write_size(&f.view, form) : 0;
+	if (size == 0)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("a %s filter cannot be exported as %s", bf_layout_name(f.view.p.layout),
+		                text_to_cstring(PG_GETARG_TEXT_PP(1))),
+		         errdetail("Its bits are placed by %s's hash.",
+		                   bf_layout_is_maker(f.view.p.layout) ? bf_layout_name(f.view.p.layout)
+		                                                       : "this extension"),
+		         errhint("A filter is exported in its maker's format, \"%s\" for this one.",
+		                 export_format_name(f.view.p.layout))));
+	if (size > MaxAllocSize - VARHDRSZ)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("the exported filter would exceed 1 GB (%zu bytes)", size)));
+	out = (bytea *) palloc(VARHDRSZ + size);
+	SET_VARSIZE(out, VARHDRSZ + size);
+	bf_maker_write(&f.view, form, (uint8 *) VARDATA(out));
+	PG_RETURN_BYTEA_P(out);
+}

@@ -1,0 +1,26 @@
+/*
+ * bloom_makers.h
+ *	  Other makers' filters in SQL (bloom_makers.c): a value of an SQL type
+ *	  turned into the bytes its maker hashed, for the probes and adds of a
+ *	  filter read by bloom_import (layouts spark, guava, parquet).
+ */
+#ifndef BLOOM_MAKERS_H
+#define BLOOM_MAKERS_H
+
+#include "bloom_datum.h"
+
+/*
+ * Whether the maker's filter (view) may hold argument argno, as its maker
+ * answers for the same value.  A type the filter's encoding does not take
+ * raises 42804; a value the maker could not have held (a bigint past an
+ * int's range for an INT32 encoding) is absent.
+ */
+extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view);
+
+/*
+ * Add argument argno to the maker's filter f (modifiable), as the maker's
+ * put would; a value the encoding cannot hold raises 22003.
+ */
+extern void bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f);
+
+#endif /* BLOOM_MAKERS_H */
