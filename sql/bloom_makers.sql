@@ -21,10 +21,12 @@ SELECT load_maker(f, :'abs_srcdir' || '/tests/unit/makers/' || f || '.txt')
 FROM unnest(array['spark-v1-long', 'spark-v1-string', 'spark-v2-long', 'spark-v2-string',
                   'spark-v2seed-long', 'guava-long', 'guava-integer', 'guava-utf8', 'guava-chars']) f;
 CREATE TEMP TABLE maker_filters AS
-  SELECT DISTINCT ON (name) name, decode(split_part(line, ' ', 5), 'hex') AS bytes
-  FROM maker_lines ORDER BY name, n;
+  SELECT name, decode(split_part(line, ' ', 5), 'hex') AS bytes,
+         split_part(line, ' ', 3)::bigint AS expected_n, split_part(line, ' ', 4)::float8 AS fpp,
+         n AS first_line
+  FROM (SELECT DISTINCT ON (name) name, line, n FROM maker_lines ORDER BY name, n) headers;
 CREATE TEMP TABLE maker_keys AS
-  SELECT name, split_part(line, ' ', 1) AS key, split_part(line, ' ', 2) = '1' AS maker
+  SELECT name, n, split_part(line, ' ', 1) AS key, split_part(line, ' ', 2) = '1' AS maker
   FROM maker_lines l
   WHERE n > (SELECT min(n) FROM maker_lines m WHERE m.name = l.name);
 -- a text key is "x" and its bytes' hex (UTF-8; guava-chars: UTF-16LE, read here
@@ -72,6 +74,70 @@ FROM (
   WHERE name = 'guava-chars' AND utf16le(decode(substr(k.key, 2), 'hex')) IS NOT NULL
 ) t
 GROUP BY name, format, element_type ORDER BY name, element_type;
+
+-- built here in the makers' formats: the first n keys, sized as the maker sizes a
+-- filter for n and fpp, give the maker's bytes
+SELECT name, layout, bloom_export(f, format) = bytes AS same_bytes,
+       (bloom_info(f)).values_added, bloom_import(bytes, format, element_type) = f AS equals_import
+FROM (
+  SELECT name, 'spark' AS layout, 'spark' AS format, 'bigint'::regtype AS element_type, bytes,
+         bloom_agg(key::bigint, expected_n, fpp, 'spark') AS f
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'spark-v2-long' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+  UNION ALL
+  SELECT name, 'spark_v1', 'spark', 'bigint', bytes, bloom_agg(key::bigint, expected_n, fpp, 'spark_v1')
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'spark-v1-long' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+  UNION ALL
+  SELECT name, 'spark', 'spark', 'text', bytes,
+         bloom_agg(convert_from(decode(substr(key, 2), 'hex'), 'UTF8'), expected_n, fpp, 'spark')
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'spark-v2-string' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+  UNION ALL
+  SELECT name, 'guava', 'guava', 'integer', bytes, bloom_agg(key::integer, expected_n, fpp, 'guava')
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'guava-integer' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+  UNION ALL
+  SELECT name, 'guava', 'guava', 'bigint', bytes, bloom_agg(key::bigint, expected_n, fpp, 'guava')
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'guava-long' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+  UNION ALL
+  SELECT name, 'guava', 'guava', 'text', bytes,
+         bloom_agg(convert_from(decode(substr(key, 2), 'hex'), 'UTF8'), expected_n, fpp, 'guava')
+  FROM maker_keys k JOIN maker_filters f USING (name)
+  WHERE name = 'guava-utf8' AND k.n <= f.first_line + f.expected_n GROUP BY name, bytes
+) t ORDER BY name;
+-- and what parquet-mr wrote: a 1024-byte filter of four strings (n = 1000 at 1 % sizes one of 2048
+-- bytes, as parquet-java sizes it; the file's 1024 are a size it was given)
+SELECT length(bloom_export(bloom_agg(v, 1000, 0.01, 'parquet'), 'parquet_bitset')) AS parquet_bytes_1000,
+       length(bloom_export(bloom_agg(v, 100, 0.01, 'parquet'), 'parquet_bitset')) AS parquet_bytes_100,
+       (bloom_info(bloom_agg(v, 100, 0.01, 'parquet'))).values_added
+FROM unnest(array['hello', 'parquet', 'bloom', 'filter']) v;
+
+-- a parallel build (partial states combined) gives the serial one's bytes
+CREATE TABLE many AS SELECT g, 'k' || g AS t FROM generate_series(1, 60000) g;
+ANALYZE many;
+CREATE TABLE serial_built AS
+  SELECT bloom_agg(g, 60000, 0.01, 'parquet') AS p, bloom_agg(t, 60000, 0.01, 'spark') AS s,
+         bloom_agg(g::bigint, 60000, 0.01, 'guava') AS gu FROM many;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF)
+SELECT bloom_agg(g, 60000, 0.01, 'parquet') FROM many;
+SELECT bloom_agg(g, 60000, 0.01, 'parquet') = (SELECT p FROM serial_built) AS parquet_same,
+       bloom_agg(t, 60000, 0.01, 'spark') = (SELECT s FROM serial_built) AS spark_same,
+       bloom_agg(g::bigint, 60000, 0.01, 'guava') = (SELECT gu FROM serial_built) AS guava_same,
+       (bloom_info(bloom_agg(g, 60000, 0.01, 'parquet'))).values_added
+FROM many;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+DROP TABLE serial_built, many;
 
 -- Parquet: the filter parquet-mr wrote for "hello", "parquet", "bloom", "filter"
 SELECT pg_read_binary_file(:'abs_srcdir' || '/tests/unit/makers/parquet-testing-bloom_filter.xxhash.bin') AS pq \gset

@@ -15,7 +15,9 @@
 #include "bloom_aggstate.h"
 #include "bloom_callcache.h"
 #include "bloom_functions.h"
+#include "bloom_makers.h"
 
+#include "utils/builtins.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
@@ -144,6 +146,45 @@ new_state_params(FunctionCallInfo fcinfo, uint8 layout, bool hinted, bf_params *
 }
 
 /*
+ * bloom_agg(value, n, fpp, layout) in another maker's format (1.12: "spark",
+ * "spark_v1", "guava", "guava_chars", "parquet"): a state holding that
+ * maker's filter, sized by its rules on the first row, each value added as
+ * the maker adds it.  st: our state, if argument 0 is one; NULL for a new
+ * aggregate or a flat state (a partial aggregate's).  NULL is returned
+ * before the first row when the layout is not a maker's.
+ */
+static BloomAggState *
+maker_state(FunctionCallInfo fcinfo, MemoryContext aggcontext, BloomAggState *st)
+{
+	MemoryContext old;
+	BloomFilter flat;
+
+	if (st != NULL)
+		return bf_layout_is_maker(st->batch.f.view.p.layout) ? st : NULL;
+	if (!PG_ARGISNULL(0))
+	{
+		/* a flat state: a maker's filter is copied as it is; ours go the usual way */
+		bloom_get_arg_any(fcinfo, 0, false, &flat);
+		if (!bf_layout_is_maker(flat.view.p.layout))
+			return NULL;
+		return agg_state_new(aggcontext, NULL, NULL, &flat);
+	}
+	if (PG_NARGS() < 5 || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		return NULL; /* (new_state_params() says what is missing) */
+	st = bloom_agg_state_new(aggcontext, &agg_methods, sizeof(BloomAggState));
+	old = MemoryContextSwitchTo(st->hdr.eoh_context);
+	if (!bloom_maker_new_for_arg(fcinfo, 1, text_to_cstring(PG_GETARG_TEXT_PP(4)),
+	                             PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3), &st->batch.f))
+	{
+		MemoryContextSwitchTo(old);
+		DeleteExpandedObject(EOHPGetRWDatum(&st->hdr));
+		return NULL;
+	}
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+/*
  * Shared body of the transition functions: state in argument 0 (NULL before
  * the first value), the value in argument 1, sizing hints after it if hinted.
  */
@@ -172,6 +213,21 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 		aggcontext = MemoryContextGetParent(st->hdr.eoh_context);
 	else
 		aggcontext = bloom_agg_context(fcinfo, name);
+
+	/* another maker's format: the value as its maker adds it, no hasher of ours */
+	if (hinted && layout != BF_LAYOUT_COUNTING4)
+	{
+		BloomAggState *mst = maker_state(fcinfo, aggcontext, st);
+
+		if (mst != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(mst->hdr.eoh_context);
+
+			bloom_maker_add_arg(fcinfo, 1, &mst->batch.f);
+			MemoryContextSwitchTo(old);
+			PG_RETURN_DATUM(EOHPGetRWDatum(&mst->hdr));
+		}
+	}
 
 	hasher = bloom_agg_hasher(fcinfo, 1, st ? &st->kept : NULL);
 	if (PG_ARGISNULL(0))

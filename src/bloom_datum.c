@@ -139,7 +139,10 @@ bloom_layout_arg(FunctionCallInfo fcinfo, int argno)
 		return BF_LAYOUT_BLOCKED512;
 	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 	                errmsg("unknown bloom filter layout \"%s\"", name),
-	                errhint("The layouts are \"classic\" and \"blocked\" (\"blocked512\").")));
+	                errhint("The layouts are \"classic\" and \"blocked\" (\"blocked512\"); "
+	                        "bloom_agg(value, n, fpp, layout) also builds other systems' "
+	                        "filters: \"spark\", \"spark_v1\", \"guava\", \"guava_chars\" "
+	                        "and \"parquet\".")));
 	pg_unreachable();
 }
 

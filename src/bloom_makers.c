@@ -496,3 +496,46 @@ bloom_export(PG_FUNCTION_ARGS)
 	bf_maker_write(&f.view, form, (uint8 *) VARDATA(out));
 	PG_RETURN_BYTEA_P(out);
 }
+
+/* ---- bloom_agg(value, n, fpp, layout) in a maker's format ---- */
+
+bool
+bloom_maker_new_for_arg(FunctionCallInfo fcinfo, int argno, const char *layout_name, int64 n,
+                        double fpp, BloomFilter *out)
+{
+	uint8 layout, scheme;
+	bool chars = false;
+	const char *key;
+	Oid typid;
+	bf_params p;
+	bf_error err;
+
+	if (strcmp(layout_name, "spark") == 0 || strcmp(layout_name, "spark_v1") == 0)
+	{
+		layout = BF_LAYOUT_SPARK;
+		scheme = strcmp(layout_name, "spark") == 0 ? BF_SCHEME_SPARK_V2 : BF_SCHEME_SPARK_V1;
+	}
+	else if (strcmp(layout_name, "guava") == 0 || strcmp(layout_name, "guava_chars") == 0)
+	{
+		layout = BF_LAYOUT_GUAVA;
+		scheme = BF_SCHEME_GUAVA;
+		chars = strcmp(layout_name, "guava_chars") == 0;
+	}
+	else if (strcmp(layout_name, "parquet") == 0)
+	{
+		layout = BF_LAYOUT_PARQUET;
+		scheme = BF_SCHEME_PARQUET;
+	}
+	else
+		return false;
+	typid = getBaseType(bloom_value_type(fcinfo, argno));
+	key = import_key(layout, chars, typid);
+	if (key == NULL)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("a %s filter cannot hold values of type %s", layout_name,
+		                       format_type_be(typid))));
+	if (!bf_maker_sizing(layout, scheme, n, fpp, &p, &err))
+		bloom_report(&err, BLOOM_FROM_ARGUMENT);
+	bloom_new(&p, 0, key, strlen(key), 0, out);
+	return true;
+}

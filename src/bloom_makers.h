@@ -23,4 +23,14 @@ extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const b
  */
 extern void bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f);
 
+/*
+ * For bloom_agg(value, n, fpp, layout): if layout_name is a maker's format
+ * ("spark", version 2 with seed 0; "spark_v1"; "guava"; "guava_chars";
+ * "parquet"), an empty filter in it sized as its maker sizes one for n
+ * values at rate fpp, whose element key fits argument argno's type (22023
+ * if none does), in *out; false for another name.
+ */
+extern bool bloom_maker_new_for_arg(FunctionCallInfo fcinfo, int argno, const char *layout_name,
+                                    int64 n, double fpp, BloomFilter *out);
+
 #endif /* BLOOM_MAKERS_H */
