@@ -18,7 +18,10 @@
 #         host's version, against the cassert server), and the Debian
 #         package postgresql-N-bloomfilter built, checked by lintian and
 #         tested as installed (tests/packages/package_test.sh); then the
-#         PGXN zip (make dist, tests/packages/dist_test.sh).
+#         client libraries (tests/clients), other systems' filters against
+#         their makers (tests/interop: Guava, Spark's classes, DuckDB, from
+#         ../shared/interop) and the PGXN zip (make dist,
+#         tests/packages/dist_test.sh).
 #
 # 15 is the host's (Debian bookworm).  17 (Debian trixie) and 18 (Debian
 # forky) run in minimal debootstrap chroots that tools/chroot.sh builds on
@@ -110,6 +113,10 @@ if [ "$mode" = test ]; then
 	packages+=(nodejs esbuild node-typescript chromium)
 	command -v npm >/dev/null || packages+=(npm)
 fi
+# other systems' filters against their makers (tests/interop): a JDK for
+# Spark's classes and Guava, Guava itself, and XXH64 for the Parquet spec's
+# reader (DuckDB comes from npm's registry, pinned by ../shared/interop)
+[ "$mode" = test ] && packages+=(openjdk-17-jdk-headless libguava-java python3-xxhash)
 for v in $versions; do
 	[ "$v" = "$host_version" ] || {
 		packages+=(debootstrap)
@@ -303,6 +310,11 @@ done
 echo
 echo "======== the client libraries (clients/), against the servers' answers ========"
 run_part clients "$(date +%s)" env HOST_VERSION="$host_version" bash tests/clients/run.sh "$versions"
+
+# ---- other systems' filters, against their makers (Guava, Spark, DuckDB) ----
+echo
+echo "======== other systems' filters against their makers (tests/interop) ========"
+run_part interop "$(date +%s)" env HOST_VERSION="$host_version" bash tests/interop/run.sh "$versions"
 
 # ---- the PGXN zip: make dist, checked, built and installed from it ----
 if [[ " $versions " == *" $host_version "* ]]; then

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# tests/interop/run.sh "VERSIONS": other systems' filters against their
+# makers themselves (issue 51), with the harness of ../shared/interop
+# (copied to a work folder: that folder is read-only):
+#   - Guava 31.1 (Debian's libguava-java, OpenJDK 17): longFunnel,
+#     integerFunnel, stringFunnel(UTF_8), unencodedCharsFunnel;
+#   - Apache Spark's sketch module (../shared/vendor/spark-sketch, compiled
+#     here), versions 1 and 2: putLong, putString, putBinary;
+#   - DuckDB (npm @duckdb/node-api, pinned by the harness's package.json):
+#     Parquet files of BIGINT, INTEGER, DOUBLE, VARCHAR and BLOB columns,
+#     their split block filters extracted; every key probed by the harness's
+#     independent reader of the Parquet spec (sbbf.py), and the first
+#     DUCKDB_PROBE_N (2,000) of each set by DuckDB's parquet_bloom_probe,
+#     which must agree with it.
+# Each maker writes a filter of N (100,000) keys at 1 % and answers for
+# those and N others; then on every version (tests/interop/check_version.sh,
+# in its chroot for the others) bloom_import reads each filter and answers
+# every key as its maker did, and bloom_agg in Spark's and Guava's formats
+# gives the maker's bytes; on the host, bloom_agg(k, N, 0.01, 'parquet')
+# exported is read by sbbf.py, which finds every key and answers the N
+# others as the server does.
+# Ends with "interop: P passed, F failed".  Run as root from the top folder,
+# after tools/suite.sh installed the extension for each version.
+set -uo pipefail
+versions=$1
+host_version=${HOST_VERSION:-15}
+shared=${BLOOM_SHARED:-../shared}
+n=${INTEROP_N:-100000}
+fpp=0.01
+duckdb_probe_n=${DUCKDB_PROBE_N:-2000}
+python=/usr/bin/python3
+guava_jar=/usr/share/java/guava.jar
+passed=0
+failed=0
+work=$(mktemp -d /tmp/bloom-interop.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+check() { # NAME CMD...: run CMD, count it (and say how long it took)
+	local name=$1 start=$SECONDS
+	shift
+	if "$@"; then
+		echo "$name: ok ($((SECONDS - start)) s)"
+		passed=$((passed + 1))
+	else
+		echo "$name: FAILED ($((SECONDS - start)) s)"
+		failed=$((failed + 1))
+	fi
+}
+finish() {
+	echo "interop: $passed passed, $failed failed"
+	exit 0
+}
+[ -d "$shared/interop" ] && [ -d "$shared/vendor/spark-sketch/src" ] || {
+	echo "interop: the harness is not at $shared/interop (and $shared/vendor/spark-sketch)"
+	failed=$((failed + 1))
+	finish
+}
+. tools/lib.sh
+install_missing openjdk-17-jdk-headless libguava-java python3-xxhash nodejs
+command -v npm >/dev/null || install_missing npm
+
+h=$work/harness
+files=$work/files
+mkdir -p "$h" "$files/keys"
+cp "$shared"/interop/{Guava.java,Spark.java,parquet.mjs,sbbf.py,gen_keys.py,package.json,package-lock.json} "$h/"
+
+# the makers, made ready: DuckDB from npm's registry (the harness's lock), the Java sources compiled
+setup() {
+	(cd "$h" && npm ci --no-audit --no-fund --silent >/dev/null 2>&1 || npm install --no-audit --no-fund --silent >/dev/null) &&
+		javac -nowarn -d "$h/build" -cp "$guava_jar" "$h/Guava.java" 2>/dev/null &&
+		mapfile -t spark_sources < <(find "$shared/vendor/spark-sketch/src" -name '*.java') &&
+		javac -nowarn -d "$h/build" "${spark_sources[@]}" "$h/Spark.java" 2>/dev/null &&
+		[ -f "$h/build/Guava.class" ] && [ -f "$h/build/Spark.class" ] &&
+		"$python" "$h/gen_keys.py" "$files/keys" "$n"
+}
+check "interop: the makers (Guava, Spark's classes, DuckDB) set up" setup || finish
+guava() { java -cp "$h/build:$guava_jar" Guava "$@"; }
+spark() { java -cp "$h/build" Spark "$@"; }
+
+# write_guava FUNNEL KEYS: the filter of the keys and Guava's answers
+write_guava() {
+	local o=$files/guava_$1.bin
+	guava write "$1" "$n" "$fpp" "$files/keys/$2_in.txt" "$o" &&
+		guava probe "$1" "$o" "$files/keys/$2_in.txt" >"$o.in" &&
+		guava probe "$1" "$o" "$files/keys/$2_out.txt" >"$o.out"
+}
+write_spark() { # VERSION TYPE KEYS
+	local o=$files/spark_$1_$2.bin
+	spark write "$1" "$n" "$fpp" "$2" "$files/keys/$3_in.txt" "$o" &&
+		spark probe "$2" "$o" "$files/keys/$3_in.txt" >"$o.in" &&
+		spark probe "$2" "$o" "$files/keys/$3_out.txt" >"$o.out"
+}
+# write_duckdb TYPE KEYS: a Parquet file, its filter, sbbf.py's answers for
+# every key, DuckDB's for the first duckdb_probe_n of each set (the same)
+write_duckdb() {
+	local p=$work/duckdb_$1.parquet o=$files/duckdb_$1.sbbf s
+	node "$h/parquet.mjs" write "$files/keys/$2_in.txt" "$1" "$p" &&
+		node "$h/parquet.mjs" extract "$p" "$o" || return 1
+	for s in in out; do
+		"$python" "$h/sbbf.py" "$o" "$1" "$files/keys/$2_$s.txt" >"$o.$s" || return 1
+		head -n "$duckdb_probe_n" "$files/keys/$2_$s.txt" >"$work/sub_$s.txt"
+		node "$h/parquet.mjs" probe "$p" "$work/sub_$s.txt" >"$work/duck_$s" || return 1
+		cmp -s "$work/duck_$s" <(head -n "$duckdb_probe_n" "$o.$s") || {
+			echo "DuckDB's parquet_bloom_probe and sbbf.py disagree ($1, keys $s)"
+			return 1
+		}
+	done
+}
+makers() {
+	local f
+	for f in long:int integer:int utf8:txt chars:txt; do
+		write_guava "${f%%:*}" "${f##*:}" || return 1
+	done
+	for v in v1 v2; do
+		for f in long:int string:txt binary:txt; do
+			write_spark "$v" "${f%%:*}" "${f##*:}" || return 1
+		done
+	done
+	for f in BIGINT:int INTEGER:int DOUBLE:int VARCHAR:txt BLOB:txt; do
+		write_duckdb "${f%%:*}" "${f##*:}" || return 1
+	done
+	# every added key is in its maker's filter (the makers answer for themselves)
+	for f in "$files"/*.in; do
+		if grep -qv '^1$' "$f"; then
+			echo "$(basename "$f"): its maker does not find a key it added"
+			return 1
+		fi
+	done
+}
+check "interop: 15 filters written by their makers, $n keys each, answered for $((2 * n))" makers || finish
+
+for v in $versions; do
+	if [ "$v" = "$host_version" ]; then
+		check "interop: PostgreSQL $v reads each and answers as its maker" \
+			bash tests/interop/check_version.sh "$v" "$files" "$n" "$fpp"
+	else
+		check "interop: PostgreSQL $v reads each and answers as its maker" \
+			env BLOOM_CHROOT_INPUT="$files" bash tools/chroot.sh run "$v" \
+			bash tests/interop/check_version.sh "$v" /build/input "$n" "$fpp"
+	fi
+done
+
+# bloom_agg in Parquet's format, read by the spec's independent reader:
+# every key found, and the others answered as the server answers
+parquet_export() {
+	local t kind probe out
+	for t in BIGINT:int:k::bigint VARCHAR:txt:k; do
+		kind=${t#*:}
+		probe=${kind#*:}
+		kind=${kind%%:*}
+		t=${t%%:*}
+		out=$work/ours_$t
+		pg_virtualenv -v "$host_version" -t psql -X -q -At -v ON_ERROR_STOP=1 -c "
+			CREATE EXTENSION bloomfilter;
+			CREATE TABLE k (k text);
+			COPY k FROM '$files/keys/${kind}_in.txt';
+			CREATE TABLE o (n int GENERATED ALWAYS AS IDENTITY, k text);
+			COPY o (k) FROM '$files/keys/${kind}_out.txt';
+			CREATE TABLE f AS SELECT bloom_agg($probe, $n, $fpp, 'parquet') AS f FROM k;
+			SELECT 'hex:' || encode(bloom_export(f, 'parquet'), 'hex') FROM f;
+			SELECT 'out:' || (f @> $probe)::int FROM f, o ORDER BY o.n;" >"$out.raw" 2>&1 || {
+			cat "$out.raw"
+			return 1
+		}
+		sed -n 's/^hex://p' "$out.raw" | "$python" -c 'import sys, binascii; sys.stdout.buffer.write(binascii.unhexlify(sys.stdin.read().strip()))' >"$out.sbbf"
+		sed -n 's/^out://p' "$out.raw" >"$out.server_out"
+		"$python" "$h/sbbf.py" "$out.sbbf" "$t" "$files/keys/${kind}_in.txt" >"$out.in" &&
+			"$python" "$h/sbbf.py" "$out.sbbf" "$t" "$files/keys/${kind}_out.txt" >"$out.out" || return 1
+		if grep -qv '^1$' "$out.in" || [ "$(wc -l <"$out.in")" != "$n" ]; then
+			echo "sbbf.py does not find every key in bloom_agg's Parquet filter ($t)"
+			return 1
+		fi
+		cmp -s "$out.out" "$out.server_out" || {
+			echo "sbbf.py and the server answer the absent keys differently ($t)"
+			return 1
+		}
+		echo "  $t: sbbf.py finds all $n keys of bloom_agg(k, $n, $fpp, 'parquet') ($(stat -c %s "$out.sbbf") bytes) and answers the $n others as the server: $(grep -c '^1$' "$out.out") maybe"
+	done
+}
+check "interop: bloom_agg(k, n, fpp, 'parquet') read by the spec's own reader (sbbf.py)" parquet_export
+finish
