@@ -15,6 +15,8 @@
 #include "bf_layouts.h"
 #include "bf_util.h"
 
+#include <string.h>
+
 /* The view's layout is one this build knows (bf_check_header() saw to it). */
 static inline bool
 known_layout(const bf_view *view)
@@ -112,9 +114,16 @@ bf_add_hash(bf_view *view, uint64_t h)
 	switch (view->p.layout)
 	{
 		case BF_LAYOUT_EXPLICIT:
+			return 0;
 		case BF_LAYOUT_SPARK:
 		case BF_LAYOUT_GUAVA:
 		case BF_LAYOUT_PARQUET:
+			/*
+			 * No caller does this (asserted above): a 64-bit hash of ours has
+			 * no place in another maker's filter.  Were one to, every bit set
+			 * keeps every value it may hold: never a false negative.
+			 */
+			memset(view->data, 0xFF, view->nbytes);
 			return 0;
 		case BF_LAYOUT_COUNTING4:
 			return bf_counting_add(view, h);

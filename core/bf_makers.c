@@ -9,6 +9,7 @@
 #include "bf_parquet.h"
 #include "bf_spark.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The Spark filter a bloom value holds, its words its data. */
@@ -92,8 +93,14 @@ bf_maker_read(bf_maker_form form, const uint8_t *data, size_t len, bf_params *p,
 			}
 			else if (!bf_parquet_read(data, len, true, &header, &nbytes, &headed))
 			{
-				/* not a header and its bitset: a bare bitset, if it can be one */
-				if (len % BF_PARQUET_BLOCK_BYTES != 0 || len == 0)
+				/*
+				 * Not a header and its bitset: a bare bitset, if it can be one
+				 * and does not start as a header does (then the header's error
+				 * stands: a header with a byte too many or too few must not be
+				 * read as bits, which would answer "absent" for what it holds).
+				 */
+				if (len % BF_PARQUET_BLOCK_BYTES != 0 || len == 0 ||
+				    bf_parquet_looks_headed(data, len))
 				{
 					*err = headed;
 					return false;
@@ -333,4 +340,25 @@ bf_utf8_to_utf16le(const uint8_t *utf8, size_t len, uint8_t *out)
 		}
 	}
 	return (long) w;
+}
+
+double
+bf_parquet_fpp(double lambda)
+{
+	double sum = 0.0, term, top;
+
+	assert(lambda >= 0.0);
+	/* past ~700 values a block, exp(-lambda) underflows: such a filter passes all but none */
+	if (!(lambda <= 700.0))
+		return 1.0;
+	/* sum over i of Poisson(i; lambda) (1 - (31/32)^i)^8, to where the terms vanish */
+	top = lambda + 12.0 * sqrt(lambda) + 30.0;
+	term = exp(-lambda); /* Poisson(0) */
+	for (double i = 0.0; i <= top; i += 1.0)
+	{
+		if (i > 0.0)
+			term *= lambda / i;
+		sum += term * pow(1.0 - pow(31.0 / 32.0, i), BF_MAKER_K_PARQUET);
+	}
+	return sum < 1.0 ? sum : 1.0;
 }

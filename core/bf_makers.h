@@ -48,8 +48,10 @@ typedef enum bf_maker_form
 /*
  * Read a maker's serialized bytes: the shape of the bloom value that holds
  * them (*p) and where its bits start in data (*bits, m / 8 bytes).  For
- * BF_FORM_PARQUET, bytes that are not a header and its bitset, but whose
- * length is a multiple of 32, are read as a bare bitset.  False, with err
+ * BF_FORM_PARQUET, bytes that are not a header and its bitset, whose length
+ * is a multiple of 32 and whose first byte is not a header's
+ * (bf_parquet_looks_headed), are read as a bare bitset; BF_FORM_PARQUET_BITSET
+ * reads any bytes so.  False, with err
  * set, for bytes the maker's own reader would refuse, or that this
  * project cannot hold (bf_format.h's bounds: BF_ERR_TOO_LARGE or
  * BF_ERR_PARAM).
@@ -82,6 +84,17 @@ extern void bf_maker_add(bf_view *view, const uint8_t *in, size_t len);
  */
 extern bool bf_maker_sizing(uint8_t layout, uint8_t scheme, int64_t n, double fpp, bf_params *p,
                             bf_error *err);
+
+/*
+ * The rate at which a Parquet split block filter whose blocks hold lambda
+ * values each on average passes a value it does not hold: each block's
+ * values are Poisson(lambda), and a value not held passes a block of i if
+ * each of its eight bits (one per 32-bit word) is among theirs,
+ * (1 - (31/32)^i)^8.  Estimate lambda from the fill f of the bits:
+ * -32 ln(1 - f).  Exp(-lambda) underflows past lambda ~ 745; such a filter
+ * is saturated long before.
+ */
+extern double bf_parquet_fpp(double lambda);
 
 /*
  * A string's UTF-16 code units, little-endian (Guava's

@@ -204,6 +204,15 @@ SELECT bloom_add(bloom_import(:'empty_pq', 'parquet', 'bigint'), 42::bigint) @> 
        bloom_add(bloom_import(:'empty_pq', 'parquet', 'real'), 0.5::real) @> 0.1::float8 AS no_such_float,
        bloom_add(bloom_import(:'empty_pq', 'parquet', 'float8'), '-0'::float8) @> 0::float8 AS zero_is_zero;
 
+-- every NaN is one NaN: the one added is found by a NaN of another sign
+SELECT bloom_add(bloom_import(:'empty_pq', 'parquet', 'float8'), 'NaN'::float8) @> ('Infinity'::float8 * 0) AS nan_is_nan,
+       bloom_add(bloom_import(:'empty_pq', 'parquet', 'real'), ('Infinity'::real * 0)) @> 'NaN'::real AS nan_is_nan4;
+-- the rate bloom_info gives a Parquet filter: its blocks' (the spec's formula), not a classic one's
+SELECT bloom_agg(g, 800, 0.01, 'parquet') AS f800 FROM generate_series(1, 800) g \gset
+SELECT round((bloom_info(:'f800'::bloom)).estimated_fpp::numeric, 3) AS parquet_fpp,
+       round(avg((:'f800'::bloom @> g)::int)::numeric, 3) AS measured
+FROM generate_series(1000001, 1200000) g;
+
 -- union of two of one shape and key; a count unknown stays unknown
 SELECT (bloom_info(bloom_union(bloom_add(bloom_import(:'empty_pq', 'parquet', 'text'), 'x'),
                                bloom_add(bloom_import(:'empty_pq', 'parquet', 'text'), 'y')))).values_added,
@@ -241,6 +250,11 @@ SELECT bloom_import('\x010100000002ffffffffffffffff', 'guava', 'bigint');
 SELECT bloom_import(substring(:'pq'::bytea FROM 1 FOR 1039), 'parquet', 'text');
 SELECT bloom_import(overlay(:'pq'::bytea PLACING '\x2c' FROM 4), 'parquet', 'text');
 SELECT bloom_import(substring(:'pq'::bytea FROM 17 FOR 48), 'parquet_bitset', 'text');
+-- a file's header with bytes too many or too few, even a multiple of 32 long: 22P03, not bits
+SELECT bloom_import(:'pq'::bytea || '\x00000000000000000000000000000000'::bytea, 'parquet', 'text');
+SELECT bloom_import(substring(:'pq'::bytea FROM 1 FOR 1024), 'parquet', 'text');
+-- an element type that is no type: 42704
+SELECT bloom_import(:'pq', 'parquet', 0);
 -- text forms: an unknown key, an unknown count on our own layout, more bits than k per value: 22P02
 SELECT 'v1 parquet m=256 k=8 scheme=5 seed=0 n=unknown elem=parquet%3Aint16 bits=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='::bloom;
 SELECT 'v1 classic m=8 k=1 scheme=1 seed=0 n=unknown elem= bits=AA=='::bloom;
@@ -248,6 +262,8 @@ SELECT 'v1 parquet m=256 k=8 scheme=5 seed=0 n=1 elem=parquet%3Aint4 bits=//////
 \set VERBOSITY default
 -- the messages say what to do
 SELECT bloom_layers(:'p'::bloom);
+SELECT bloom_export(bloom_agg(x), 'parquet') FROM generate_series(1, 3) x;
+SELECT bloom_import(:'pq'::bytea || '\x00'::bytea, 'parquet', 'text');
 SELECT bloom_contains(:'p'::bloom, 5);
 SELECT bloom_import('\x00000003000000010000000000000001', 'spark', 'bigint');
 

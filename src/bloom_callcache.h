@@ -32,6 +32,18 @@ typedef struct BloomCallCache
 	struct varlena *filter; /* detoasted copy, in fn_mcxt, or NULL */
 	bf_view view;
 
+	/*
+	 * bloom_makers.c: for another maker's filter, the value's base type and
+	 * the encoding of the element key last probed or added (checked once,
+	 * not per row)
+	 */
+	bool maker_valid;
+	int maker_argno;
+	Oid maker_typid;
+	int maker_encoding;
+	char maker_elem[32];
+	size_t maker_elemlen;
+
 	/* bloom_agg.c: the size computed for the last sizing hints */
 	bool sized;
 	int64 sized_n;

@@ -14,6 +14,7 @@
  * filter of our own refuses a value of another hash family.
  */
 #include "bloom_makers.h"
+#include "bloom_callcache.h"
 #include "bloom_error.h"
 #include "bloom_value.h"
 
@@ -28,6 +29,7 @@
 #include "utils/date.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 #include "utils/uuid.h"
 
 PG_FUNCTION_INFO_V1(bloom_import);
@@ -226,8 +228,20 @@ encode(MakerEncoding enc, Oid typid, Datum value, MakerBytes *out)
 				put_le(out->fixed, bits, 8);
 				out->len = 8;
 			}
-			/* 0 = -0 in SQL, as in DuckDB's probe of a Parquet file: both zeros are asked */
-			if (d == 0.0)
+			/*
+			 * 0 = -0 in SQL, as in DuckDB's probe of a Parquet file: both
+			 * zeros are asked.  And every NaN is one NaN: the canonical
+			 * quiet NaN (Java's Double.NaN) is added, and it and its
+			 * sign-flipped twin (what arithmetic on x86 makes) are asked.
+			 */
+			if (isnan(d))
+			{
+				if (enc == ENC_FLOAT4)
+					put_le(out->fixed, UINT32_C(0x7FC00000), 4);
+				else
+					put_le(out->fixed, UINT64_C(0x7FF8000000000000), 8);
+			}
+			if (d == 0.0 || isnan(d))
 			{
 				out->has_alt = true;
 				memcpy(out->alt, out->fixed, out->len);
@@ -270,12 +284,25 @@ encode(MakerEncoding enc, Oid typid, Datum value, MakerBytes *out)
 	return false;
 }
 
-/* The encoding of the filter's key and the base type of argument argno, which it must take. */
+/*
+ * The encoding of the filter's key and the base type of argument argno,
+ * which it must take; kept in the call site's cache for the next row (a
+ * call site's argument types never change; its filter may).
+ */
 static MakerEncoding
 argument_encoding(FunctionCallInfo fcinfo, int argno, const bf_view *view, Oid *typid)
 {
-	MakerEncoding enc = key_encoding(view);
+	BloomCallCache *cache = bloom_call_cache(fcinfo);
+	MakerEncoding enc;
 
+	if (cache->maker_valid && cache->maker_argno == argno &&
+	    cache->maker_elemlen == view->elemlen &&
+	    memcmp(cache->maker_elem, view->elem, view->elemlen) == 0)
+	{
+		*typid = cache->maker_typid;
+		return (MakerEncoding) cache->maker_encoding;
+	}
+	enc = key_encoding(view);
 	*typid = getBaseType(bloom_value_type(fcinfo, argno));
 	if (!encoding_takes(enc, *typid))
 		ereport(ERROR,
@@ -285,6 +312,16 @@ argument_encoding(FunctionCallInfo fcinfo, int argno, const bf_view *view, Oid *
 		                format_type_be(*typid)),
 		         errhint("bloom_import's element_type chose how values become the bytes its "
 		                 "maker hashed; probe it with values of that type.")));
+	/* (every key is shorter than the cache's copy: bf_format.c's table) */
+	if (view->elemlen <= sizeof(cache->maker_elem))
+	{
+		memcpy(cache->maker_elem, view->elem, view->elemlen);
+		cache->maker_elemlen = view->elemlen;
+		cache->maker_argno = argno;
+		cache->maker_typid = *typid;
+		cache->maker_encoding = (int) enc;
+		cache->maker_valid = true;
+	}
 	return enc;
 }
 
@@ -348,14 +385,11 @@ form_arg(FunctionCallInfo fcinfo, int argno, uint8 *layout, bool *chars)
 	pg_unreachable();
 }
 
-/* The format a filter of the layout is exported in ("none": this extension's own). */
+/* The format another maker's filter of the layout is exported in. */
 static const char *
 export_format_name(uint8 layout)
 {
-	return layout == BF_LAYOUT_SPARK     ? "spark"
-	       : layout == BF_LAYOUT_GUAVA   ? "guava"
-	       : layout == BF_LAYOUT_PARQUET ? "parquet"
-	                                     : "none: it is this extension's own";
+	return layout == BF_LAYOUT_SPARK ? "spark" : layout == BF_LAYOUT_GUAVA ? "guava" : "parquet";
 }
 
 /* A maker's name for messages. */
@@ -421,15 +455,22 @@ Datum
 bloom_import(PG_FUNCTION_ARGS)
 {
 	bytea *data = PG_GETARG_BYTEA_PP(0);
-	Oid typid = getBaseType(PG_GETARG_OID(2));
+	Oid typid = PG_GETARG_OID(2);
 	uint8 layout;
 	bool chars;
 	bf_maker_form form = form_arg(fcinfo, 1, &layout, &chars);
-	const char *key = import_key(layout, chars, typid);
+	const char *key;
 	const uint8 *bits;
 	bf_params p;
 	bf_error err;
 	BloomFilter f;
+
+	/* (a regtype argument may be any oid: 0, or one no type has) */
+	if (!SearchSysCacheExists1(TYPEOID, ObjectIdGetDatum(typid)))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT),
+		                errmsg("type with OID %u does not exist", typid)));
+	typid = getBaseType(typid);
+	key = import_key(layout, chars, typid);
 
 	if (key == NULL)
 		ereport(ERROR,
@@ -486,8 +527,12 @@ bloom_export(PG_FUNCTION_ARGS)
 		         errdetail("Its bits are placed by %s's hash.",
 		                   bf_layout_is_maker(f.view.p.layout) ? bf_layout_name(f.view.p.layout)
 		                                                       : "this extension"),
-		         errhint("A filter is exported in its maker's format, \"%s\" for this one.",
-		                 export_format_name(f.view.p.layout))));
+		         bf_layout_is_maker(f.view.p.layout)
+		             ? errhint("A filter is exported in its maker's format, \"%s\" for this one.",
+		                       export_format_name(f.view.p.layout))
+		             : errhint("Only other systems' filters (read by bloom_import, or built by "
+		                       "bloom_agg in their formats) are exported; this extension's own "
+		                       "are sent as they are: bloom_send, or a cast to bytea.")));
 	if (size > MaxAllocSize - VARHDRSZ)
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 		                errmsg("the exported filter would exceed 1 GB (%zu bytes)", size)));

@@ -24,6 +24,8 @@
  * updated in place; called as plain functions they return a new value.
  */
 #include "bloom_setops.h"
+
+#include "../core/bf_makers.h"
 #include "bloom_explicit.h"
 
 #include <math.h>
@@ -104,6 +106,9 @@ bloom_current_fpp(const bf_view *v, uint64 occupied)
 	if (v->p.layout == BF_LAYOUT_BLOCKED512 && !(v->flags & BF_FLAG_DERIVED))
 		return bf_blocked_fpp(bloom_estimate_distinct(v, occupied), (double) v->p.ncells,
 		                      v->p.nhashes);
+	/* Parquet's blocks: values per block from the fill, each value one bit per 32-bit word */
+	if (v->p.layout == BF_LAYOUT_PARQUET)
+		return bf_parquet_fpp(-32.0 * log1p(-(double) occupied / (double) v->p.ncells));
 	return bf_current_fpp(v->p.ncells, v->p.nhashes, bloom_effective_bits(v, occupied));
 }
 

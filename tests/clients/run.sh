@@ -8,6 +8,11 @@
 #   - format: bad input raises the library's own error (Python);
 #   - lanes: contains_many (computed in lanes of Python ints) answers as
 #     contains, over every layout and kind of value;
+#   - makers (1.12): other systems' filters (pg_bloomfilter.makers: Spark,
+#     Guava, Parquet) read from the files their makers wrote
+#     (tests/unit/makers/) answer every key as the maker, write the maker's
+#     bytes, and round-trip through a bloom value's bytes (test_makers.py);
+#     the JavaScript library reads them likewise (makers.mjs);
 #   - fuzz_python: the parsers fed mutated inputs for FUZZ_SECONDS (60) s;
 #   - refresh (1.12): IndexFilter.refresh on a psycopg 3 connection without
 #     autocommit leaves an idle one idle and the caller's transaction open
@@ -172,6 +177,8 @@ check "python: format" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/te
 check "python: lanes (contains_many against contains)" env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_lanes.py"
 check "python: writing's edges (probes of what a type cannot hold, text the server refuses, unions' types, refreshes one at a time)" \
 	env PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write_edges.py"
+check "python: other systems' filters (pg_bloomfilter.makers) against their makers' files" \
+	env BLOOM_TOP="$PWD" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_makers.py"
 check "python: IndexFilter's refresh leaves an idle connection idle and the caller's transaction open (psycopg 3, against a server)" \
 	pg_virtualenv -v "$host_version" -t env BLOOM_REQUIRE_SERVER=1 PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_refresh_server.py"
 for f in "${files[@]}"; do

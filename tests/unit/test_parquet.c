@@ -127,6 +127,9 @@ test_parquet_sizing(void)
 	CHECK(!bf_parquet_sizing(10, 0.0, &nbytes));
 	CHECK(!bf_parquet_sizing(10, 1.0, &nbytes));
 	CHECK(!bf_parquet_sizing(-1, 0.01, &nbytes));
+	/* the rate of the spec's own example: 1024 blocks of 26,214 values, about 1.26 % */
+	CHECK(bf_parquet_fpp(26214.0 / 1024) > 0.0125 && bf_parquet_fpp(26214.0 / 1024) < 0.0128);
+	CHECK(bf_parquet_fpp(0.0) == 0.0 && bf_parquet_fpp(1e9) == 1.0);
 }
 
 /* Read header+bitset bytes; the status, or BF_OK. */

@@ -14,10 +14,12 @@
     seen.refresh()                                # fetched again only if it changed
 
 The answers are the server's, bit for bit (bloom_contains), false positives
-included; the library reads every layout the server writes, and writes
+included; the library reads every layout of the server's own, and writes
 classic, blocked512 and counting4 filters as the server does (create, add,
-union; to_bytes and str give bloom_send's bytes and the text form).  See the
-extension's docs/clients.md.
+union; to_bytes and str give bloom_send's bytes and the text form).  Other
+systems' filters (Spark's, Guava's, Parquet's), in their makers' bytes or
+as the bloom values bloom_import makes, are pg_bloomfilter.makers's.  See
+the extension's docs/clients.md and docs/interop.md.
 """
 
 from .errors import BloomFilterError
