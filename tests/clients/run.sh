@@ -207,6 +207,8 @@ for f in "${files[@]}"; do
 	vectors_check "$f" "js: $(basename "$f" .jsonl)" node "$js/test/vectors.mjs"
 done
 check "js: format" node "$js/test/format.mjs"
+check "js: other systems' filters (SparkFilter, GuavaFilter, ParquetFilter) against their makers' files" \
+	env BLOOM_TOP="$PWD" node "$js/test/makers.mjs"
 check "js: writing's API (create, add, union, UUID text)" node "$js/test/write-api.mjs"
 for f in "${files[@]}"; do
 	vectors_check "$f" "js: writes $(basename "$f" .jsonl)'s filters byte for byte, and the sizes" \

@@ -18,7 +18,10 @@
 # every key as its maker did, and bloom_agg in Spark's and Guava's formats
 # gives the maker's bytes; on the host, bloom_agg(k, N, 0.01, 'parquet')
 # exported is read by sbbf.py, which finds every key and answers the N
-# others as the server does.
+# others as the server does; and the client libraries (Python, JavaScript)
+# read every maker's filter and answer the first 20,000 keys of each set as
+# the maker (tests/interop/clients.py, clients.mjs), Python's bloom values
+# being the server's bytes.
 # Ends with "interop: P passed, F failed".  Run as root from the top folder,
 # after tools/suite.sh installed the extension for each version.
 set -uo pipefail
@@ -177,4 +180,25 @@ parquet_export() {
 	done
 }
 check "interop: bloom_agg(k, n, fpp, 'parquet') read by the spec's own reader (sbbf.py)" parquet_export
+
+# the client libraries read the makers' files likewise (the first
+# clients_n keys of each set: Python's hashing is pure Python), and
+# Python's bloom values are the server's bytes (bloom_import's, by md5)
+clients_n=${INTEROP_CLIENTS_N:-20000}
+python_client() {
+	pg_virtualenv -v "$host_version" -t psql -X -q -At -v ON_ERROR_STOP=1 -F ' ' -c "
+		CREATE EXTENSION bloomfilter;
+		SELECT f, md5(bloom_send(bloom_import(pg_read_binary_file('$files/' || f), fmt, t::regtype)))
+		FROM (VALUES ('guava_long.bin', 'guava', 'bigint'), ('guava_integer.bin', 'guava', 'integer'),
+		             ('guava_utf8.bin', 'guava', 'text'), ('guava_chars.bin', 'guava_chars', 'text'),
+		             ('spark_v1_long.bin', 'spark', 'bigint'), ('spark_v2_string.bin', 'spark', 'text'),
+		             ('spark_v2_binary.bin', 'spark', 'bytea'), ('duckdb_BIGINT.sbbf', 'parquet', 'bigint'),
+		             ('duckdb_DOUBLE.sbbf', 'parquet', 'float8'), ('duckdb_VARCHAR.sbbf', 'parquet', 'text'))
+		     AS c (f, fmt, t);" 2>/dev/null | grep -E '^[a-zA-Z_0-9]+\.(bin|sbbf) [0-9a-f]{32}$' >"$work/server_md5" &&
+		[ "$(wc -l <"$work/server_md5")" = 10 ] &&
+		PYTHONPATH=clients/python/src "$python" tests/interop/clients.py "$files" "$clients_n" "$work/server_md5"
+}
+check "interop: Python's pg_bloomfilter.makers reads each as its maker (first $clients_n keys of each set)" python_client
+check "interop: JavaScript's makers reads each as its maker (first $clients_n keys of each set)" \
+	node tests/interop/clients.mjs "$files" "$clients_n"
 finish

@@ -156,3 +156,54 @@ export declare class IndexFilter {
   /** filter.contains(value). */
   contains(value: Probe): boolean;
 }
+
+/**
+ * How a value becomes the bytes another system's filter hashed (the
+ * server's element key without its maker): Spark "int8" (putLong), "text"
+ * (putString), "bytea" (putBinary); Guava "int8", "int4", "text", "chars"
+ * (unencodedCharsFunnel), "bytea"; Parquet's plain encodings "int4", "int8",
+ * "date", "timestamp", "timestamptz", "float4", "float8", "text", "bytea",
+ * "uuid".
+ */
+export type MakerType =
+  | "int8" | "int4" | "text" | "chars" | "bytea" | "date" | "timestamp" | "timestamptz"
+  | "float4" | "float8" | "uuid";
+
+/**
+ * A value to probe in another system's filter: integers as number or
+ * bigint; float4/float8 number; text/chars string; bytea Uint8Array; uuid
+ * string; date Date (its local calendar date) or "YYYY-MM-DD"; timestamp
+ * Date (its local wall clock); timestamptz Date.
+ */
+export type MakerValue = number | bigint | string | Date | Uint8Array;
+
+declare abstract class MakerFilter {
+  readonly type: MakerType;
+  readonly k: number;
+  readonly bits: Uint8Array;
+  /** values added; null when unknown (read from a maker's bytes) */
+  readonly count: bigint | null;
+  readonly nbits: number;
+  /** false: the maker's filter certainly does not hold the value; true: it may (as the maker answers). */
+  mightContain(value: MakerValue): boolean;
+}
+
+/** Apache Spark's BloomFilter (versions 1 and 2), as BloomFilter.writeTo wrote it. */
+export declare class SparkFilter extends MakerFilter {
+  readonly version: 1 | 2;
+  readonly seed: number;
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, type: "int8" | "text" | "bytea"): SparkFilter;
+}
+
+/** Guava's BloomFilter (MURMUR128_MITZ_64), as writeTo wrote it; type names its funnel. */
+export declare class GuavaFilter extends MakerFilter {
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, type: "int8" | "int4" | "text" | "chars" | "bytea"): GuavaFilter;
+}
+
+/** Parquet's split block Bloom filter: a file's Thrift header and bitset, or the bitset alone. */
+export declare class ParquetFilter extends MakerFilter {
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, type: MakerType, bitsetOnly?: boolean): ParquetFilter;
+}
+
+/** The other system's filter a bloom value holds (bloom_send's bytes of one bloom_import read, or bloom_agg built). */
+export declare function fromBloomBytes(bytes: Uint8Array | ArrayBuffer): SparkFilter | GuavaFilter | ParquetFilter;
