@@ -74,7 +74,8 @@ build_in() {
 	(cd "$parent" && dpkg-source -b "$(basename "$src")")
 	rm -rf "$parent/from-dsc"
 	(cd "$parent" && dpkg-source -x "bloomfilter_$full.dsc" from-dsc)
-	(cd "$parent/from-dsc" && dpkg-buildpackage -us -uc -b)
+	# (compiled on every core: dh passes make a -j only when asked)
+	(cd "$parent/from-dsc" && DEB_BUILD_OPTIONS="parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -us -uc -b)
 }
 
 inside() {

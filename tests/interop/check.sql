@@ -13,7 +13,8 @@ CREATE FUNCTION pg_temp.lines(path text) RETURNS text[] LANGUAGE sql AS $$
   SELECT string_to_array(rtrim(pg_read_file(path), E'\n'), E'\n') $$;
 CREATE TEMP TABLE keys AS
   SELECT kind, s AS set, pg_temp.lines(:'dir' || '/keys/' || kind || '_' || s || '.txt') AS ks
-  FROM unnest(array['int', 'txt']) kind, unnest(array['in', 'out']) s;
+  FROM unnest(array['int', 'txt', 'SMALLINT', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'FLOAT', 'UUID']) kind,
+       unnest(array['in', 'out']) s;
 -- the cases: a filter file, how to read it, the keys and the SQL type they are probed as
 CREATE TEMP TABLE cases (name text, file text, format text, element_type text, kind text, probe text,
                          layout text);
@@ -32,7 +33,13 @@ INSERT INTO cases VALUES
   ('duckdb INTEGER', 'duckdb_INTEGER.sbbf', 'parquet', 'integer', 'int', 'k::integer', NULL),
   ('duckdb DOUBLE', 'duckdb_DOUBLE.sbbf', 'parquet', 'float8', 'int', 'k::float8', NULL),
   ('duckdb VARCHAR', 'duckdb_VARCHAR.sbbf', 'parquet', 'text', 'txt', 'k', NULL),
-  ('duckdb BLOB', 'duckdb_BLOB.sbbf', 'parquet', 'bytea', 'txt', 'convert_to(k, ''UTF8'')', NULL);
+  ('duckdb BLOB', 'duckdb_BLOB.sbbf', 'parquet', 'bytea', 'txt', 'convert_to(k, ''UTF8'')', NULL),
+  ('duckdb SMALLINT', 'duckdb_SMALLINT.sbbf', 'parquet', 'smallint', 'SMALLINT', 'k::smallint', NULL),
+  ('duckdb DATE', 'duckdb_DATE.sbbf', 'parquet', 'date', 'DATE', 'k::date', NULL),
+  ('duckdb TIMESTAMP', 'duckdb_TIMESTAMP.sbbf', 'parquet', 'timestamp', 'TIMESTAMP', 'k::timestamp', NULL),
+  ('duckdb TIMESTAMPTZ', 'duckdb_TIMESTAMPTZ.sbbf', 'parquet', 'timestamptz', 'TIMESTAMPTZ', 'k::timestamptz', NULL),
+  ('duckdb FLOAT', 'duckdb_FLOAT.sbbf', 'parquet', 'real', 'FLOAT', 'k::real', NULL),
+  ('duckdb UUID', 'duckdb_UUID.sbbf', 'parquet', 'uuid', 'UUID', 'k::uuid', NULL);
 SELECT set_config('interop.dir', :'dir', false), set_config('interop.n', :'n', false),
        set_config('interop.fpp', :'fpp', false) \g /dev/null
 CREATE TEMP TABLE results (name text, keys bigint, as_maker bigint, same_bytes boolean);

@@ -17,10 +17,16 @@ const cases = [
   ["duckdb_BIGINT.sbbf", ParquetFilter, "int8", "int"], ["duckdb_INTEGER.sbbf", ParquetFilter, "int4", "int"],
   ["duckdb_DOUBLE.sbbf", ParquetFilter, "float8", "int"], ["duckdb_VARCHAR.sbbf", ParquetFilter, "text", "txt"],
   ["duckdb_BLOB.sbbf", ParquetFilter, "bytea", "txt"],
+  ["duckdb_SMALLINT.sbbf", ParquetFilter, "int4", "SMALLINT"], ["duckdb_DATE.sbbf", ParquetFilter, "date", "DATE"],
+  ["duckdb_FLOAT.sbbf", ParquetFilter, "float4", "FLOAT"], ["duckdb_UUID.sbbf", ParquetFilter, "uuid", "UUID"],
+  // (TIMESTAMP and TIMESTAMPTZ: their keys have microseconds, which a JavaScript Date does not hold)
 ];
 const enc = new TextEncoder();
 const value = (kind, line) =>
-  kind === "int8" || kind === "int4" ? BigInt(line) : kind === "float8" ? Number(line) : kind === "bytea" ? enc.encode(line) : line;
+  kind === "int8" || kind === "int4" ? BigInt(line)
+  : kind === "float8" || kind === "float4" ? Number(line)
+  : kind === "bytea" ? enc.encode(line)
+  : line; // text, chars, date ("YYYY-MM-DD"), uuid
 const lines = (file) => fs.readFileSync(file, "utf8").split("\n").slice(0, count);
 let status = 0;
 for (const [name, cls, kind, keys] of cases) {

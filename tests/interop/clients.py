@@ -6,8 +6,10 @@ maker answered; with SERVER_MD5S (lines "file md5" of the server's
 bloom_send(bloom_import(...))), its to_bloom_bytes() are the server's bytes.
 Prints a line per file; exits 1 on any disagreement."""
 
+import datetime as dt
 import hashlib
 import sys
+import uuid
 
 from pg_bloomfilter.makers import GuavaFilter, ParquetFilter, SparkFilter
 
@@ -20,14 +22,25 @@ CASES = [
     ("duckdb_BIGINT.sbbf", ParquetFilter, "int8", "int"), ("duckdb_INTEGER.sbbf", ParquetFilter, "int4", "int"),
     ("duckdb_DOUBLE.sbbf", ParquetFilter, "float8", "int"), ("duckdb_VARCHAR.sbbf", ParquetFilter, "text", "txt"),
     ("duckdb_BLOB.sbbf", ParquetFilter, "bytea", "txt"),
+    ("duckdb_SMALLINT.sbbf", ParquetFilter, "int4", "SMALLINT"), ("duckdb_DATE.sbbf", ParquetFilter, "date", "DATE"),
+    ("duckdb_TIMESTAMP.sbbf", ParquetFilter, "timestamp", "TIMESTAMP"),
+    ("duckdb_TIMESTAMPTZ.sbbf", ParquetFilter, "timestamptz", "TIMESTAMPTZ"),
+    ("duckdb_FLOAT.sbbf", ParquetFilter, "float4", "FLOAT"), ("duckdb_UUID.sbbf", ParquetFilter, "uuid", "UUID"),
 ]
 
 
 def value(kind, line):
     if kind in ("int8", "int4"):
         return int(line)
-    if kind == "float8":
+    if kind in ("float8", "float4"):
         return float(line)
+    if kind == "date":
+        return dt.date.fromisoformat(line)
+    if kind in ("timestamp", "timestamptz"):
+        t = dt.datetime.strptime(line[:26], "%Y-%m-%d %H:%M:%S.%f")
+        return t if kind == "timestamp" else t.replace(tzinfo=dt.timezone.utc)
+    if kind == "uuid":
+        return uuid.UUID(line)
     return line.encode() if kind == "bytea" else line
 
 

@@ -7,11 +7,14 @@
 #   - Apache Spark's sketch module (../shared/vendor/spark-sketch, compiled
 #     here), versions 1 and 2: putLong, putString, putBinary;
 #   - DuckDB (npm @duckdb/node-api, pinned by the harness's package.json):
-#     Parquet files of BIGINT, INTEGER, DOUBLE, VARCHAR and BLOB columns,
-#     their split block filters extracted; every key probed by the harness's
-#     independent reader of the Parquet spec (sbbf.py), and the first
-#     DUCKDB_PROBE_N (2,000) of each set by DuckDB's parquet_bloom_probe,
-#     which must agree with it.
+#     Parquet files of BIGINT, INTEGER, DOUBLE, VARCHAR and BLOB columns
+#     (the harness's parquet.mjs), and of SMALLINT, DATE, TIMESTAMP,
+#     TIMESTAMPTZ, FLOAT and UUID (parquet_types.mjs, .py), their split block
+#     filters extracted; every key probed by the harness's independent
+#     reader of the Parquet spec (sbbf.py, with each type's plain encoding),
+#     and the first DUCKDB_PROBE_N (2,000) of each set by DuckDB's
+#     parquet_bloom_probe, which must agree with it (but for UUID, which
+#     DuckDB's probe never excludes).
 # Each maker writes a filter of N (100,000) keys at 1 % and answers for
 # those and N others; then on every version (tests/interop/check_version.sh,
 # in its chroot for the others) bloom_import reads each filter and answers
@@ -65,6 +68,7 @@ h=$work/harness
 files=$work/files
 mkdir -p "$h" "$files/keys"
 cp "$shared"/interop/{Guava.java,Spark.java,parquet.mjs,sbbf.py,gen_keys.py,package.json,package-lock.json} "$h/"
+cp tests/interop/parquet_types.mjs "$h/"
 
 # the makers, made ready: DuckDB from npm's registry (the harness's lock), the Java sources compiled
 setup() {
@@ -108,6 +112,25 @@ write_duckdb() {
 		}
 	done
 }
+# write_duckdb_typed TYPE: the same for the types of parquet_types.py
+# (keys, DuckDB's writer and probe, the spec's reader with their encodings);
+# DuckDB's probe never excludes a UUID (it answers 1 for every key): there
+# the reader alone answers, and finds every key added
+write_duckdb_typed() {
+	local p=$work/duckdb_$1.parquet o=$files/duckdb_$1.sbbf s
+	node "$h/parquet_types.mjs" write "$files/keys/$1_in.txt" "$1" "$p" &&
+		node "$h/parquet.mjs" extract "$p" "$o" || return 1
+	for s in in out; do
+		SBBF_PY=$h/sbbf.py "$python" tests/interop/parquet_types.py probe "$o" "$1" "$files/keys/$1_$s.txt" >"$o.$s" || return 1
+		[ "$1" = UUID ] && continue
+		head -n "$duckdb_probe_n" "$files/keys/$1_$s.txt" >"$work/sub_$s.txt"
+		node "$h/parquet_types.mjs" probe "$p" "$1" "$work/sub_$s.txt" >"$work/duck_$s" || return 1
+		cmp -s "$work/duck_$s" <(head -n "$duckdb_probe_n" "$o.$s") || {
+			echo "DuckDB's parquet_bloom_probe and the spec's reader disagree ($1, keys $s)"
+			return 1
+		}
+	done
+}
 makers() {
 	local f
 	for f in long:int integer:int utf8:txt chars:txt; do
@@ -121,6 +144,10 @@ makers() {
 	for f in BIGINT:int INTEGER:int DOUBLE:int VARCHAR:txt BLOB:txt; do
 		write_duckdb "${f%%:*}" "${f##*:}" || return 1
 	done
+	"$python" tests/interop/parquet_types.py keys "$files/keys" "$n" || return 1
+	for f in SMALLINT DATE TIMESTAMP TIMESTAMPTZ FLOAT UUID; do
+		write_duckdb_typed "$f" || return 1
+	done
 	# every added key is in its maker's filter (the makers answer for themselves)
 	for f in "$files"/*.in; do
 		if grep -qv '^1$' "$f"; then
@@ -129,7 +156,7 @@ makers() {
 		fi
 	done
 }
-check "interop: 15 filters written by their makers, $n keys each, answered for $((2 * n))" makers || finish
+check "interop: 21 filters written by their makers, $n keys each, answered for $((2 * n))" makers || finish
 
 for v in $versions; do
 	if [ "$v" = "$host_version" ]; then
