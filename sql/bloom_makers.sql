@@ -127,6 +127,17 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT bloom_agg(g, 60000, 0.01, 'parquet') FROM many;
+-- (workers did start: else the leader alone would build, and no state be combined)
+CREATE FUNCTION workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+  plan json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+  RETURN (SELECT sum((p -> 'Workers Launched')::text::int)
+          FROM json_array_elements(plan) j, LATERAL jsonb_path_query(j.value::jsonb, 'strict $.**') p
+          WHERE jsonb_typeof(p) = 'object' AND p ? 'Workers Launched')::int;
+END $$;
+SELECT workers_launched('SELECT bloom_agg(g, 60000, 0.01, ''parquet'') FROM many') > 0 AS workers_started;
 SELECT bloom_agg(g, 60000, 0.01, 'parquet') = (SELECT p FROM serial_built) AS parquet_same,
        bloom_agg(t, 60000, 0.01, 'spark') = (SELECT s FROM serial_built) AS spark_same,
        bloom_agg(g::bigint, 60000, 0.01, 'guava') = (SELECT gu FROM serial_built) AS guava_same,

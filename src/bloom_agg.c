@@ -221,10 +221,12 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 
 		if (mst != NULL)
 		{
-			MemoryContext old = MemoryContextSwitchTo(mst->hdr.eoh_context);
-
+			/*
+			 * In place: nothing of the state is allocated by an add, and what
+			 * the value's encoding allocates (a detoasted copy, UTF-16, UTF-8)
+			 * stays in the row's memory, reset after each row.
+			 */
 			bloom_maker_add_arg(fcinfo, 1, &mst->batch.f);
-			MemoryContextSwitchTo(old);
 			PG_RETURN_DATUM(EOHPGetRWDatum(&mst->hdr));
 		}
 	}

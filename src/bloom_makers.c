@@ -490,12 +490,18 @@ bloom_import(PG_FUNCTION_ARGS)
 		                       "uuid.")));
 	if (!bf_maker_read(form, (const uint8 *) VARDATA_ANY(data), VARSIZE_ANY_EXHDR(data), &p, &bits,
 	                   &err))
-		ereport(ERROR,
-		        (errcode(err.status == BF_ERR_TOO_LARGE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
-		                                                : ERRCODE_INVALID_BINARY_REPRESENTATION),
-		         errmsg("invalid %s filter: %s", maker_name(layout), err.message),
-		         errdetail("The bytes were read as format \"%s\".",
-		                   text_to_cstring(PG_GETARG_TEXT_PP(1)))));
+		ereport(
+		    ERROR,
+		    (errcode(err.status == BF_ERR_TOO_LARGE ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
+		                                            : ERRCODE_INVALID_BINARY_REPRESENTATION),
+		     errmsg("invalid %s filter: %s", maker_name(layout), err.message),
+		     errdetail("The bytes were read as format \"%s\".",
+		               text_to_cstring(PG_GETARG_TEXT_PP(1))),
+		     form == BF_FORM_PARQUET
+		         ? errhint("Format \"parquet\" reads a Thrift header and its bitset (bytes that "
+		                   "start otherwise, a multiple of 32 long, as a bitset); for a bitset "
+		                   "alone, say \"parquet_bitset\".")
+		         : 0));
 	bloom_new(&p, BF_FLAG_N_UNKNOWN, key, strlen(key), 0, &f);
 	memcpy(f.view.data, bits, f.view.nbytes);
 	PG_RETURN_POINTER(f.raw);

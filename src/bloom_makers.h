@@ -19,7 +19,9 @@ extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const b
 
 /*
  * Add argument argno to the maker's filter f (modifiable), as the maker's
- * put would; a value the encoding cannot hold raises 22003.
+ * put would; a value the encoding cannot hold raises 22003.  It changes f
+ * in place and allocates only in the current memory context, for the
+ * value's encoding (an aggregate calls it in the row's).
  */
 extern void bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f);
 

@@ -36,12 +36,14 @@ for (const [name, cls, kind, keys] of cases) {
   for (const s of ["in", "out"]) {
     const ks = lines(`${dir}/keys/${keys}_${s}.txt`);
     const as = lines(`${dir}/${name}.${s}`);
-    for (let i = 0; i < ks.length && ks[i] !== ""; i++) {
+    for (let i = 0; i < ks.length && ks[i] !== "" && as[i] !== undefined && as[i] !== ""; i++) {
       total++;
       if (f.mightContain(value(kind, ks[i])) === (as[i] === "1")) agreed++;
     }
   }
-  if (agreed !== total) status = 1;
-  console.log(`  ${name}: ${agreed} of ${total} keys answered as the maker${agreed === total ? "" : " (FAILED)"}`);
+  // (every key: a short file of keys or answers must not shrink the check)
+  const ok = agreed === total && total === 2 * count;
+  if (!ok) status = 1;
+  console.log(`  ${name}: ${agreed} of ${total} keys answered as the maker${ok ? "" : " (FAILED)"}`);
 }
 process.exit(status);

@@ -49,6 +49,7 @@ check() { # NAME CMD...: run CMD, count it (and say how long it took)
 	else
 		echo "$name: FAILED ($((SECONDS - start)) s)"
 		failed=$((failed + 1))
+		return 1
 	fi
 }
 finish() {

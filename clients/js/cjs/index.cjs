@@ -72,6 +72,8 @@ function u64(view, at) {
 }
 var num = (b) => Number(b);
 function checkParams(layout, scheme, k, m, elemlen) {
+  if (layout >= 6 && layout <= 8)
+    throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
   if (!(layout in LAYOUT_NAMES))
     throw fail(`unknown layout ${layout} (this version knows 1 = classic, 2 = counting4, 3 = blocked512, 4 = explicit, 5 = layered)`);
   if (scheme !== 1)
@@ -2268,6 +2270,12 @@ function le(v, n) {
   return out;
 }
 var dayMs = 864e5;
+function utcMs(year, month, day, h, mi, s, ms) {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, day);
+  d.setUTCHours(h, mi, s, ms);
+  return d.getTime();
+}
 function encode(kind, value) {
   switch (kind) {
     case "int8":
@@ -2279,18 +2287,23 @@ function encode(kind, value) {
     case "date": {
       let days;
       if (value instanceof Date)
-        days = Date.UTC(value.getFullYear(), value.getMonth(), value.getDate()) / dayMs;
-      else if (typeof value === "string" && /^-?\d{4,}-\d\d-\d\d$/.test(value))
-        days = Date.parse(value + "T00:00:00Z") / dayMs;
-      else
+        days = utcMs(value.getFullYear(), value.getMonth(), value.getDate(), 0, 0, 0, 0) / dayMs;
+      else if (typeof value === "string") {
+        const m = /^([-+]?\d{4,})-(\d\d)-(\d\d)$/.exec(value);
+        if (m === null)
+          throw new BloomFilterError(`a date filter takes a Date or a "YYYY-MM-DD" string, not "${value}"`);
+        days = utcMs(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0, 0, 0, 0) / dayMs;
+      } else
         throw new BloomFilterError('a date filter takes a Date or a "YYYY-MM-DD" string');
+      if (!Number.isFinite(days))
+        throw new BloomFilterError(`a date out of a JavaScript Date's range: ${value}`);
       return [le(BigInt(days), 4), null];
     }
     case "timestamp":
     case "timestamptz": {
-      if (!(value instanceof Date))
+      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
         throw new BloomFilterError(`a ${kind} filter takes Date values`);
-      const ms = kind === "timestamptz" ? value.getTime() : Date.UTC(
+      const ms = kind === "timestamptz" ? value.getTime() : utcMs(
         value.getFullYear(),
         value.getMonth(),
         value.getDate(),

@@ -39,6 +39,8 @@ function u64(view, at) {
 const num = (b) => Number(b);
 
 function checkParams(layout, scheme, k, m, elemlen) {
+  if (layout >= 6 && layout <= 8)
+    throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
   if (!(layout in LAYOUT_NAMES))
     throw fail(`unknown layout ${layout} (this version knows 1 = classic, 2 = counting4, 3 = blocked512, 4 = explicit, 5 = layered)`);
   if (scheme !== 1) throw fail(`unknown hash scheme ${scheme} (this version knows 1)`);

@@ -202,7 +202,7 @@ export declare class GuavaFilter extends MakerFilter {
 
 /** Parquet's split block Bloom filter: a file's Thrift header and bitset, or the bitset alone. */
 export declare class ParquetFilter extends MakerFilter {
-  static fromBytes(bytes: Uint8Array | ArrayBuffer, type: MakerType, bitsetOnly?: boolean): ParquetFilter;
+  static fromBytes(bytes: Uint8Array | ArrayBuffer, type: Exclude<MakerType, "chars">, bitsetOnly?: boolean): ParquetFilter;
 }
 
 /** The other system's filter a bloom value holds (bloom_send's bytes of one bloom_import read, or bloom_agg built). */

@@ -156,6 +156,15 @@ function le(v, n) {
 
 const dayMs = 86400000;
 
+// The UTC time of a calendar date and wall clock: Date.UTC reads years 0 to
+// 99 as 1900 to 1999, setUTCFullYear does not.
+function utcMs(year, month, day, h, mi, s, ms) {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, day);
+  d.setUTCHours(h, mi, s, ms);
+  return d.getTime();
+}
+
 /** [bytes, alternative bytes or null], or null where the encoding has none for the value. */
 function encode(kind, value) {
   switch (kind) {
@@ -167,18 +176,23 @@ function encode(kind, value) {
     }
     case "date": {
       let days;
-      if (value instanceof Date) days = Date.UTC(value.getFullYear(), value.getMonth(), value.getDate()) / dayMs;
-      else if (typeof value === "string" && /^-?\d{4,}-\d\d-\d\d$/.test(value)) days = Date.parse(value + "T00:00:00Z") / dayMs;
-      else throw new BloomFilterError("a date filter takes a Date or a \"YYYY-MM-DD\" string");
+      if (value instanceof Date) days = utcMs(value.getFullYear(), value.getMonth(), value.getDate(), 0, 0, 0, 0) / dayMs;
+      else if (typeof value === "string") {
+        // "YYYY-MM-DD" (any number of year digits, a sign for years before 1 BC: ISO 8601's astronomical years)
+        const m = /^([-+]?\d{4,})-(\d\d)-(\d\d)$/.exec(value);
+        if (m === null) throw new BloomFilterError(`a date filter takes a Date or a "YYYY-MM-DD" string, not "${value}"`);
+        days = utcMs(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0, 0, 0, 0) / dayMs;
+      } else throw new BloomFilterError("a date filter takes a Date or a \"YYYY-MM-DD\" string");
+      if (!Number.isFinite(days)) throw new BloomFilterError(`a date out of a JavaScript Date's range: ${value}`);
       return [le(BigInt(days), 4), null];
     }
     case "timestamp":
     case "timestamptz": {
-      if (!(value instanceof Date)) throw new BloomFilterError(`a ${kind} filter takes Date values`);
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new BloomFilterError(`a ${kind} filter takes Date values`);
       const ms =
         kind === "timestamptz"
           ? value.getTime()
-          : Date.UTC(value.getFullYear(), value.getMonth(), value.getDate(), value.getHours(), value.getMinutes(),
+          : utcMs(value.getFullYear(), value.getMonth(), value.getDate(), value.getHours(), value.getMinutes(),
               value.getSeconds(), value.getMilliseconds());
       return [le(BigInt(ms) * 1000n, 8), null];
     }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { BloomFilterError, GuavaFilter, ParquetFilter, SparkFilter, fromBloomBytes } from "../src/index.js";
+import { xxh64 } from "../src/makers.js";
 
 const top = process.env.BLOOM_TOP ?? path.join(path.dirname(new URL(import.meta.url).pathname), "..", "..", "..");
 const makers = path.join(top, "tests", "unit", "makers");
@@ -53,6 +54,7 @@ const cases = [
   ["guava-chars.txt", GuavaFilter, "chars"],
 ];
 let answers = 0;
+const refused = (fn) => assert.throws(fn, BloomFilterError);
 for (const [file, cls, kind] of cases) {
   const lines = fs.readFileSync(path.join(makers, file), "utf8").trim().split("\n");
   const data = hex(lines[0].split(" ")[4]);
@@ -79,8 +81,29 @@ for (const f of [ParquetFilter.fromBytes(pq, "text"), ParquetFilter.fromBytes(pq
   answers += 9;
 }
 
+// dates of years 0 to 99 (which Date.UTC would read as 1900 to 1999): a
+// one-block Parquet filter holding 0001-01-01 (INT32 -719162), its bits set
+// here as the spec sets them, found from a Date and from the string
+{
+  const SALT = [0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31];
+  const bits = new Uint8Array(32);
+  const enc = new Uint8Array(4);
+  new DataView(enc.buffer).setInt32(0, -719162, true);
+  const x = Number(xxh64(enc) & 0xffffffffn);
+  for (let i = 0; i < 8; i++) {
+    const bit = Math.imul(x, SALT[i]) >>> 27;
+    bits[4 * i + (bit >> 3)] |= 1 << (bit & 7);
+  }
+  const f = new ParquetFilter("date", bits, null);
+  const early = new Date(2000, 0, 1);
+  early.setFullYear(1);
+  assert.ok(f.mightContain(early) && f.mightContain("0001-01-01"));
+  assert.ok(!f.mightContain("0002-01-01") && !f.mightContain("1901-01-01"));
+  refused(() => f.mightContain("12345-1-01"));
+  refused(() => f.mightContain("yesterday"));
+}
+
 // refusals, with the library's own error
-const refused = (fn) => assert.throws(fn, BloomFilterError);
 refused(() => SparkFilter.fromBytes(new Uint8Array([0]), "int8"));
 refused(() => SparkFilter.fromBytes(hex("00000003000000010000000000000001"), "int8"));
 refused(() => GuavaFilter.fromBytes(hex("0001000000010000000000000000"), "int8"));

@@ -125,6 +125,10 @@ class ParquetTypes(unittest.TestCase):
         self.assertTrue(f.might_contain(0.0))
         self.assertFalse(ParquetFilter.create("int4", 10, 0.01).might_contain(2**40))
         self.assertFalse(ParquetFilter.create("float4", 10, 0.01).might_contain(0.1))
+        self.assertFalse(ParquetFilter.create("float4", 10, 0.01).might_contain(1e300))
+        self.assertFalse(ParquetFilter.create("float8", 10, 0.01).might_contain(10**400))
+        with self.assertRaises(BloomFilterError):
+            ParquetFilter.create("float4", 10, 0.01).put(1e300)
         # every NaN is one
         f = ParquetFilter.create("float8", 100, 0.01)
         f.put(float("nan"))

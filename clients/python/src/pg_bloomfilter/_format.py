@@ -109,6 +109,11 @@ def _extension_bytes(flags: int) -> int:
 
 def _check_params(layout: int, scheme: int, nhashes: int, ncells: int, elemlen: int) -> None:
     """bf_params_check."""
+    if layout in (6, 7, 8):
+        raise _fail(
+            "a %s filter (another system's, bloom_import's): read it with "
+            "pg_bloomfilter.makers.from_bloom_bytes" % ("spark", "guava", "parquet")[layout - 6]
+        )
     if layout not in LAYOUT_NAMES:
         raise _fail(
             f"unknown layout {layout} (this version knows 1 = classic, 2 = counting4, "

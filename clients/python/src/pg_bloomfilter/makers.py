@@ -74,10 +74,13 @@ def _encode(kind: str, value):
     if kind in ("float4", "float8"):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise BloomFilterError("a %s filter takes float values" % kind)
-        d = float(value)
-        fmt = "<f" if kind == "float4" else "<d"
-        if kind == "float4" and not math.isnan(d) and struct.unpack("<f", struct.pack("<f", d))[0] != d:
-            return None, None
+        try:
+            d = float(value)
+            fmt = "<f" if kind == "float4" else "<d"
+            if kind == "float4" and not math.isnan(d) and struct.unpack("<f", struct.pack("<f", d))[0] != d:
+                return None, None
+        except OverflowError:
+            return None, None  # past a float's (or a double's) range: no such value in the filter
         if math.isnan(d):
             # every NaN is one: Java's Double.NaN added, it and its sign-flipped twin asked
             b = b"\x00\x00\xc0\x7f" if kind == "float4" else b"\x00\x00\x00\x00\x00\x00\xf8\x7f"
