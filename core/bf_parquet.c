@@ -311,6 +311,39 @@ tc_skip(thrift_cursor *c, int type, int depth)
 }
 
 /*
+ * The next field's header of a struct: its id (*id, from the one before it,
+ * *last, which it updates) and type (*type), or *type TC_STOP at the
+ * struct's end.  False if malformed: truncated, an id out of an i16's range.
+ */
+static bool
+tc_field(thrift_cursor *c, int16_t *last, int64_t *id, int *type)
+{
+	uint8_t h;
+
+	if (!tc_byte(c, &h))
+		return false;
+	*type = h & 0x0F;
+	if (h == TC_STOP)
+		return true;
+	if (*type == TC_STOP)
+		return false; /* a field of type 0: no type at all */
+	if ((h >> 4) != 0)
+		*id = *last + (h >> 4); /* the short form: a delta from the last id */
+	else
+	{
+		uint64_t z;
+
+		if (!tc_varint(c, &z))
+			return false;
+		*id = tc_unzigzag(z);
+	}
+	if (*id < INT16_MIN || *id > INT16_MAX)
+		return false;
+	*last = (int16_t) *id;
+	return true;
+}
+
+/*
  * One of the header's unions (algorithm, hash, compression): a struct
  * whose only set field must be field 1, itself a struct (skipped: Parquet's
  * are empty).  *ok: it was so; false return: malformed.
@@ -324,30 +357,17 @@ tc_read_union(thrift_cursor *c, bool *ok)
 	*ok = true;
 	for (;;)
 	{
-		uint8_t h;
-		int64_t id;
+		int64_t id = 0;
+		int type;
 
-		if (!tc_byte(c, &h))
+		if (!tc_field(c, &last, &id, &type))
 			return false;
-		if (h == TC_STOP)
+		if (type == TC_STOP)
 			break;
-		if ((h >> 4) != 0)
-			id = last + (h >> 4);
-		else
-		{
-			uint64_t z;
-
-			if (!tc_varint(c, &z))
-				return false;
-			id = tc_unzigzag(z);
-		}
-		if (id < INT16_MIN || id > INT16_MAX)
-			return false;
-		last = (int16_t) id;
 		fields++;
-		if (id != 1 || (h & 0x0F) != TC_STRUCT)
+		if (id != 1 || type != TC_STRUCT)
 			*ok = false;
-		if (!tc_skip(c, h & 0x0F, 1))
+		if (!tc_skip(c, type, 1))
 			return false;
 	}
 	if (fields != 1)
@@ -393,31 +413,16 @@ bf_parquet_read(const uint8_t *data, size_t len, bool with_header, size_t *heade
 	}
 	for (;;)
 	{
-		uint8_t h;
-		int64_t id;
+		int64_t id = 0;
 		int type;
 
-		if (c.pos >= BF_PARQUET_MAX_HEADER || !tc_byte(&c, &h))
+		if (c.pos >= BF_PARQUET_MAX_HEADER || !tc_field(&c, &last, &id, &type))
 			return bf_fail(err, BF_ERR_FORMAT,
-			               "the Parquet Bloom filter header is truncated or longer than %d bytes",
+			               "the Parquet Bloom filter header is truncated, malformed or longer than "
+			               "%d bytes",
 			               BF_PARQUET_MAX_HEADER);
-		if (h == TC_STOP)
+		if (type == TC_STOP)
 			break;
-		type = h & 0x0F;
-		if ((h >> 4) != 0)
-			id = last + (h >> 4);
-		else
-		{
-			uint64_t z;
-
-			if (!tc_varint(&c, &z))
-				return bf_fail(err, BF_ERR_FORMAT, "the Parquet Bloom filter header is truncated");
-			id = tc_unzigzag(z);
-		}
-		if (id < INT16_MIN || id > INT16_MAX)
-			return bf_fail(err, BF_ERR_FORMAT,
-			               "the Parquet Bloom filter header has a field id out of range");
-		last = (int16_t) id;
 		if (id >= 1 && id <= 4 && seen[id])
 			return bf_fail(err, BF_ERR_FORMAT, "the Parquet Bloom filter header has field %d twice",
 			               (int) id);

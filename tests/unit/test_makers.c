@@ -18,25 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* hex (even length, lower or upper case) into out; its byte count, or -1 */
-static long
-from_hex(const char *hex, uint8_t *out, size_t room)
-{
-	size_t n = strlen(hex);
-
-	if (n % 2 != 0 || n / 2 > room)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++)
-	{
-		unsigned int byte;
-
-		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
-			return -1;
-		out[i] = (uint8_t) byte;
-	}
-	return (long) (n / 2);
-}
-
 #define MAX_FILTER 4096
 #define MAX_KEY 256
 

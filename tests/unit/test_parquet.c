@@ -232,25 +232,6 @@ test_parquet_header_edges(void)
 	CHECK(!bf_parquet_read(buf, 0, false, &header, &nbytes, &err));
 }
 
-/* hex into out; its byte count, or -1 */
-static long
-from_hex(const char *hex, uint8_t *out, size_t room)
-{
-	size_t n = strlen(hex);
-
-	if (n % 2 != 0 || n / 2 > room)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++)
-	{
-		unsigned int byte;
-
-		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
-			return -1;
-		out[i] = (uint8_t) byte;
-	}
-	return (long) (n / 2);
-}
-
 #define MAX_FILTER 4096
 
 /*

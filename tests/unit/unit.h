@@ -2,7 +2,8 @@
  * unit.h
  *	  What the core's unit-test programs share (test_core.c, test_makers.c):
  *	  CHECK, which records a failure with its line and goes on; run, which
- *	  runs one test and says whether it passed; and the closing line,
+ *	  runs one test and says whether it passed; from_hex, the vectors'
+ *	  hex read into bytes; and the closing line,
  *	  "unit: N passed, N failed", which tools/suite.sh counts.
  *
  * Each program includes it once: its counters are the program's.
@@ -10,7 +11,9 @@
 #ifndef BF_UNIT_H
 #define BF_UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static int checks_failed;
 static int tests_passed, tests_failed;
@@ -42,6 +45,25 @@ run(const char *name, void (*fn)(void))
 		tests_failed++;
 		printf("FAIL %s\n", name);
 	}
+}
+
+/* hex (even length, lower or upper case) into out; its byte count, or -1 */
+static inline long
+from_hex(const char *hex, uint8_t *out, size_t room)
+{
+	size_t n = strlen(hex);
+
+	if (n % 2 != 0 || n / 2 > room)
+		return -1;
+	for (size_t i = 0; i < n / 2; i++)
+	{
+		unsigned int byte;
+
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return -1;
+		out[i] = (uint8_t) byte;
+	}
+	return (long) (n / 2);
 }
 
 /* The closing line, and the program's exit status: non-zero if a test failed. */

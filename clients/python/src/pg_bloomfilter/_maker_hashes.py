@@ -6,6 +6,8 @@ sign-extended), MurmurHash3 x64 128 under seed 0 (Guava), and XXH64
 
 import struct
 
+from ._probe import fmix64 as _fmix64  # MurmurHash3's 64-bit finalizer, as the server's bf_fmix64
+
 M32 = 0xFFFFFFFF
 M64 = 0xFFFFFFFFFFFFFFFF
 
@@ -63,15 +65,6 @@ def spark_hash_bytes(data: bytes, seed: int) -> int:
 
 def _rotl64(x: int, r: int) -> int:
     return ((x << r) | (x >> (64 - r))) & M64
-
-
-def _fmix64(k: int) -> int:
-    k ^= k >> 33
-    k = (k * 0xFF51AFD7ED558CCD) & M64
-    k ^= k >> 33
-    k = (k * 0xC4CEB9FE1A85EC53) & M64
-    k ^= k >> 33
-    return k
 
 
 _C1 = 0x87C37B91114253D5
