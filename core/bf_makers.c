@@ -237,6 +237,26 @@ bf_maker_add(bf_view *view, const uint8_t *in, size_t len)
 }
 
 bool
+bf_maker_hashes_one(uint8_t layout)
+{
+	return layout == BF_LAYOUT_PARQUET;
+}
+
+uint64_t
+bf_maker_hash(const bf_view *view, const uint8_t *in, size_t len)
+{
+	assert(bf_maker_hashes_one(view->p.layout) && (in != NULL || len == 0));
+	return bf_parquet_xxh64(in, len, 0);
+}
+
+void
+bf_maker_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
+{
+	assert(bf_maker_hashes_one(view->p.layout));
+	bf_parquet_add_hashes(view->data, view->nbytes, hashes, n);
+}
+
+bool
 bf_maker_sizing(uint8_t layout, uint8_t scheme, int64_t n, double fpp, bf_params *p, bf_error *err)
 {
 	int64_t bits = 0;

@@ -74,6 +74,17 @@ extern bool bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len
 extern void bf_maker_add(bf_view *view, const uint8_t *in, size_t len);
 
 /*
+ * For a caller that adds values in batches (an aggregate): whether the
+ * layout's values reduce to one 64-bit hash each (Parquet's XXH64; Spark's
+ * and Guava's do not), that hash, and adding n such hashes at once (their
+ * memory accesses overlapping).  bf_maker_add(in) is
+ * bf_maker_add_hashes(bf_maker_hash(in)).
+ */
+extern bool bf_maker_hashes_one(uint8_t layout);
+extern uint64_t bf_maker_hash(const bf_view *view, const uint8_t *in, size_t len);
+extern void bf_maker_add_hashes(bf_view *view, const uint64_t *hashes, size_t n);
+
+/*
  * The makers' sizing for n values at rate fpp, as a new bloom value's
  * shape: Spark's BloomFilter.create(n, fpp) (version 2 with seed 0, or
  * version 1), Guava's create(funnel, n, fpp), parquet-java's

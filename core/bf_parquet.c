@@ -17,6 +17,37 @@
 #define XXH_P4 UINT64_C(0x85EBCA77C2B2AE63)
 #define XXH_P5 UINT64_C(0x27D4EB2F165667C5)
 
+/*
+ * The little-endian 64- and 32-bit words at p: a plain load where the host
+ * is little-endian (XXH64 reads its input so, and a probe hashes every
+ * row), else a byte at a time.
+ */
+static inline uint64_t
+xxh_read64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+#else
+	return bf_load_le(p, 8);
+#endif
+}
+
+static inline uint64_t
+xxh_read32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+#else
+	return bf_load_le(p, 4);
+#endif
+}
+
 static inline uint64_t
 xxh_rotl(uint64_t x, int r)
 {
@@ -51,10 +82,10 @@ bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 
 		for (; i + 32 <= len; i += 32)
 		{
-			v1 = xxh_round(v1, bf_load_le(data + i, 8));
-			v2 = xxh_round(v2, bf_load_le(data + i + 8, 8));
-			v3 = xxh_round(v3, bf_load_le(data + i + 16, 8));
-			v4 = xxh_round(v4, bf_load_le(data + i + 24, 8));
+			v1 = xxh_round(v1, xxh_read64(data + i));
+			v2 = xxh_round(v2, xxh_read64(data + i + 8));
+			v3 = xxh_round(v3, xxh_read64(data + i + 16));
+			v4 = xxh_round(v4, xxh_read64(data + i + 24));
 		}
 		h = xxh_rotl(v1, 1) + xxh_rotl(v2, 7) + xxh_rotl(v3, 12) + xxh_rotl(v4, 18);
 		h = xxh_merge(h, v1);
@@ -67,12 +98,12 @@ bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 	h += (uint64_t) len;
 	for (; i + 8 <= len; i += 8)
 	{
-		h ^= xxh_round(0, bf_load_le(data + i, 8));
+		h ^= xxh_round(0, xxh_read64(data + i));
 		h = xxh_rotl(h, 27) * XXH_P1 + XXH_P4;
 	}
 	if (i + 4 <= len)
 	{
-		h ^= bf_load_le(data + i, 4) * XXH_P1;
+		h ^= xxh_read32(data + i) * XXH_P1;
 		h = xxh_rotl(h, 23) * XXH_P2 + XXH_P3;
 		i += 4;
 	}
@@ -137,6 +168,28 @@ bf_parquet_add_hash(uint8_t *bitset, size_t nbytes, uint64_t h)
 
 		/* bit b of a little-endian 32-bit word is bit b % 8 of its byte b / 8 */
 		block[4 * i + bit / 8] |= (uint8_t) (1u << (bit % 8));
+	}
+}
+
+/* prefetch distance, in values, of bf_parquet_add_hashes (as bf_bits.c's, measured there) */
+#define PARQUET_PREFETCH_AHEAD 16
+#if defined(__GNUC__) || defined(__clang__)
+#define PARQUET_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
+#else
+#define PARQUET_PREFETCH_WRITE(p) ((void) (p))
+#endif
+
+void
+bf_parquet_add_hashes(uint8_t *bitset, size_t nbytes, const uint64_t *hashes, size_t n)
+{
+	assert(nbytes >= BF_PARQUET_BLOCK_BYTES && nbytes % BF_PARQUET_BLOCK_BYTES == 0);
+	/* the block of value i + AHEAD requested while value i's bits are set: misses overlap */
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i + PARQUET_PREFETCH_AHEAD < n)
+			PARQUET_PREFETCH_WRITE(bitset +
+			                       parquet_block(nbytes, hashes[i + PARQUET_PREFETCH_AHEAD]));
+		bf_parquet_add_hash(bitset, nbytes, hashes[i]);
 	}
 }
 

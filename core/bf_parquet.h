@@ -47,6 +47,12 @@ extern bool bf_parquet_contains_hash(const uint8_t *bitset, size_t nbytes, uint6
 extern void bf_parquet_add_hash(uint8_t *bitset, size_t nbytes, uint64_t h);
 
 /*
+ * bf_parquet_add_hash() for n hashes, faster for a bitset larger than the
+ * CPU cache: the memory accesses of several values overlap.
+ */
+extern void bf_parquet_add_hashes(uint8_t *bitset, size_t nbytes, const uint64_t *hashes, size_t n);
+
+/*
  * The bitset of a filter in Parquet's bytes: with the Thrift header
  * (*header_len its size, at most BF_PARQUET_MAX_HEADER), or bare (a
  * header of 0 bytes).  False, with err set, for a header that is not

@@ -12,12 +12,12 @@ RESET client_min_messages;
 
 -- a maker's file: its first line "maker type n fpp filter-hex", then "key answer" lines
 CREATE TEMP TABLE maker_lines (name text, n int GENERATED ALWAYS AS IDENTITY, line text);
-CREATE FUNCTION load_maker(name text, path text) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION pg_temp.load_maker(name text, path text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE format('COPY maker_lines (line) FROM %L', path);
   UPDATE maker_lines SET name = load_maker.name WHERE maker_lines.name IS NULL;
 END $$;
-SELECT load_maker(f, :'abs_srcdir' || '/tests/unit/makers/' || f || '.txt')
+SELECT pg_temp.load_maker(f, :'abs_srcdir' || '/tests/unit/makers/' || f || '.txt')
 FROM unnest(array['spark-v1-long', 'spark-v1-string', 'spark-v2-long', 'spark-v2-string',
                   'spark-v2seed-long', 'guava-long', 'guava-integer', 'guava-utf8', 'guava-chars']) f;
 CREATE TEMP TABLE maker_filters AS
@@ -31,7 +31,7 @@ CREATE TEMP TABLE maker_keys AS
   WHERE n > (SELECT min(n) FROM maker_lines m WHERE m.name = l.name);
 -- a text key is "x" and its bytes' hex (UTF-8; guava-chars: UTF-16LE, read here
 -- when it has no surrogate or NUL; the unit tests read every one)
-CREATE FUNCTION utf16le(b bytea) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+CREATE FUNCTION pg_temp.utf16le(b bytea) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN bool_or(u = 0 OR u BETWEEN 55296 AND 57343) THEN NULL
               ELSE coalesce(string_agg(chr(CASE WHEN u = 0 OR u BETWEEN 55296 AND 57343 THEN 63 ELSE u END),
                                        '' ORDER BY i), '') END
@@ -69,9 +69,9 @@ FROM (
   FROM maker_keys k JOIN maker_filters f USING (name) WHERE name = 'guava-utf8'
   UNION ALL
   SELECT k.name, 'guava_chars', 'text', k.maker, f.bytes, bloom_import(f.bytes, 'guava_chars', 'text'),
-         bloom_import(f.bytes, 'guava_chars', 'text') @> utf16le(decode(substr(k.key, 2), 'hex'))
+         bloom_import(f.bytes, 'guava_chars', 'text') @> pg_temp.utf16le(decode(substr(k.key, 2), 'hex'))
   FROM maker_keys k JOIN maker_filters f USING (name)
-  WHERE name = 'guava-chars' AND utf16le(decode(substr(k.key, 2), 'hex')) IS NOT NULL
+  WHERE name = 'guava-chars' AND pg_temp.utf16le(decode(substr(k.key, 2), 'hex')) IS NOT NULL
 ) t
 GROUP BY name, format, element_type ORDER BY name, element_type;
 
@@ -128,7 +128,7 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT bloom_agg(g, 60000, 0.01, 'parquet') FROM many;
 -- (workers did start: else the leader alone would build, and no state be combined)
-CREATE FUNCTION workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
+CREATE FUNCTION pg_temp.workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
   plan json;
 BEGIN
@@ -137,7 +137,7 @@ BEGIN
           FROM json_array_elements(plan) j, LATERAL jsonb_path_query(j.value::jsonb, 'strict $.**') p
           WHERE jsonb_typeof(p) = 'object' AND p ? 'Workers Launched')::int;
 END $$;
-SELECT workers_launched('SELECT bloom_agg(g, 60000, 0.01, ''parquet'') FROM many') > 0 AS workers_started;
+SELECT pg_temp.workers_launched('SELECT bloom_agg(g, 60000, 0.01, ''parquet'') FROM many') > 0 AS workers_started;
 SELECT bloom_agg(g, 60000, 0.01, 'parquet') = (SELECT p FROM serial_built) AS parquet_same,
        bloom_agg(t, 60000, 0.01, 'spark') = (SELECT s FROM serial_built) AS spark_same,
        bloom_agg(g::bigint, 60000, 0.01, 'guava') = (SELECT gu FROM serial_built) AS guava_same,
@@ -196,13 +196,13 @@ CREATE TEMP TABLE stored (f bloom);
 INSERT INTO stored
 SELECT bloom_import(('\x15808002' || '1c1c00001c1c00001c1c000000' || repeat('00', 16384))::bytea,
                     'parquet', 'bigint');
-CREATE FUNCTION add_all(f bloom, vals bigint[]) RETURNS bloom LANGUAGE plpgsql AS $$
+CREATE FUNCTION pg_temp.add_all(f bloom, vals bigint[]) RETURNS bloom LANGUAGE plpgsql AS $$
 DECLARE v bigint;
 BEGIN
   FOREACH v IN ARRAY vals LOOP f := bloom_add(f, v); END LOOP;
   RETURN f;
 END $$;
-UPDATE stored SET f = add_all(f, array(SELECT g * 7 FROM generate_series(1, 2000) g));
+UPDATE stored SET f = pg_temp.add_all(f, array(SELECT g * 7 FROM generate_series(1, 2000) g));
 SELECT count(*) FILTER (WHERE s.f @> g * 7) AS added_found,
        count(*) FILTER (WHERE s.f @> g * 7 + 1) AS others_maybe
 FROM stored s, generate_series(1, 2000) g;

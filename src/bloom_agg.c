@@ -17,6 +17,8 @@
 #include "bloom_functions.h"
 #include "bloom_makers.h"
 
+#include "../core/bf_makers.h"
+
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
@@ -112,8 +114,9 @@ agg_state_new(MemoryContext aggcontext, const bf_params *p, const BloomHasher *h
 		bloom_new(p, 0, hasher->elem, hasher->elemlen, 0, &st->batch.f);
 	else
 		bloom_copy_as(f, f->view.flags, &st->batch.f);
-	/* counters and sets take each value as it comes; only bit filters batch */
-	if (bf_layout_is_bits(st->batch.f.view.p.layout))
+	/* counters and sets take each value as it comes; only bit filters (and Parquet's) batch */
+	if (bf_layout_is_bits(st->batch.f.view.p.layout) ||
+	    bf_maker_hashes_one(st->batch.f.view.p.layout))
 		bloom_batch_init(&st->batch);
 	MemoryContextSwitchTo(old);
 	return st;
@@ -180,6 +183,8 @@ maker_state(FunctionCallInfo fcinfo, MemoryContext aggcontext, BloomAggState *st
 		DeleteExpandedObject(EOHPGetRWDatum(&st->hdr));
 		return NULL;
 	}
+	if (bf_maker_hashes_one(st->batch.f.view.p.layout))
+		bloom_batch_init(&st->batch);
 	MemoryContextSwitchTo(old);
 	return st;
 }
@@ -224,9 +229,13 @@ agg_trans(FunctionCallInfo fcinfo, uint8 layout, bool hinted, const char *name)
 			/*
 			 * In place: nothing of the state is allocated by an add, and what
 			 * the value's encoding allocates (a detoasted copy, UTF-16, UTF-8)
-			 * stays in the row's memory, reset after each row.
+			 * stays in the row's memory, reset after each row.  A Parquet
+			 * filter's hashes wait for their batch, as a bit filter's do.
 			 */
-			bloom_maker_add_arg(fcinfo, 1, &mst->batch.f);
+			if (mst->batch.pending != NULL)
+				bloom_batch_add(&mst->batch, bloom_maker_hash_arg(fcinfo, 1, &mst->batch.f));
+			else
+				bloom_maker_add_arg(fcinfo, 1, &mst->batch.f);
 			PG_RETURN_DATUM(EOHPGetRWDatum(&mst->hdr));
 		}
 	}

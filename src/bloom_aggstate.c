@@ -16,6 +16,8 @@
  */
 #include "bloom_aggstate.h"
 
+#include "../core/bf_makers.h"
+
 #include "utils/memutils.h"
 
 MemoryContext
@@ -62,7 +64,7 @@ bloom_agg_state_is_rw(Datum d)
 void
 bloom_batch_init(BloomBatch *b)
 {
-	Assert(bf_layout_is_bits(b->f.view.p.layout));
+	Assert(bf_layout_is_bits(b->f.view.p.layout) || bf_maker_hashes_one(b->f.view.p.layout));
 	b->pending = palloc(BLOOM_BATCH * sizeof(uint64));
 	b->npending = 0;
 }
@@ -75,8 +77,13 @@ bloom_batch_write(BloomBatch *b)
 	Assert(n >= 0 && n <= BLOOM_BATCH && (n == 0 || b->pending != NULL));
 	if (n > 0)
 	{
-		bf_add_hashes(&b->f.view, b->pending, (size_t) n);
-		bf_view_set_nadded(&b->f.view, bloom_add_counts(b->f.view.nadded, (uint64) n));
+		/* (another maker's filter whose values are one hash each: Parquet's) */
+		if (bf_layout_is_maker(b->f.view.p.layout))
+			bf_maker_add_hashes(&b->f.view, b->pending, (size_t) n);
+		else
+			bf_add_hashes(&b->f.view, b->pending, (size_t) n);
+		if (!(b->f.view.flags & BF_FLAG_N_UNKNOWN))
+			bf_view_set_nadded(&b->f.view, bloom_add_counts(b->f.view.nadded, (uint64) n));
 	}
 	b->npending = 0;
 	return n;

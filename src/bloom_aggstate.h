@@ -29,8 +29,9 @@ extern void *bloom_agg_state_of(Datum d, const ExpandedObjectMethods *methods);
 extern bool bloom_agg_state_is_rw(Datum d);
 
 /*
- * A bit filter (classic, blocked512) and the hashes of its last values, not
- * yet written: writing them BLOOM_BATCH at a time lets bf_add_hashes()
+ * A bit filter (classic, blocked512; or a Parquet filter, whose values are
+ * one XXH64 each: bf_maker_hashes_one) and the hashes of its last values,
+ * not yet written: writing them BLOOM_BATCH at a time lets bf_add_hashes()
  * overlap their cache misses, which dominate the cost of a build into a
  * filter larger than the CPU cache.  Whoever reads f must call
  * bloom_batch_write() first.

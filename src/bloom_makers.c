@@ -339,23 +339,41 @@ bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view
 	       (b.has_alt && bf_maker_contains(view, b.alt, b.len));
 }
 
-void
-bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+/* The bytes argument argno is added as (22003 if the encoding has none for it). */
+static void
+encode_for_add(FunctionCallInfo fcinfo, int argno, const BloomFilter *f, MakerBytes *b)
 {
 	Oid typid;
 	MakerEncoding enc = argument_encoding(fcinfo, argno, &f->view, &typid);
-	MakerBytes b;
 
-	if (!encode(enc, typid, PG_GETARG_DATUM(argno), &b))
+	if (!encode(enc, typid, PG_GETARG_DATUM(argno), b))
 		ereport(ERROR,
 		        (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 		         errmsg("the value cannot be held by a %s filter of element key \"%.*s\"",
 		                bf_layout_name(f->view.p.layout), (int) f->view.elemlen, f->view.elem),
 		         errdetail("Its maker's encoding has no bytes for it (an integer past an int's "
 		                   "range, an infinite date or time, a double that no float equals).")));
+}
+
+void
+bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+{
+	MakerBytes b;
+
+	encode_for_add(fcinfo, argno, f, &b);
 	bf_maker_add(&f->view, b.len ? b.bytes : NULL, b.len);
 	if (!(f->view.flags & BF_FLAG_N_UNKNOWN))
 		bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
+}
+
+uint64
+bloom_maker_hash_arg(FunctionCallInfo fcinfo, int argno, const BloomFilter *f)
+{
+	MakerBytes b;
+
+	Assert(bf_maker_hashes_one(f->view.p.layout));
+	encode_for_add(fcinfo, argno, f, &b);
+	return bf_maker_hash(&f->view, b.len ? b.bytes : NULL, b.len);
 }
 
 /* ---- bloom_import, bloom_export ---- */

@@ -26,6 +26,13 @@ extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const b
 extern void bloom_maker_add_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f);
 
 /*
+ * For a filter whose values are one hash each (bf_maker_hashes_one: a
+ * Parquet filter), the hash bloom_maker_add_arg would add, for a caller
+ * that adds in batches (bloom_agg: bloom_aggstate.h's BloomBatch).
+ */
+extern uint64 bloom_maker_hash_arg(FunctionCallInfo fcinfo, int argno, const BloomFilter *f);
+
+/*
  * For bloom_agg(value, n, fpp, layout): if layout_name is a maker's format
  * ("spark", version 2 with seed 0; "spark_v1"; "guava"; "guava_chars";
  * "parquet"), an empty filter in it sized as its maker sizes one for n
