@@ -116,6 +116,7 @@ bf_guava_read(const uint8_t *data, size_t len, bf_guava_view *view, bf_error *er
 	view->k = data[1];
 	view->nwords = nwords;
 	view->words = data + GUAVA_HEADER;
+	view->recip = 0;
 	return true;
 }
 
@@ -128,14 +129,15 @@ byte_of(uint64_t i)
 
 /* The k positions of (h1, h2) in m bits: set in into if given, else whether all are set in words. */
 static bool
-positions(int k, uint64_t m, uint64_t h1, uint64_t h2, const uint8_t *words, uint8_t *into)
+positions(int k, uint64_t m, uint64_t recip, uint64_t h1, uint64_t h2, const uint8_t *words,
+          uint8_t *into)
 {
 	uint64_t c = h1;
 
 	assert(k >= 1 && m >= 64);
 	for (int i = 0; i < k; i++)
 	{
-		uint64_t at = (c & INT64_MAX) % m;
+		uint64_t at = bf_mod(c & INT64_MAX, m, recip);
 
 		if (into != NULL)
 			into[byte_of(at)] |= (uint8_t) (1u << (at % 8));
@@ -152,7 +154,7 @@ bf_guava_contains(const bf_guava_view *view, const uint8_t *data, size_t len)
 	uint64_t h1, h2;
 
 	bf_guava_hash(data, len, &h1, &h2);
-	return positions(view->k, view->nwords * 64, h1, h2, view->words, NULL);
+	return positions(view->k, view->nwords * 64, view->recip, h1, h2, view->words, NULL);
 }
 
 void
@@ -172,13 +174,13 @@ bf_guava_set(const bf_guava_view *view, uint8_t *words, const uint8_t *data, siz
 
 	assert(words == view->words);
 	bf_guava_hash(data, len, &h1, &h2);
-	positions(view->k, view->nwords * 64, h1, h2, NULL, words);
+	positions(view->k, view->nwords * 64, view->recip, h1, h2, NULL, words);
 }
 
 void
 bf_guava_add(uint8_t *filter, const uint8_t *data, size_t len)
 {
-	bf_guava_view view = {filter[1], bf_load_be32(filter + 2), filter + GUAVA_HEADER};
+	bf_guava_view view = {filter[1], bf_load_be32(filter + 2), filter + GUAVA_HEADER, 0};
 
 	bf_guava_set(&view, filter + GUAVA_HEADER, data, len);
 }

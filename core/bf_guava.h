@@ -44,6 +44,7 @@ typedef struct bf_guava_view
 	int k;                /* positions per value, 1 to 255 */
 	uint64_t nwords;      /* 64-bit words, >= 1 */
 	const uint8_t *words; /* nwords big-endian words */
+	uint64_t recip;       /* bf_mod_recip of its bits, for probes without a division; or 0 */
 } bf_guava_view;
 
 /* The serialized size of a filter of nwords words. */

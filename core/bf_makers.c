@@ -14,7 +14,7 @@
 
 /* The Spark filter a bloom value holds, its words its data. */
 static bf_spark_view
-spark_of(const bf_view *view)
+spark_of(const bf_view *view, uint64_t recip)
 {
 	bf_spark_view s;
 
@@ -24,11 +24,12 @@ spark_of(const bf_view *view)
 	s.seed = (int32_t) (int64_t) view->p.seed; /* sign-extended when stored */
 	s.nwords = view->p.ncells / 64;
 	s.words = view->data;
+	s.recip = recip;
 	return s;
 }
 
 static bf_guava_view
-guava_of(const bf_view *view)
+guava_of(const bf_view *view, uint64_t recip)
 {
 	bf_guava_view g;
 
@@ -36,6 +37,7 @@ guava_of(const bf_view *view)
 	g.k = view->p.nhashes;
 	g.nwords = view->p.ncells / 64;
 	g.words = view->data;
+	g.recip = recip;
 	return g;
 }
 
@@ -132,7 +134,7 @@ bf_maker_write_size(const bf_view *view, bf_maker_form form)
 		case BF_LAYOUT_SPARK:
 			if (form != BF_FORM_SPARK)
 				return 0;
-			return bf_spark_size(spark_of(view).version, view->p.ncells / 64);
+			return bf_spark_size(spark_of(view, 0).version, view->p.ncells / 64);
 		case BF_LAYOUT_GUAVA:
 			return form == BF_FORM_GUAVA ? bf_guava_size(view->p.ncells / 64) : 0;
 		case BF_LAYOUT_PARQUET:
@@ -159,7 +161,7 @@ bf_maker_write(const bf_view *view, bf_maker_form form, uint8_t *out)
 	{
 		case BF_LAYOUT_SPARK:
 		{
-			bf_spark_view s = spark_of(view);
+			bf_spark_view s = spark_of(view, 0);
 
 			/* the header, then the words (written empty, then copied) */
 			bf_spark_write_empty(out, s.version, s.k, s.seed, s.nwords);
@@ -176,15 +178,23 @@ bf_maker_write(const bf_view *view, bf_maker_form form, uint8_t *out)
 	memcpy(out + (size - view->nbytes), view->data, view->nbytes);
 }
 
+uint64_t
+bf_maker_recip(const bf_view *view)
+{
+	assert(bf_layout_is_maker(view->p.layout));
+	return view->p.layout == BF_LAYOUT_PARQUET ? 0 : bf_mod_recip(view->p.ncells);
+}
+
 bool
-bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len)
+bf_maker_contains_recip(const bf_view *view, uint64_t recip, const uint8_t *in, size_t len)
 {
 	assert(bf_layout_is_maker(view->p.layout) && (in != NULL || len == 0));
+	assert(recip == 0 || recip == bf_maker_recip(view));
 	switch (view->p.layout)
 	{
 		case BF_LAYOUT_SPARK:
 		{
-			bf_spark_view s = spark_of(view);
+			bf_spark_view s = spark_of(view, recip);
 
 			if (spark_long_key(view))
 			{
@@ -195,13 +205,36 @@ bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len)
 		}
 		case BF_LAYOUT_GUAVA:
 		{
-			bf_guava_view g = guava_of(view);
+			bf_guava_view g = guava_of(view, recip);
 
 			return bf_guava_contains(&g, in, len);
 		}
 		default:
 			return bf_parquet_contains_hash(view->data, view->nbytes, bf_parquet_xxh64(in, len, 0));
 	}
+}
+
+bool
+bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len)
+{
+	return bf_maker_contains_recip(view, 0, in, len);
+}
+
+bool
+bf_maker_contains_long(const bf_view *view, uint64_t recip, int64_t v)
+{
+	uint8_t le[8];
+
+	assert(bf_layout_is_maker(view->p.layout));
+	if (view->p.layout == BF_LAYOUT_SPARK)
+	{
+		bf_spark_view s = spark_of(view, recip);
+
+		assert(spark_long_key(view));
+		return bf_spark_contains_long(&s, v);
+	}
+	bf_store_le(le, (uint64_t) v, 8);
+	return bf_maker_contains_recip(view, recip, le, 8);
 }
 
 void
@@ -212,7 +245,7 @@ bf_maker_add(bf_view *view, const uint8_t *in, size_t len)
 	{
 		case BF_LAYOUT_SPARK:
 		{
-			bf_spark_view s = spark_of(view);
+			bf_spark_view s = spark_of(view, 0);
 
 			if (spark_long_key(view))
 			{
@@ -225,7 +258,7 @@ bf_maker_add(bf_view *view, const uint8_t *in, size_t len)
 		}
 		case BF_LAYOUT_GUAVA:
 		{
-			bf_guava_view g = guava_of(view);
+			bf_guava_view g = guava_of(view, 0);
 
 			bf_guava_set(&g, view->data, in, len);
 			break;

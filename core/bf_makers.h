@@ -74,6 +74,23 @@ extern bool bf_maker_contains(const bf_view *view, const uint8_t *in, size_t len
 extern void bf_maker_add(bf_view *view, const uint8_t *in, size_t len);
 
 /*
+ * For many probes of one filter: bf_maker_recip() computes, once, what
+ * lets Spark's and Guava's positions be found without a division (their
+ * "mod m", on every probe's path: bf_mod of bf_util.h); the probes below
+ * take it (or 0: divide), and answer as bf_maker_contains().
+ */
+extern uint64_t bf_maker_recip(const bf_view *view);
+extern bool bf_maker_contains_recip(const bf_view *view, uint64_t recip, const uint8_t *in,
+                                    size_t len);
+
+/*
+ * bf_maker_contains() of a long whose encoding is its 8 bytes little-endian
+ * (the keys spark:int8, guava:int8, parquet:int8): the same answer, with
+ * Spark's hashLong taking the long as it is (a probe per row).
+ */
+extern bool bf_maker_contains_long(const bf_view *view, uint64_t recip, int64_t v);
+
+/*
  * For a caller that adds values in batches (an aggregate): whether the
  * layout's values reduce to one 64-bit hash each (Parquet's XXH64; Spark's
  * and Guava's do not), that hash, and adding n such hashes at once (their

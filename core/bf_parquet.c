@@ -69,6 +69,18 @@ xxh_merge(uint64_t acc, uint64_t lane)
 	return acc * XXH_P1 + XXH_P4;
 }
 
+/* XXH64's last steps: the avalanche */
+static inline uint64_t
+xxh_avalanche(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= XXH_P2;
+	h ^= h >> 29;
+	h *= XXH_P3;
+	h ^= h >> 32;
+	return h;
+}
+
 uint64_t
 bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 {
@@ -76,6 +88,22 @@ bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 	uint64_t h;
 
 	assert(data != NULL || len == 0);
+	/*
+	 * The INT64 and INT32 of a probe, every row: the steps the general loop
+	 * below takes for 8 and 4 bytes, without its branches.
+	 */
+	if (len == 8)
+	{
+		h = seed + XXH_P5 + 8;
+		h ^= xxh_round(0, xxh_read64(data));
+		return xxh_avalanche(xxh_rotl(h, 27) * XXH_P1 + XXH_P4);
+	}
+	if (len == 4)
+	{
+		h = seed + XXH_P5 + 4;
+		h ^= xxh_read32(data) * XXH_P1;
+		return xxh_avalanche(xxh_rotl(h, 23) * XXH_P2 + XXH_P3);
+	}
 	if (len >= 32)
 	{
 		uint64_t v1 = seed + XXH_P1 + XXH_P2, v2 = seed + XXH_P2, v3 = seed, v4 = seed - XXH_P1;
@@ -112,12 +140,7 @@ bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 		h ^= data[i] * XXH_P5;
 		h = xxh_rotl(h, 11) * XXH_P1;
 	}
-	h ^= h >> 33;
-	h *= XXH_P2;
-	h ^= h >> 29;
-	h *= XXH_P3;
-	h ^= h >> 32;
-	return h;
+	return xxh_avalanche(h);
 }
 
 /* ---- blocks ---- */

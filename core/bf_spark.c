@@ -134,6 +134,7 @@ bf_spark_read(const uint8_t *data, size_t len, bf_spark_view *view, bf_error *er
 	view->k = (int32_t) k;
 	view->nwords = nwords;
 	view->words = data + at;
+	view->recip = 0;
 	return true;
 }
 
@@ -155,8 +156,8 @@ set_bit(uint8_t *words, uint64_t i)
  * into when it is given; otherwise whether every one is set in words.
  */
 static bool
-positions(int version, int32_t k, uint64_t m, int32_t h1, int32_t h2, const uint8_t *words,
-          uint8_t *into)
+positions(int version, int32_t k, uint64_t m, uint64_t recip, int32_t h1, int32_t h2,
+          const uint8_t *words, uint8_t *into)
 {
 	uint64_t c;
 
@@ -172,7 +173,7 @@ positions(int version, int32_t k, uint64_t m, int32_t h1, int32_t h2, const uint
 			/* int combined = h1 + i * h2, wrapping */
 			int32_t c1 = (int32_t) ((uint32_t) h1 + (uint32_t) i * (uint32_t) h2);
 
-			at = (uint64_t) (c1 < 0 ? ~c1 : c1) % m;
+			at = bf_mod((uint64_t) (c1 < 0 ? ~c1 : c1), m, recip);
 		}
 		else
 		{
@@ -180,7 +181,7 @@ positions(int version, int32_t k, uint64_t m, int32_t h1, int32_t h2, const uint
 
 			c += (uint64_t) (int64_t) h2;
 			c2 = (int64_t) c;
-			at = (uint64_t) (c2 < 0 ? ~c2 : c2) % m;
+			at = bf_mod((uint64_t) (c2 < 0 ? ~c2 : c2), m, recip);
 		}
 		if (into != NULL)
 			set_bit(into, at);
@@ -195,8 +196,8 @@ bf_spark_contains_long(const bf_spark_view *view, int64_t v)
 {
 	int32_t h1 = bf_spark_hash_long(v, view->seed);
 
-	return positions(view->version, view->k, view->nwords * 64, h1, bf_spark_hash_long(v, h1),
-	                 view->words, NULL);
+	return positions(view->version, view->k, view->nwords * 64, view->recip, h1,
+	                 bf_spark_hash_long(v, h1), view->words, NULL);
 }
 
 bool
@@ -204,7 +205,7 @@ bf_spark_contains_bytes(const bf_spark_view *view, const uint8_t *data, size_t l
 {
 	int32_t h1 = bf_spark_hash_bytes(data, len, view->seed);
 
-	return positions(view->version, view->k, view->nwords * 64, h1,
+	return positions(view->version, view->k, view->nwords * 64, view->recip, h1,
 	                 bf_spark_hash_bytes(data, len, h1), view->words, NULL);
 }
 
@@ -239,6 +240,7 @@ view_of(uint8_t *filter, bf_spark_view *view)
 	view->seed = version == BF_SPARK_V1 ? 0 : (int32_t) bf_load_be32(filter + 8);
 	view->nwords = bf_load_be32(filter + at);
 	view->words = filter + at + 4;
+	view->recip = 0;
 	return filter + at + 4;
 }
 
@@ -248,8 +250,8 @@ bf_spark_set_long(const bf_spark_view *view, uint8_t *words, int64_t v)
 	int32_t h1 = bf_spark_hash_long(v, view->seed);
 
 	assert(words == view->words);
-	positions(view->version, view->k, view->nwords * 64, h1, bf_spark_hash_long(v, h1), NULL,
-	          words);
+	positions(view->version, view->k, view->nwords * 64, view->recip, h1, bf_spark_hash_long(v, h1),
+	          NULL, words);
 }
 
 void
@@ -258,8 +260,8 @@ bf_spark_set_bytes(const bf_spark_view *view, uint8_t *words, const uint8_t *dat
 	int32_t h1 = bf_spark_hash_bytes(data, len, view->seed);
 
 	assert(words == view->words);
-	positions(view->version, view->k, view->nwords * 64, h1, bf_spark_hash_bytes(data, len, h1),
-	          NULL, words);
+	positions(view->version, view->k, view->nwords * 64, view->recip, h1,
+	          bf_spark_hash_bytes(data, len, h1), NULL, words);
 }
 
 void

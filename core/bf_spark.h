@@ -54,6 +54,7 @@ typedef struct bf_spark_view
 	int32_t seed;         /* version 2's; 0 in version 1 */
 	uint64_t nwords;      /* 64-bit words, >= 1 */
 	const uint8_t *words; /* nwords big-endian words */
+	uint64_t recip;       /* bf_mod_recip of its bits, for probes without a division; or 0 */
 } bf_spark_view;
 
 /* The serialized size of a filter of nwords words, by version. */

@@ -62,4 +62,35 @@ bf_store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t) v;
 }
 
+/*
+ * a mod m without a division on the probe's path: recip = bf_mod_recip(m),
+ * computed once per filter, and a multiply-high (Barrett reduction).  The
+ * estimated quotient q = floor(a recip / 2^64) is at most 2 below a / m's,
+ * so two subtractions at most make the remainder exact.  recip 0 (or no
+ * 128-bit product): a division.
+ */
+static inline uint64_t
+bf_mod_recip(uint64_t m)
+{
+	assert(m >= 1);
+	return UINT64_MAX / m;
+}
+
+static inline uint64_t
+bf_mod(uint64_t a, uint64_t m, uint64_t recip)
+{
+#ifdef __SIZEOF_INT128__
+	if (recip != 0)
+	{
+		__extension__ typedef unsigned __int128 bf_u128;
+		uint64_t r = a - (uint64_t) (((bf_u128) a * recip) >> 64) * m;
+
+		while (r >= m)
+			r -= m;
+		return r;
+	}
+#endif
+	return a % m;
+}
+
 #endif /* BF_UTIL_H */

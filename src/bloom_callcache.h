@@ -43,6 +43,9 @@ typedef struct BloomCallCache
 	int maker_encoding;
 	char maker_elem[32];
 	size_t maker_elemlen;
+	/* and the kept filter's bf_maker_recip (bloom_datum.c clears it with the filter) */
+	bool maker_recip_valid;
+	uint64 maker_recip;
 
 	/* bloom_agg.c: the size computed for the last sizing hints */
 	bool sized;

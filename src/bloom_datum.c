@@ -115,6 +115,7 @@ bloom_get_arg_cached(FunctionCallInfo fcinfo, int argno, BloomFilter *out)
 		cache->valueid = toast.va_valueid;
 		cache->toastrelid = toast.va_toastrelid;
 		cache->elem_checked = false;
+		cache->maker_recip_valid = false;
 		return true;
 	}
 	out->raw = cache->filter;

@@ -157,7 +157,7 @@ contains(FunctionCallInfo fcinfo, int filter_arg, int value_arg)
 		return false; /* nothing was ever added */
 	/* another maker's filter: the value hashed as its maker hashes it (bloom_makers.c) */
 	if (bf_layout_is_maker(f.view.p.layout))
-		return bloom_maker_contains_arg(fcinfo, value_arg, &f.view);
+		return bloom_maker_contains_arg(fcinfo, value_arg, &f.view, kept);
 	return bf_contains_hash(&f.view, bloom_hash_arg(fcinfo, value_arg, &f.view, kept));
 }
 

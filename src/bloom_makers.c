@@ -326,17 +326,35 @@ argument_encoding(FunctionCallInfo fcinfo, int argno, const bf_view *view, Oid *
 }
 
 bool
-bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view)
+bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view, bool kept)
 {
 	Oid typid;
 	MakerEncoding enc = argument_encoding(fcinfo, argno, view, &typid);
 	MakerBytes b;
+	uint64 recip;
 
 	Assert(bf_layout_is_maker(view->p.layout));
+	/* the reciprocal of the kept filter's m, computed for its first probe */
+	if (kept)
+	{
+		BloomCallCache *cache = bloom_call_cache(fcinfo);
+
+		if (!cache->maker_recip_valid)
+		{
+			cache->maker_recip = bf_maker_recip(view);
+			cache->maker_recip_valid = true;
+		}
+		recip = cache->maker_recip;
+	}
+	else
+		recip = 0; /* (a filter per row: a division is as cheap as the reciprocal) */
+	/* a long, every row of a join on a bigint: no bytes made of it (the same answer) */
+	if (enc == ENC_LONG)
+		return bf_maker_contains_long(view, recip, integer_of(typid, PG_GETARG_DATUM(argno)));
 	if (!encode(enc, typid, PG_GETARG_DATUM(argno), &b))
 		return false; /* a value its maker could not have held */
-	return bf_maker_contains(view, b.len ? b.bytes : NULL, b.len) ||
-	       (b.has_alt && bf_maker_contains(view, b.alt, b.len));
+	return bf_maker_contains_recip(view, recip, b.len ? b.bytes : NULL, b.len) ||
+	       (b.has_alt && bf_maker_contains_recip(view, recip, b.alt, b.len));
 }
 
 /* The bytes argument argno is added as (22003 if the encoding has none for it). */

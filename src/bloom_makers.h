@@ -13,9 +13,12 @@
  * Whether the maker's filter (view) may hold argument argno, as its maker
  * answers for the same value.  A type the filter's encoding does not take
  * raises 42804; a value the maker could not have held (a bigint past an
- * int's range for an INT32 encoding) is absent.
+ * int's range for an INT32 encoding) is absent.  kept: the filter is the
+ * one the call site's cache keeps (bloom_get_arg_cached), so what its
+ * probes need is computed once, not per row.
  */
-extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view);
+extern bool bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view,
+                                     bool kept);
 
 /*
  * Add argument argno to the maker's filter f (modifiable), as the maker's

@@ -15,6 +15,7 @@
 #include "../../core/bf_core.h"
 #include "../../core/bf_makers.h"
 #include "../../core/bf_parquet.h"
+#include "../../core/bf_util.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -289,6 +290,13 @@ check_as_value(const char *path, bf_maker_form form, const char *elem)
 		CHECK(len >= 0);
 		if (bf_maker_contains(&view, len > 0 ? bytes : NULL, (size_t) len) != (answer == 1))
 			disagreed++;
+		/* the probes without a division answer alike */
+		if (bf_maker_contains_recip(&view, bf_maker_recip(&view), len > 0 ? bytes : NULL,
+		                            (size_t) len) != (answer == 1))
+			disagreed++;
+		if (is_long && bf_maker_contains_long(&view, bf_maker_recip(&view),
+		                                      (int64_t) bf_load_le(bytes, 8)) != (answer == 1))
+			disagreed++;
 		keys++;
 	}
 	fclose(f);
@@ -486,6 +494,43 @@ test_guava_published(void)
 	guava_known_false_positives(false, 29763, utf8_fp, sizeof(utf8_fp) / sizeof(utf8_fp[0]));
 }
 
+/* bf_mod (a multiply-high and at most two subtractions) is a mod m, for every size of m and a */
+static void
+test_mod(void)
+{
+	static const uint64_t ms[] = {1,
+	                              3,
+	                              64,
+	                              640,
+	                              1000003,
+	                              UINT64_C(1) << 31,
+	                              (UINT64_C(1) << 33) - 64,
+	                              (UINT64_C(1) << 37) - 1,
+	                              UINT64_C(0xFFFFFFFFFFFFFFFF) / 3};
+	uint64_t x = UINT64_C(0x9E3779B97F4A7C15);
+	long wrong = 0;
+
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
+	{
+		uint64_t recip = bf_mod_recip(ms[i]);
+
+		for (int j = 0; j < 200000; j++)
+		{
+			uint64_t a;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a = j % 4 == 0 ? x >> 1 : j % 4 == 1 ? x >> 33 : j % 4 == 2 ? x : (uint64_t) j;
+			wrong += bf_mod(a, ms[i], recip) != a % ms[i];
+		}
+		wrong += bf_mod(UINT64_MAX, ms[i], recip) != UINT64_MAX % ms[i];
+		wrong += bf_mod(ms[i] - 1, ms[i], recip) != (ms[i] - 1) % ms[i];
+		wrong += bf_mod(ms[i], ms[i], recip) != 0;
+	}
+	CHECK(wrong == 0);
+}
+
 static void
 test_utf16(void)
 {
@@ -516,6 +561,7 @@ main(void)
 	run("makers_as_values", test_makers_as_values);
 	run("maker_values_write", test_maker_values_write);
 	run("guava_published", test_guava_published);
+	run("mod", test_mod);
 	run("utf16", test_utf16);
 	return unit_summary();
 }
