@@ -233,6 +233,10 @@ bf_maker_contains_long(const bf_view *view, uint64_t recip, int64_t v)
 		assert(spark_long_key(view));
 		return bf_spark_contains_long(&s, v);
 	}
+	/* (Parquet's hash of the value itself: no bytes stored and read back) */
+	if (view->p.layout == BF_LAYOUT_PARQUET)
+		return bf_parquet_contains_hash(view->data, view->nbytes,
+		                                bf_parquet_xxh64_le64((uint64_t) v, 0));
 	bf_store_le(le, (uint64_t) v, 8);
 	return bf_maker_contains_recip(view, recip, le, 8);
 }

@@ -82,6 +82,15 @@ xxh_avalanche(uint64_t h)
 }
 
 uint64_t
+bf_parquet_xxh64_le64(uint64_t v, uint64_t seed)
+{
+	uint64_t h = seed + XXH_P5 + 8;
+
+	h ^= xxh_round(0, v);
+	return xxh_avalanche(xxh_rotl(h, 27) * XXH_P1 + XXH_P4);
+}
+
+uint64_t
 bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 {
 	size_t i = 0;
@@ -93,11 +102,7 @@ bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed)
 	 * below takes for 8 and 4 bytes, without its branches.
 	 */
 	if (len == 8)
-	{
-		h = seed + XXH_P5 + 8;
-		h ^= xxh_round(0, xxh_read64(data));
-		return xxh_avalanche(xxh_rotl(h, 27) * XXH_P1 + XXH_P4);
-	}
+		return bf_parquet_xxh64_le64(xxh_read64(data), seed);
 	if (len == 4)
 	{
 		h = seed + XXH_P5 + 4;

@@ -39,6 +39,9 @@
 /* XXH64 of data under seed (Yann Collet's xxHash, 64-bit); data may be NULL when len is 0. */
 extern uint64_t bf_parquet_xxh64(const uint8_t *data, size_t len, uint64_t seed);
 
+/* The same of v's 8 bytes little-endian (an INT64's plain encoding), from v itself. */
+extern uint64_t bf_parquet_xxh64_le64(uint64_t v, uint64_t seed);
+
 /*
  * Whether a bitset of nbytes bytes (a multiple of 32, at least 32) may hold
  * the value whose XXH64 is h; and setting its bits.

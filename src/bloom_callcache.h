@@ -43,8 +43,15 @@ typedef struct BloomCallCache
 	int maker_encoding;
 	char maker_elem[32];
 	size_t maker_elemlen;
-	/* and the kept filter's bf_maker_recip (bloom_datum.c clears it with the filter) */
+	/*
+	 * and for the kept filter (bloom_datum.c clears it when it keeps
+	 * another): the encoding and type of argument maker_recip_argno, and
+	 * bf_maker_recip
+	 */
 	bool maker_recip_valid;
+	int maker_recip_argno;
+	int maker_kept_encoding;
+	Oid maker_kept_typid;
 	uint64 maker_recip;
 
 	/* bloom_agg.c: the size computed for the last sizing hints */

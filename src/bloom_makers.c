@@ -124,8 +124,13 @@ typedef struct MakerBytes
 static void
 put_le(uint8 *p, uint64 v, int nbytes)
 {
+#ifndef WORDS_BIGENDIAN
+	/* one store, which the hash's word load reads back at once (byte stores stall it) */
+	memcpy(p, &v, nbytes);
+#else
 	for (int i = 0; i < nbytes; i++, v >>= 8)
 		p[i] = (uint8) v;
+#endif
 }
 
 /* An integer argument of type typid as an int64. */
@@ -329,25 +334,40 @@ bool
 bloom_maker_contains_arg(FunctionCallInfo fcinfo, int argno, const bf_view *view, bool kept)
 {
 	Oid typid;
-	MakerEncoding enc = argument_encoding(fcinfo, argno, view, &typid);
+	MakerEncoding enc;
 	MakerBytes b;
 	uint64 recip;
 
 	Assert(bf_layout_is_maker(view->p.layout));
-	/* the reciprocal of the kept filter's m, computed for its first probe */
+
+	/*
+	 * The filter the call site keeps: its encoding (for this argument's
+	 * type) and the reciprocal of its m, found at its first probe and kept
+	 * until the cache holds another filter (bloom_get_arg_cached clears
+	 * them).  Else a filter per row: a division is as cheap as the
+	 * reciprocal.
+	 */
 	if (kept)
 	{
 		BloomCallCache *cache = bloom_call_cache(fcinfo);
 
-		if (!cache->maker_recip_valid)
+		if (!cache->maker_recip_valid || cache->maker_recip_argno != argno)
 		{
+			cache->maker_kept_encoding = (int) argument_encoding(fcinfo, argno, view, &typid);
+			cache->maker_kept_typid = typid;
 			cache->maker_recip = bf_maker_recip(view);
+			cache->maker_recip_argno = argno;
 			cache->maker_recip_valid = true;
 		}
+		enc = (MakerEncoding) cache->maker_kept_encoding;
+		typid = cache->maker_kept_typid;
 		recip = cache->maker_recip;
 	}
 	else
-		recip = 0; /* (a filter per row: a division is as cheap as the reciprocal) */
+	{
+		enc = argument_encoding(fcinfo, argno, view, &typid);
+		recip = 0;
+	}
 	/* a long, every row of a join on a bigint: no bytes made of it (the same answer) */
 	if (enc == ENC_LONG)
 		return bf_maker_contains_long(view, recip, integer_of(typid, PG_GETARG_DATUM(argno)));

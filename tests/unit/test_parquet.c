@@ -56,6 +56,7 @@ test_xxh64(void)
 	CHECK(bf_parquet_xxh64(le, 4, 0) == UINT64_C(0xd756d7b62fc50bf1));
 	bf_store_le(le, 42, 8);
 	CHECK(bf_parquet_xxh64(le, 8, 0) == UINT64_C(0xb556806fb6d14353));
+	CHECK(bf_parquet_xxh64_le64(42, 0) == UINT64_C(0xb556806fb6d14353));
 	bf_store_le(le, 0x3f800000, 4);
 	CHECK(bf_parquet_xxh64(le, 4, 0) == UINT64_C(0x7b54265d12bf1ccd));
 	bf_store_le(le, UINT64_C(0x8000000000000000), 8);
