@@ -23,6 +23,8 @@ INSERT INTO cases VALUES
   ('guava integer', 'guava_integer.bin', 'guava', 'integer', 'int', 'k::integer', 'guava'),
   ('guava utf8', 'guava_utf8.bin', 'guava', 'text', 'txt', 'k', 'guava'),
   ('guava chars', 'guava_chars.bin', 'guava_chars', 'text', 'txt', 'k', 'guava_chars'),
+  -- (byteArrayFunnel puts the bytes as stringFunnel(UTF_8) puts a string's UTF-8: Guava's utf8 filter is its bytea one)
+  ('guava bytea', 'guava_utf8.bin', 'guava', 'bytea', 'txt', 'convert_to(k, ''UTF8'')', 'guava'),
   ('spark v1 long', 'spark_v1_long.bin', 'spark', 'bigint', 'int', 'k::bigint', 'spark_v1'),
   ('spark v1 string', 'spark_v1_string.bin', 'spark', 'text', 'txt', 'k', 'spark_v1'),
   ('spark v1 binary', 'spark_v1_binary.bin', 'spark', 'bytea', 'txt', 'convert_to(k, ''UTF8'')', 'spark_v1'),
