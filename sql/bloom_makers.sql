@@ -148,6 +148,16 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+-- stored filters (out of line, kept per call site: probed without a division) answer as the
+-- same filters in memory (probed with one), for @> and <@, keys added and others
+SELECT count(*) FILTER (WHERE (SELECT s FROM serial_built) @> t) AS spark_stored_found,
+       count(*) FILTER (WHERE g::bigint <@ (SELECT gu FROM serial_built)) AS guava_stored_found,
+       count(*) FILTER (WHERE ((SELECT s FROM serial_built) @> ('x' || g))
+                             <> ((SELECT s::text::bloom FROM serial_built) @> ('x' || g))) AS spark_differ,
+       count(*) FILTER (WHERE ((g + 100000)::bigint <@ (SELECT gu FROM serial_built))
+                             <> ((SELECT gu::text::bloom FROM serial_built) @> (g + 100000)::bigint))
+         AS guava_differ
+FROM many;
 DROP TABLE serial_built, many;
 
 -- Parquet: the filter parquet-mr wrote for "hello", "parquet", "bloom", "filter"

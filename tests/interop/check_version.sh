@@ -19,17 +19,18 @@ if ! pg_virtualenv -v "$version" -t psql -X -q -v dir="$dir" -v n="$n" -v fpp="$
 fi
 status=0
 cases=0
-while IFS='|' read -r name keys as_maker same; do
+while IFS='|' read -r name keys as_maker same stored; do
 	case "$name" in '' | Creating* | Dropping* | *cluster*) continue ;; esac
 	cases=$((cases + 1))
 	verdict=ok
-	if [ "$keys" != "$((2 * n))" ] || [ "$as_maker" != "$keys" ] || [ "$same" = false ]; then
+	if [ "$keys" != "$((2 * n))" ] || [ "$as_maker" != "$keys" ] || [ "$same" = false ] ||
+		[ "$stored" != "$keys" ]; then
 		verdict=FAILED
 		status=1
 	fi
 	bytes=""
 	[ -n "$same" ] && bytes=", bloom_agg gives the same bytes as the maker: $same"
-	echo "  $name: $as_maker of $keys keys answered as the maker$bytes ($verdict)"
+	echo "  $name: $as_maker of $keys keys answered as the maker ($stored stored out of line)$bytes ($verdict)"
 done <"$out"
 [ "$cases" -ge 22 ] || {
 	cat "$out"
