@@ -14,7 +14,7 @@ PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
 	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o \
-	core/bf_guava.o core/bf_parquet.o core/bf_makers.o
+	core/bf_guava.o core/bf_parquet.o core/bf_parquet_thrift.o core/bf_makers.o
 CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h \
 	core/bf_parquet.h core/bf_makers.h
@@ -23,7 +23,7 @@ CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h cor
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o \
-	src/bloom_makers.o
+	src/bloom_makers.o src/bloom_import.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/values/values.o src/runtime/values/valueshare.o \
 	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/shape.o \

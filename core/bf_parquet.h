@@ -15,7 +15,8 @@
  * In a file the bitset follows a BloomFilterHeader in Thrift's compact
  * protocol: numBytes (field 1, i32), algorithm (2: the union's BLOCK),
  * hash (3: XXHASH), compression (4: UNCOMPRESSED), each union a field 1
- * holding an empty struct.
+ * holding an empty struct (bf_parquet_thrift.c reads and writes it; the
+ * rest is bf_parquet.c's).
  *
  * This file knows Parquet's algorithm only: what a bloom value holding a
  * Parquet filter looks like is bf_format.h's.  The SQL layer turns a

@@ -8,19 +8,22 @@
 set -uo pipefail
 version=$1 dir=$2 n=$3 fpp=$4
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
 # (the server reads the files: they must be readable by postgres)
 chmod -R a+rX "$dir"
 if ! pg_virtualenv -v "$version" -t psql -X -q -v dir="$dir" -v n="$n" -v fpp="$fpp" \
-	-f tests/interop/check.sql >"$out" 2>&1; then
-	cat "$out"
+	-f tests/interop/check.sql >"$out" 2>"$err"; then
+	cat "$out" "$err"
 	echo "check.sql failed on $version"
 	exit 1
 fi
 status=0
 cases=0
+# the cases' lines only ("name|keys|as_maker|same_bytes|stored_as_maker"); the
+# rest (pg_virtualenv's, CREATE EXTENSION's advice) is not a case
 while IFS='|' read -r name keys as_maker same stored; do
-	case "$name" in '' | Creating* | Dropping* | *cluster*) continue ;; esac
+	[[ "$keys" =~ ^[0-9]+$ && "$as_maker" =~ ^[0-9]+$ ]] || continue
 	cases=$((cases + 1))
 	verdict=ok
 	if [ "$keys" != "$((2 * n))" ] || [ "$as_maker" != "$keys" ] || [ "$same" = false ] ||

@@ -40,6 +40,8 @@ passed=0
 failed=0
 work=$(mktemp -d /tmp/bloom-interop.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# (the servers, running as postgres, read the makers' files: mktemp made it 0700)
+chmod 755 "$work"
 check() { # NAME CMD...: run CMD, count it (and say how long it took)
 	local name=$1 start=$SECONDS
 	shift

@@ -3,7 +3,8 @@
 # objects (nm -u: the functions each object calls in other files).
 #   - bf_util calls nothing of the core; bf_format only bf_util;
 #   - bf_bits (what the bit layouts share) only bf_util and bf_format;
-#   - the layout files, bf_hashset, bf_spark, bf_guava and bf_parquet (the makers' filters) only
+#   - the layout files, bf_hashset, bf_spark, bf_guava, bf_parquet and bf_parquet_thrift (the
+#     makers' filters) only
 #     bf_util, bf_format and bf_bits:
 #     never each other, never the dispatch;
 #   - the PostgreSQL layer (bloomfilter.o, src/*.o, src/runtime/*.o) only the interface,
@@ -44,7 +45,7 @@ bits=$(defined_in bf_bits)
 	check core/bf_util.o
 	check core/bf_format.o $util
 	check core/bf_bits.o $util $format
-	for leaf in bf_classic bf_blocked bf_layered bf_counting bf_explicit bf_hashset bf_spark bf_guava bf_parquet; do
+	for leaf in bf_classic bf_blocked bf_layered bf_counting bf_explicit bf_hashset bf_spark bf_guava bf_parquet bf_parquet_thrift; do
 		check "core/$leaf.o" $util $format $bits
 	done
 }
