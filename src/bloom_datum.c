@@ -33,12 +33,14 @@ check_header(struct varlena *raw, BloomFilter *out)
 void
 bloom_refuse_maker(FunctionCallInfo fcinfo, const bf_view *view)
 {
-	char *name = fcinfo != NULL && OidIsValid(fcinfo->flinfo->fn_oid)
-	                 ? get_func_name(fcinfo->flinfo->fn_oid)
-	                 : NULL;
+	char *name;
 
 	if (!bf_layout_is_maker(view->p.layout))
 		return;
+	/* (the function's name looked up only for the message: every call of every function gets here) */
+	name = fcinfo != NULL && OidIsValid(fcinfo->flinfo->fn_oid)
+	           ? get_func_name(fcinfo->flinfo->fn_oid)
+	           : NULL;
 	ereport(ERROR,
 	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 	         errmsg("%s does not take a %s filter", name ? name : "this function",
