@@ -166,7 +166,8 @@ SELECT rf_check('SELECT d.id FROM (SELECT DISTINCT ON (k) k, id FROM big ORDER B
 SELECT rf_check('SELECT s.g FROM (SELECT k, generate_series(1, 2) AS g FROM big) s JOIN small USING (k)') AS set_returning;
 CREATE SEQUENCE seq;
 SELECT rf_check('SELECT s.k FROM (SELECT k, nextval(''seq'') > 0 AS x FROM big) s JOIN small USING (k) WHERE s.x') AS volatile_column;
-SELECT rf_check('SELECT big.id FROM big JOIN small ON big.k + (random() * 0)::int = small.k') AS volatile_key;
+-- (no hash join takes a volatile clause: a nested loop, over a tenth of big)
+SELECT rf_check('SELECT big.id FROM big JOIN small ON big.k + (random() * 0)::int = small.k WHERE big.id < 2000') AS volatile_key;
 -- (OFFSET 0 keeps the upper join's strict clause from turning the left join into an inner one)
 SELECT rf_check('SELECT o.id FROM (SELECT big.id, s2.k FROM big LEFT JOIN small s2 ON s2.k = big.k OFFSET 0) o JOIN (SELECT * FROM small WHERE v < 100) s USING (k)') AS nullable_side;
 SELECT rf_check('SELECT o.id FROM (SELECT big.id, big.k FROM big LEFT JOIN small s2 ON s2.k = big.k + 1 OFFSET 0) o JOIN (SELECT * FROM small WHERE v < 100) s USING (k)') AS preserved_side;

@@ -58,7 +58,7 @@ pg_config=$prefix/bin/pg_config
 
 # ---- the extension against it ----
 make -s PG_CONFIG="$pg_config" clean >/dev/null
-make -s PG_CONFIG="$pg_config" >/dev/null
+make -s -j"$(nproc)" PG_CONFIG="$pg_config" >/dev/null
 make -s PG_CONFIG="$pg_config" install >/dev/null
 
 # ---- a throwaway server ----

@@ -44,7 +44,7 @@ fi
 echo "== building with $("$PG_CONFIG" --version), $(${CC:-cc} --version | head -n 1)"
 make -s PG_CONFIG="$PG_CONFIG" clean >/dev/null
 # ASSERTS=1: the core's assert()s stay in (see the Makefile)
-if ! make -s PG_CONFIG="$PG_CONFIG" ASSERTS=1 ||
+if ! make -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" ASSERTS=1 ||
 	! make -s PG_CONFIG="$PG_CONFIG" ASSERTS=1 install >/dev/null; then
 	echo "pg$version: build failed"
 	[ "$mode" = demo ] && exit 1
@@ -80,7 +80,8 @@ fi
 echo "== C unit tests of the core"
 unit_log=$(mktemp)
 unit_start=$SECONDS
-make -s PG_CONFIG="$PG_CONFIG" unitcheck 2>&1 | tee "$unit_log" || true
+# (the binaries built on every core; they then run one after another)
+make -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" unitcheck 2>&1 | tee "$unit_log" || true
 echo "== unitcheck took $((SECONDS - unit_start)) s"
 while read -r p f; do
 	passed=$((passed + p))

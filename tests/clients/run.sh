@@ -71,6 +71,7 @@ check() { # NAME CMD...: run CMD, count it (and say how long it took)
 	fi
 }
 py=clients/python
+js=clients/js
 files=()
 for v in $versions; do
 	if [ "$v" = "$host_version" ]; then
@@ -139,8 +140,8 @@ vectors_check() {
 	fi
 }
 # Python's vector check takes three to five minutes a file, on one core: it,
-# and then Python's fuzz, run in the background, beside the rest, and are
-# counted at the end.
+# and then Python's and JavaScript's fuzz, run in the background, beside the
+# rest, and are counted at the end.
 (
 	for f in "${files[@]}"; do
 		log=$work/python-$(basename "$f" .jsonl).log
@@ -156,9 +157,17 @@ vectors_check() {
 			echo 1 >"$log.status"
 		fi
 	done
-	# then the parsers' fuzz, so that it and the JavaScript one do not
-	# take a minute each of the foreground
+	# then the parsers' fuzz, Python's and JavaScript's side by side (each
+	# time-boxed), so that they do not take a minute each of the foreground
 	start=$SECONDS
+	(
+		if env BLOOM_VECTORS="${files[0]:-}" node "$js/test/fuzz.mjs" "${FUZZ_SECONDS:-60}" >"$work/js-fuzz.log" 2>&1; then
+			echo 0 >"$work/js-fuzz.log.status"
+		else
+			echo 1 >"$work/js-fuzz.log.status"
+		fi
+		echo "(ran $((SECONDS - start)) s in the background)" >>"$work/js-fuzz.log"
+	) &
 	if env BLOOM_VECTORS="${files[0]:-}" PYTHONPATH="$py/src" \
 		"$python" "$py/tests/fuzz_parse.py" "${FUZZ_SECONDS:-60}" >"$work/python-fuzz.log" 2>&1; then
 		echo 0 >"$work/python-fuzz.log.status"
@@ -166,6 +175,7 @@ vectors_check() {
 		echo 1 >"$work/python-fuzz.log.status"
 	fi
 	echo "(ran $((SECONDS - start)) s in the background)" >>"$work/python-fuzz.log"
+	wait
 ) &
 python_background=$!
 # shown_log LOG: LOG's output, and its run's status
@@ -195,7 +205,6 @@ for v in $versions; do
 	check "python: the wheel on the Python of $v's chroot" env BLOOM_CHROOT_INPUT="$packages" \
 		bash tools/chroot.sh run "$v" bash tests/clients/python_wheel_unpacked.sh "/build/input/$wheel"
 done
-js=clients/js
 # the WebAssembly shipped (src/probe_wasm.js) is the one wasm/probe.c makes
 wasm_is_built() {
 	bash "$js/wasm/build.sh" "$work/probe_wasm.js" && cmp "$work/probe_wasm.js" "$js/src/probe_wasm.js" ||
@@ -215,7 +224,6 @@ for f in "${files[@]}"; do
 		env BLOOM_SIZING="$sizing" node "$js/test/write.mjs"
 done
 check "js: filters over 2^32 bits" node "$js/test/large.mjs"
-check "js: fuzz" env BLOOM_VECTORS="${files[0]:-}" node "$js/test/fuzz.mjs" "${FUZZ_SECONDS:-60}"
 check "js: packaging" bash tests/clients/js_package.sh "$work/js-package" "$packages"
 check "js: in headless Chromium" bash tests/clients/browser_test.sh "${files[0]:-}" "$work/browser"
 check "js: the examples (node-postgres), from the package" bash tests/clients/examples.sh js "$packages" "$work/examples-js" "$host_version"
@@ -230,4 +238,5 @@ for f in "${files[@]}"; do
 	fi
 done
 check "python: fuzz" shown_log "$work/python-fuzz.log"
+check "js: fuzz" shown_log "$work/js-fuzz.log"
 echo "clients: $passed passed, $failed failed"

@@ -86,18 +86,29 @@ check "interop: the makers (Guava, Spark's classes, DuckDB) set up" setup || fin
 guava() { java -cp "$h/build:$guava_jar" Guava "$@"; }
 spark() { java -cp "$h/build" Spark "$@"; }
 
+# split_answers KEYS O: O.both, a maker's answers for KEYS_in.txt then
+# KEYS_out.txt (one run of its JVM for both), split into O.in and O.out
+split_answers() {
+	local added
+	added=$(wc -l <"$files/keys/$1_in.txt")
+	head -n "$added" "$2.both" >"$2.in" && tail -n +"$((added + 1))" "$2.both" >"$2.out" &&
+		[ "$(wc -l <"$2.out")" = "$(wc -l <"$files/keys/$1_out.txt")" ] && rm -f "$2.both"
+}
+# both_keys KEYS: a file of KEYS_in.txt then KEYS_out.txt (made once)
+both_keys() {
+	[ -s "$files/keys/$1_both.txt" ] || cat "$files/keys/$1_in.txt" "$files/keys/$1_out.txt" >"$files/keys/$1_both.txt"
+	echo "$files/keys/$1_both.txt"
+}
 # write_guava FUNNEL KEYS: the filter of the keys and Guava's answers
 write_guava() {
 	local o=$files/guava_$1.bin
 	guava write "$1" "$n" "$fpp" "$files/keys/$2_in.txt" "$o" &&
-		guava probe "$1" "$o" "$files/keys/$2_in.txt" >"$o.in" &&
-		guava probe "$1" "$o" "$files/keys/$2_out.txt" >"$o.out"
+		guava probe "$1" "$o" "$(both_keys "$2")" >"$o.both" && split_answers "$2" "$o"
 }
 write_spark() { # VERSION TYPE KEYS
 	local o=$files/spark_$1_$2.bin
 	spark write "$1" "$n" "$fpp" "$2" "$files/keys/$3_in.txt" "$o" &&
-		spark probe "$2" "$o" "$files/keys/$3_in.txt" >"$o.in" &&
-		spark probe "$2" "$o" "$files/keys/$3_out.txt" >"$o.out"
+		spark probe "$2" "$o" "$(both_keys "$3")" >"$o.both" && split_answers "$3" "$o"
 }
 # write_duckdb TYPE KEYS: a Parquet file, its filter, sbbf.py's answers for
 # every key, DuckDB's for the first duckdb_probe_n of each set (the same)
@@ -134,8 +145,11 @@ write_duckdb_typed() {
 		}
 	done
 }
-makers() {
-	local f
+# three groups of makers, side by side (each DuckDB group in a work folder
+# of its own): the JVM's, DuckDB's for the harness's types, and DuckDB's for
+# parquet_types'
+jvm_makers() {
+	local f v
 	for f in long:int integer:int utf8:txt chars:txt; do
 		write_guava "${f%%:*}" "${f##*:}" || return 1
 	done
@@ -144,13 +158,36 @@ makers() {
 			write_spark "$v" "${f%%:*}" "${f##*:}" || return 1
 		done
 	done
+}
+duckdb_makers() {
+	local f work=$work/duckdb
+	mkdir -p "$work"
 	for f in BIGINT:int INTEGER:int DOUBLE:int VARCHAR:txt BLOB:txt; do
 		write_duckdb "${f%%:*}" "${f##*:}" || return 1
 	done
-	"$python" tests/interop/parquet_types.py keys "$files/keys" "$n" || return 1
+}
+duckdb_typed_makers() {
+	local f work=$work/duckdb_typed
+	mkdir -p "$work"
 	for f in SMALLINT DATE TIMESTAMP TIMESTAMPTZ FLOAT UUID; do
 		write_duckdb_typed "$f" || return 1
 	done
+}
+makers() {
+	local f group status=0
+	local -A pid=()
+	# (the typed keys first, and the shared ones' both-files: nothing else writes keys/)
+	"$python" tests/interop/parquet_types.py keys "$files/keys" "$n" || return 1
+	for f in int txt; do both_keys "$f" >/dev/null; done
+	for group in jvm_makers duckdb_makers duckdb_typed_makers; do
+		"$group" >"$work/$group.log" 2>&1 &
+		pid[$group]=$!
+	done
+	for group in jvm_makers duckdb_makers duckdb_typed_makers; do
+		wait "${pid[$group]}" || status=1
+		cat "$work/$group.log"
+	done
+	[ "$status" = 0 ] || return 1
 	# every added key is in its maker's filter (the makers answer for themselves)
 	for f in "$files"/*.in; do
 		if grep -qv '^1$' "$f"; then

@@ -822,7 +822,12 @@ function hashText(v, sh, sl) {
 function hashBytea(v, sh, sl) {
   return hashBytes(v, sh, sl);
 }
-var HEXPAIR = /^[0-9a-fA-F]{2}$/;
+function hexDigit(code) {
+  if (code >= 48 && code <= 57)
+    return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
 function uuidBytes(v) {
   const bytes = new Uint8Array(16);
   let at = 0;
@@ -830,10 +835,10 @@ function uuidBytes(v) {
   if (braces)
     at++;
   for (let i = 0; i < 16; i++) {
-    const pair = v.slice(at, at + 2);
-    if (!HEXPAIR.test(pair))
+    const hi = hexDigit(v.charCodeAt(at)), lo = hexDigit(v.charCodeAt(at + 1));
+    if (hi < 0 || lo < 0)
       return null;
-    bytes[i] = parseInt(pair, 16);
+    bytes[i] = hi << 4 | lo;
     at += 2;
     if (v[at] === "-" && i % 2 === 1 && i < 15)
       at++;
@@ -910,20 +915,20 @@ function parseTimestampText(v, withZone) {
   if (m[9])
     y = 1 - y;
   const what = withZone ? "timestamptz" : "timestamp";
-  const days = BigInt(calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, what));
+  const days = calendarDays(y, parseInt(m[2], 10), parseInt(m[3], 10), v, what);
   const [hh, mi, ss] = [m[4], m[5], m[6]].map((x) => parseInt(x, 10));
   if (mi > 59 || ss > 60 || hh > 24 || hh === 24 && (mi > 0 || ss > 0 || /[1-9]/.test(m[7] || "")))
     throw fail2(`"${v}" is not a ${what}: date/time field value out of range`);
-  const seconds = BigInt(hh * 3600 + mi * 60 + ss);
-  const micros = BigInt(parseInt((m[7] || "").padEnd(6, "0"), 10));
-  let offset = 0n;
+  const micros = parseInt((m[7] || "").padEnd(6, "0"), 10);
+  let offset = 0;
   if (m[8] && m[8] !== "Z") {
     const z = /^([+-])(\d{2}):?(\d{2})?(?::(\d{2}))?$/.exec(m[8]);
-    offset = BigInt(parseInt(z[2], 10) * 3600 + parseInt(z[3] || "0", 10) * 60 + parseInt(z[4] || "0", 10));
+    offset = parseInt(z[2], 10) * 3600 + parseInt(z[3] || "0", 10) * 60 + parseInt(z[4] || "0", 10);
     if (z[1] === "-")
       offset = -offset;
   }
-  return (days * 86400n + seconds - offset) * 1000000n + micros;
+  const seconds = days * 86400 + hh * 3600 + mi * 60 + ss - offset;
+  return BigInt(seconds) * 1000000n + BigInt(micros);
 }
 function hashTimestampLike(v, sh, sl, withZone) {
   let us;
