@@ -11,19 +11,20 @@ DATA = bloomfilter--1.0.sql bloomfilter--1.0--1.1.sql bloomfilter--1.1--1.2.sql 
 	bloomfilter--1.11--1.12.sql
 PGFILEDESC = "bloomfilter - Bloom filter type for PostgreSQL"
 
-CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
+CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_format_layered.o core/bf_bits.o core/bf_classic.o core/bf_blocked.o \
 	core/bf_counting.o core/bf_explicit.o core/bf_hashset.o core/bf_filter.o core/bf_sizing.o \
 	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o \
-	core/bf_guava.o core/bf_parquet.o core/bf_parquet_thrift.o core/bf_makers.o
-CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
+	core/bf_guava.o core/bf_parquet.o core/bf_parquet_thrift.o core/bf_makers.o \
+	core/bf_format_window.o core/bf_window.o core/bf_window_sizing.o core/bf_text_tables.o
+CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_format_layered.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h \
-	core/bf_parquet.h core/bf_makers.h
+	core/bf_parquet.h core/bf_makers.h core/bf_format_window.h core/bf_window.h core/bf_text_tables.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its
 # sub-rooms, lowest first: ARCHITECTURE.md), the index's room (src/index/), the core
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o \
-	src/bloom_makers.o src/bloom_import.o
+	src/bloom_makers.o src/bloom_import.o src/bloom_window.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/values/values.o src/runtime/values/valueshare.o \
 	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/shape.o \
@@ -47,7 +48,7 @@ INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/i
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
-	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_makers runtime_filter \
+	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_makers bloom_window runtime_filter \
 	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans runtime_parallel bloom_index \
 	bloom_index_visibility bloom_index_refresh runtime_index \
 	bloom_upgrade
@@ -119,9 +120,20 @@ tests/unit/test_parquet_sanitized: $(PARQUET_SRCS) $(CORE_HEADERS) tests/unit/un
 	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $(PARQUET_SRCS) -lm
 
+# window filters (core/bf_window.c, bf_window_sizing.c, bf_format_window.c, bf_text_tables.c)
+WINDOW_SRCS = tests/unit/test_window.c $(CORE_OBJS:.o=.c)
+
+tests/unit/test_window: $(WINDOW_SRCS) $(CORE_HEADERS) tests/unit/unit.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $(WINDOW_SRCS) -lm
+
+tests/unit/test_window_sanitized: $(WINDOW_SRCS) $(CORE_HEADERS) tests/unit/unit.h
+	$(CC) $(UNIT_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $(WINDOW_SRCS) -lm
+
 UNIT_BINS = tests/unit/test_core tests/unit/test_core_portable tests/unit/test_core_sanitized \
 	tests/unit/test_makers tests/unit/test_makers_sanitized \
-	tests/unit/test_parquet tests/unit/test_parquet_sanitized
+	tests/unit/test_parquet tests/unit/test_parquet_sanitized \
+	tests/unit/test_window tests/unit/test_window_sanitized
 
 .PHONY: unitcheck
 unitcheck: $(UNIT_BINS)
@@ -132,6 +144,8 @@ unitcheck: $(UNIT_BINS)
 	tests/unit/test_makers_sanitized
 	tests/unit/test_parquet
 	tests/unit/test_parquet_sanitized
+	tests/unit/test_window
+	tests/unit/test_window_sanitized
 
 EXTRA_CLEAN = $(UNIT_BINS)
 

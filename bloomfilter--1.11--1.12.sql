@@ -44,5 +44,45 @@ CREATE FUNCTION bloom_export(filter bloom, format text) RETURNS bytea
 COMMENT ON FUNCTION bloom_export(bloom, text) IS
     'another system''s filter in that system''s bytes, which its own reader reads back';
 
+-- Window filters (issue 52): age-partitioned Bloom filters, whose values
+-- fade after a window of generations (layout window).  bloom_add, @>,
+-- bloom_contains, bloom_union, bloom_info and the type's input and output
+-- take them; every other function refuses them.
+CREATE FUNCTION bloom_window(capacity bigint, false_positive_rate float8 DEFAULT 0.01,
+    generations int DEFAULT 10) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_new' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_window(bigint, float8, int) IS
+    'an empty window filter: every value added in its current generation or the generations - 1 before it is found, at the rate asked for capacity values a generation; bloom_advance moves it on';
+
+CREATE FUNCTION bloom_window(capacity bigint, false_positive_rate float8, generations int,
+    generation_length interval, at timestamptz) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_new_clocked' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_window(bigint, float8, int, interval, timestamptz) IS
+    'an empty window filter whose generations are times, generation_length each from 2000-01-01 00:00 UTC, its current generation the one holding at';
+
+CREATE FUNCTION bloom_advance(filter bloom, generations int DEFAULT 1) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_advance' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_advance(bloom, int) IS
+    'the window filter generations later: its oldest generations forgotten';
+
+CREATE FUNCTION bloom_advance(filter bloom, now timestamptz) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_advance_to' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_advance(bloom, timestamptz) IS
+    'a window filter whose generations are times, advanced to the generation holding now';
+
+-- (not STRICT: a NULL value is ignored, as bloom_add(filter, value) ignores it)
+CREATE FUNCTION bloom_add(filter bloom, value anyelement, at timestamptz) RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_add_at' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloom, anyelement, timestamptz) IS
+    'a window filter whose generations are times, with the value added in the generation holding at (advanced to it if later)';
+
+CREATE FUNCTION bloom_window_info(filter bloom, OUT hashes int, OUT generations int,
+    OUT slices int, OUT slice_bits bigint, OUT capacity bigint, OUT generation bigint,
+    OUT generation_length interval, OUT generation_start timestamptz,
+    OUT values_in_window bigint, OUT estimated_fpp float8)
+    AS 'MODULE_PATHNAME', 'bloom_window_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_window_info(bloom) IS
+    'a window filter''s shape and clock, the values added within its window, and the rate of false positives its slices give now';
+
 -- said once, by CREATE EXTENSION and ALTER EXTENSION UPDATE
 SELECT bloom_runtime_check();

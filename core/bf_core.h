@@ -25,7 +25,9 @@
 #define BF_CORE_H
 
 #include "bf_format.h"
+#include "bf_format_layered.h"
 #include "bf_runtime.h"
+#include "bf_window.h"
 
 /*
  * A function the core calls every few megabytes in its long loops (the text

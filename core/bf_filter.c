@@ -14,6 +14,7 @@
 #include "bf_hash.h"
 #include "bf_layouts.h"
 #include "bf_util.h"
+#include "bf_window.h"
 
 #include <string.h>
 
@@ -23,7 +24,8 @@ known_layout(const bf_view *view)
 {
 	return view->p.layout == BF_LAYOUT_CLASSIC || view->p.layout == BF_LAYOUT_BLOCKED512 ||
 	       view->p.layout == BF_LAYOUT_COUNTING4 || view->p.layout == BF_LAYOUT_EXPLICIT ||
-	       view->p.layout == BF_LAYOUT_LAYERED || bf_layout_is_maker(view->p.layout);
+	       view->p.layout == BF_LAYOUT_LAYERED || view->p.layout == BF_LAYOUT_WINDOW ||
+	       bf_layout_is_maker(view->p.layout);
 }
 
 /*
@@ -64,6 +66,9 @@ bf_check_data(const bf_view *view, uint64_t occupied, bf_error *err)
 			return bf_counting_check(view, occupied, err);
 		case BF_LAYOUT_LAYERED:
 			return bf_layered_check(view, occupied, err);
+		case BF_LAYOUT_WINDOW:
+			/* (per slice: it counts them itself) */
+			return bf_window_check(view, err);
 		default:
 			return bf_bits_check(view, occupied, err);
 	}
@@ -102,6 +107,8 @@ bf_contains_hash(const bf_view *view, uint64_t h)
 			return bf_counting_min(view, h) > 0;
 		case BF_LAYOUT_LAYERED:
 			return bf_layered_contains(view, h);
+		case BF_LAYOUT_WINDOW:
+			return bf_window_contains(view, h);
 		default:
 			return bf_explicit_contains(view, h);
 	}
@@ -129,6 +136,14 @@ bf_add_hash(bf_view *view, uint64_t h)
 			return bf_counting_add(view, h);
 		case BF_LAYOUT_LAYERED:
 			return bf_layered_add(view, h);
+		case BF_LAYOUT_WINDOW:
+		{
+			/* (into the current generation) */
+			bf_window_shape w;
+
+			bf_window_get(view, &w);
+			return bf_window_add(view, h, w.generation);
+		}
 		default:
 			return bf_bits_add(&view->p, view->data, h);
 	}

@@ -9,6 +9,8 @@
  * are each layout's business (bf_check_data() in bf_core.h).
  */
 #include "bf_format.h"
+#include "bf_format_layered.h"
+#include "bf_format_window.h"
 #include "bf_makers.h"
 #include "bf_util.h"
 
@@ -34,11 +36,6 @@ bf_extension_bytes(uint8_t flags)
 	return ((flags & BF_FLAG_DERIVED) ? BF_DERIVED_SIZE : 0) +
 	       ((flags & BF_FLAG_TARGET) ? BF_TARGET_SIZE : 0);
 }
-size_t
-bf_layers_bytes(const bf_params *p)
-{
-	return p->layout == BF_LAYOUT_LAYERED ? (size_t) p->nhashes * BF_LAYER_SIZE : 0;
-}
 
 bool
 bf_layout_is_bits(uint8_t layout)
@@ -50,6 +47,12 @@ bool
 bf_layout_is_maker(uint8_t layout)
 {
 	return layout == BF_LAYOUT_SPARK || layout == BF_LAYOUT_GUAVA || layout == BF_LAYOUT_PARQUET;
+}
+
+bool
+bf_layout_is_opt_in(uint8_t layout)
+{
+	return bf_layout_is_maker(layout) || layout == BF_LAYOUT_WINDOW;
 }
 
 /*
@@ -111,6 +114,8 @@ bf_layout_name(uint8_t layout)
 			return "guava";
 		case BF_LAYOUT_PARQUET:
 			return "parquet";
+		case BF_LAYOUT_WINDOW:
+			return "window";
 	}
 	return "unknown";
 }
@@ -192,10 +197,11 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 		return maker_params_check(p, elemlen, err);
 	if (p->layout != BF_LAYOUT_CLASSIC && p->layout != BF_LAYOUT_COUNTING4 &&
 	    p->layout != BF_LAYOUT_BLOCKED512 && p->layout != BF_LAYOUT_EXPLICIT &&
-	    p->layout != BF_LAYOUT_LAYERED)
+	    p->layout != BF_LAYOUT_LAYERED && p->layout != BF_LAYOUT_WINDOW)
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout %u (this version knows 1 = classic, 2 = counting4, 3 = "
-		               "blocked512, 4 = explicit, 5 = layered, 6 = spark, 7 = guava, 8 = parquet)",
+		               "blocked512, 4 = explicit, 5 = layered, 6 = spark, 7 = guava, 8 = parquet, "
+		               "9 = window)",
 		               (unsigned) p->layout);
 	if (p->scheme != BF_SCHEME_DOUBLE_HASHING)
 		return bf_fail(err, BF_ERR_VERSION, "unknown hash scheme %u (this version knows 1)",
@@ -227,6 +233,20 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 			               "number of bits m = %llu of a layered filter of %u layers is not a "
 			               "multiple of 512 of at least 512 per layer",
 			               (unsigned long long) p->ncells, (unsigned) p->nhashes);
+	}
+	else if (p->layout == BF_LAYOUT_WINDOW)
+	{
+		/* k slices of a positive multiple of 64 bits each (the table is checked with the header) */
+		if (p->nhashes < 1 || p->nhashes > BF_WINDOW_MAX_SLICES)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "number of slices k = %u of a window filter is out of range (1 to %d)",
+			               (unsigned) p->nhashes, BF_WINDOW_MAX_SLICES);
+		if (p->ncells % ((uint64_t) p->nhashes * BF_WINDOW_SLICE_UNIT) != 0 || p->ncells == 0)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "number of bits m = %llu of a window filter of %u slices is not a "
+			               "positive multiple of %u",
+			               (unsigned long long) p->ncells, (unsigned) p->nhashes,
+			               (unsigned) p->nhashes * BF_WINDOW_SLICE_UNIT);
 	}
 	else if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",
@@ -270,7 +290,8 @@ bool
 bf_payload_size(const bf_params *p, uint8_t flags, size_t elemlen, size_t *size, bf_error *err)
 {
 	uint64_t total = (uint64_t) BF_HEADER_SIZE + bf_extension_bytes(flags) + elemlen +
-	                 bf_layers_bytes(p) + bf_data_bytes(p->layout, p->ncells);
+	                 bf_layers_bytes(p) + bf_window_table_bytes(p) +
+	                 bf_data_bytes(p->layout, p->ncells);
 
 	if (total > BF_MAX_PAYLOAD)
 		return bf_fail(err, BF_ERR_TOO_LARGE, "filter of %llu bytes exceeds the 1 GB limit",
@@ -297,6 +318,8 @@ bf_same_shape(const bf_view *a, const bf_view *b)
 {
 	if (!bf_params_equal(&a->p, &b->p))
 		return false;
+	if (a->p.layout == BF_LAYOUT_WINDOW)
+		return bf_window_same_clock(a, b);
 	return a->p.layout != BF_LAYOUT_LAYERED ||
 	       memcmp(a->layers, b->layers, bf_layers_bytes(&a->p)) == 0;
 }
@@ -311,93 +334,9 @@ locate(uint8_t *buf, bf_view *view)
 	view->payload = buf;
 	view->elem = (const char *) buf + BF_HEADER_SIZE + ext;
 	view->layers = view->p.layout == BF_LAYOUT_LAYERED ? after_elem : NULL;
-	view->data = after_elem + bf_layers_bytes(&view->p);
+	view->window = view->p.layout == BF_LAYOUT_WINDOW ? after_elem : NULL;
+	view->data = after_elem + bf_layers_bytes(&view->p) + bf_window_table_bytes(&view->p);
 	view->nbytes = bf_data_bytes(view->p.layout, view->p.ncells);
-}
-
-/* Read layer entry c->index into c->layer. */
-static void
-read_layer_entry(const bf_view *view, bf_layer_cursor *c)
-{
-	const uint8_t *entry = view->layers + (size_t) c->index * BF_LAYER_SIZE;
-
-	c->layer.layout = BF_LAYOUT_BLOCKED512;
-	c->layer.scheme = view->p.scheme;
-	c->layer.seed = view->p.seed;
-	c->layer.ncells = bf_load_le(entry, 8);
-	c->layer.nhashes = (uint16_t) bf_load_le(entry + 8, 2);
-}
-
-bool
-bf_layer_first(const bf_view *view, bf_layer_cursor *c)
-{
-	assert(view->p.layout == BF_LAYOUT_LAYERED && view->p.nhashes >= 1);
-	c->index = 0;
-	c->offset = 0;
-	read_layer_entry(view, c);
-	return true;
-}
-
-bool
-bf_layer_next(const bf_view *view, bf_layer_cursor *c)
-{
-	assert(view->p.layout == BF_LAYOUT_LAYERED && c->index < view->p.nhashes);
-	if (c->index + 1u >= view->p.nhashes)
-		return false;
-	c->offset += (size_t) (c->layer.ncells / 8);
-	c->index++;
-	read_layer_entry(view, c);
-	return true;
-}
-
-void
-bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset)
-{
-	bf_layer_cursor c;
-
-	assert(view->p.layout == BF_LAYOUT_LAYERED && i < view->p.nhashes);
-	for (bool more = bf_layer_first(view, &c); more && c.index < i; more = bf_layer_next(view, &c))
-		;
-	*layer = c.layer;
-	*offset = c.offset;
-}
-
-void
-bf_view_set_layer(bf_view *view, unsigned i, uint64_t ncells, uint16_t nhashes)
-{
-	uint8_t *entry = (uint8_t *) view->layers + (size_t) i * BF_LAYER_SIZE;
-
-	assert(view->p.layout == BF_LAYOUT_LAYERED && i < view->p.nhashes);
-	assert(ncells >= BF_BLOCK_BITS && ncells % BF_BLOCK_BITS == 0 && ncells <= view->p.ncells);
-	assert(nhashes >= 1 && nhashes <= BF_MAX_HASHES);
-	bf_store_le(entry, ncells, 8);
-	bf_store_le(entry + 8, nhashes, 2);
-}
-
-/* Check the layers' entries of a layered filter whose header passed. */
-static bool
-check_layers(const bf_view *view, bf_error *err)
-{
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < view->p.nhashes; i++)
-	{
-		uint64_t m = bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE, 8);
-		unsigned k = (unsigned) bf_load_le(view->layers + (size_t) i * BF_LAYER_SIZE + 8, 2);
-
-		if (m < BF_BLOCK_BITS || m % BF_BLOCK_BITS != 0 || m > view->p.ncells)
-			return bf_fail(err, BF_ERR_FORMAT,
-			               "layer %u has m = %llu bits, not a multiple of 512 within the filter's",
-			               i, (unsigned long long) m);
-		if (k < 1 || k > BF_MAX_HASHES)
-			return bf_fail(err, BF_ERR_FORMAT, "layer %u has k = %u, out of range (1 to %d)", i, k,
-			               BF_MAX_HASHES);
-		sum += m; /* no overflow: each m is at most the filter's, and there are at most 64 */
-	}
-	if (sum != view->p.ncells)
-		return bf_fail(err, BF_ERR_FORMAT, "the layers' bits sum to %llu, not to m = %llu",
-		               (unsigned long long) sum, (unsigned long long) view->p.ncells);
-	return true;
 }
 
 void
@@ -437,6 +376,8 @@ bf_init_header(uint8_t *buf, const bf_params *p, uint8_t flags, const char *elem
 		memcpy(buf + (view->elem - (const char *) buf), elem, elemlen);
 	if (view->layers != NULL)
 		memset((uint8_t *) view->layers, 0, bf_layers_bytes(&view->p));
+	if (view->window != NULL)
+		memset(view->window, 0, bf_window_table_bytes(&view->p));
 }
 
 void
@@ -484,9 +425,12 @@ bf_view_set_target(bf_view *view, uint32_t target_ppb)
 	bf_store_le(view->payload + BF_HEADER_SIZE, target_ppb, 4);
 }
 
-/* bf_check_header() and bf_check_header_all(): with_makers, whether another maker's filter is taken. */
+/*
+ * bf_check_header() and bf_check_header_all(): with_opt_in, whether another
+ * maker's filter and a window filter are taken (bf_layout_is_opt_in()).
+ */
 static bool
-check_header(const uint8_t *buf, size_t len, bool with_makers, bf_view *view, bf_error *err)
+check_header(const uint8_t *buf, size_t len, bool with_opt_in, bf_view *view, bf_error *err)
 {
 	size_t expected = 0;
 
@@ -552,11 +496,20 @@ check_header(const uint8_t *buf, size_t len, bool with_makers, bf_view *view, bf
 	locate((uint8_t *) buf, view);
 	if (!bf_elem_valid(view->elem, view->elemlen))
 		return bf_fail(err, BF_ERR_FORMAT, "element key holds a control character");
-	if (view->p.layout == BF_LAYOUT_LAYERED && !check_layers(view, err))
+	if (view->p.layout == BF_LAYOUT_LAYERED && !bf_layers_check(view, err))
 		return false;
+	if (view->p.layout == BF_LAYOUT_WINDOW)
+	{
+		if (!with_opt_in)
+			return bf_fail(err, BF_ERR_PARAM,
+			               "a window filter (one whose values fade, bloom_window) is not taken "
+			               "here");
+		if (!bf_window_table_check(view, err))
+			return false;
+	}
 	if (bf_layout_is_maker(view->p.layout))
 	{
-		if (!with_makers)
+		if (!with_opt_in)
 			return bf_fail(err, BF_ERR_PARAM,
 			               "a %s filter (another system's, read by bloom_import) is not taken here",
 			               bf_layout_name(view->p.layout));

@@ -23,10 +23,10 @@
  * |---|---|---|---|
  * | 0 | 4 | `magic` | the bytes `B` `L` `O` `M` |
  * | 4 | 1 | `version` | format version, 1 |
- * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3), 5 layered (1.9), 6 spark, 7 guava, 8 parquet (1.12): `bloom`; 2 counting4: `counting_bloom` |
+ * | 5 | 1 | `layout` | 1 classic, 3 blocked512, 4 explicit (1.3), 5 layered (1.9), 6 spark, 7 guava, 8 parquet (1.12), 9 window (1.12): `bloom`; 2 counting4: `counting_bloom` |
  * | 6 | 1 | `scheme` | how positions derive from a value: 1, double hashing of its 64-bit hash; 2 Spark version 1, 3 Spark version 2, 4 Guava MURMUR128_MITZ_64, 5 Parquet split block (1.12) |
  * | 7 | 1 | `flags` | bit 0 derived (an intersection; classic, blocked512); bit 1 target (1.3; explicit, or classic and not derived); bit 2 n unknown (1.12; spark, guava, parquet); other bits 0 |
- * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0; layered: its layers, 1 to 64; spark: 1 to 1024; guava: 1 to 255; parquet: 8) |
+ * | 8 | 2 | `k` | positions per value, 1 to 64 (explicit: 0; layered: its layers, 1 to 64; spark: 1 to 1024; guava: 1 to 255; parquet: 8; window: its slices, 1 to 4159) |
  * | 10 | 2 | `e` | length of the element key, 0 to 255 |
  * | 12 | 8 | `seed` | seed of the values' hash function (unsigned; Spark version 2: its int, sign-extended; other makers: 0) |
  * | 20 | 8 | `m` | cells: bits (1 to 8,589,932,224; layered: of all its layers), 4-bit counters (1 to 2,147,483,056) or 64-bit hashes (explicit: 0 to 134,217,691) |
@@ -35,11 +35,13 @@
  * | 36 | 4 | `target` | target only: the rate the finished filter must meet, in parts per billion, 1 to 999,999,999 |
  * | 36 + x | e | `elem` | element key: `schema.opfamily`, plus `@schema.collation` for a nondeterministic collation; another maker's: `maker:encoding` (below) |
  * | 36 + x + e | 10 k | `layers` | layered only: per layer, its m (8) and k (2) |
- * | 36 + x + e (+ 10 k) | d | `data` | the cells, by layout (below); nothing follows them |
+ * | 36 + x + e | 26 + 8 k | `window` | window only: its shape, clock and counts (bf_format_window.h) |
+ * | 36 + x + e + t | d | `data` | the cells, by layout (below); nothing follows them |
  * END FORMAT TABLE
  *
  * x is the size of the extension present: 0, 16 (derived) or 4 (target);
- * a filter is never both.  d, the size of the data, depends on the layout:
+ * a filter is never both.  t is the size of the layered or window table
+ * (10 k, 26 + 8 k), else 0.  d, the size of the data, depends on the layout:
  *
  *	classic	(1)		m bits; d = ceil(m / 8); bit i is bit i % 8 of byte i / 8.
  *	counting4 (2)	m 4-bit counters; d = ceil(m / 2); counter i is the low
@@ -60,6 +62,10 @@
  *					added to the last layer.  A scalable Bloom filter
  *					(Almeida et al., 2007): a bloomfilter index's snapshot
  *					(bloom_index_filter).  No flags.
+ *	window (9)		(1.12) an age-partitioned filter, which forgets: k slices
+ *					of m / k bits each (m a multiple of 64 k), written and
+ *					probed as bf_format_window.h says, the slot p's bits
+ *					after slot p - 1's; d = m / 8.  No flags.
  *
  * Another maker's filter (1.12) keeps that maker's bits as its maker
  * writes them, so that reading and writing its bytes is a copy, and a probe
@@ -133,6 +139,7 @@
 #define BF_LAYOUT_SPARK 6 /* 1.12: other makers' filters, in their bytes */
 #define BF_LAYOUT_GUAVA 7
 #define BF_LAYOUT_PARQUET 8
+#define BF_LAYOUT_WINDOW 9 /* 1.12: an age-partitioned filter (bf_format_window.h) */
 
 #define BF_MAX_LAYERS 64 /* layered: layers at most (its k) */
 #define BF_LAYER_SIZE 10 /* layered: bytes of a layer's entry, m_i (8) and k_i (2) */
@@ -228,6 +235,7 @@ typedef struct bf_view
 	size_t elemlen;
 	uint8_t *payload;      /* the serialized value: the header is at payload[0] */
 	const uint8_t *layers; /* layered: its layers' entries (BF_LAYER_SIZE each); else NULL */
+	uint8_t *window;       /* window: its table (bf_format_window.h); else NULL */
 	uint8_t *data;         /* the cells, at the end of the payload */
 	size_t nbytes;         /* bytes of data */
 } bf_view;
@@ -248,6 +256,12 @@ extern const char *bf_layout_name(uint8_t layout);
 
 /* Whether the layout is another maker's (spark, guava, parquet). */
 extern bool bf_layout_is_maker(uint8_t layout);
+
+/*
+ * Whether only code that knows the layout takes it (bf_check_header_all()):
+ * another maker's, and a window filter, whose values fade.
+ */
+extern bool bf_layout_is_opt_in(uint8_t layout);
 
 /* ---- checks ---- */
 
@@ -279,65 +293,6 @@ extern bool bf_params_equal(const bf_params *a, const bf_params *b);
  * for layered ones every layer's (so that their cells line up).
  */
 extern bool bf_same_shape(const bf_view *a, const bf_view *b);
-
-/* ---- layered filters ---- */
-
-/* Bytes of the layers' entries of a filter of p: 10 k for a layered one, else 0. */
-extern size_t bf_layers_bytes(const bf_params *p);
-
-/*
- * Layer i (< k) of a layered filter: its shape, a blocked512 filter's with
- * the filter's scheme and seed, and where its bits start in data.
- */
-extern void bf_layer(const bf_view *view, unsigned i, bf_params *layer, size_t *offset);
-
-/*
- * A walk over a layered filter's layers in order, each step O(1) where
- * bf_layer(i) sums the sizes of the i layers before it:
- *	 for (bool more = bf_layer_first(v, &c); more; more = bf_layer_next(v, &c))
- */
-typedef struct bf_layer_cursor
-{
-	unsigned index;  /* the layer's number */
-	bf_params layer; /* its shape, as bf_layer gives it */
-	size_t offset;   /* where its bits start in data */
-} bf_layer_cursor;
-
-/* Stand on layer 0 of a layered filter (it has at least one). */
-extern bool bf_layer_first(const bf_view *view, bf_layer_cursor *c);
-
-/* Step to the next layer; false after the last. */
-extern bool bf_layer_next(const bf_view *view, bf_layer_cursor *c);
-
-/*
- * A layered filter decoded once for many probes: each layer's block count,
- * k and bits, so that a probe hashes the value once and reads no layer
- * entry (bf_layered_contains() decodes them per call).  It points into the
- * view's data, and lives as long as those bytes do.
- */
-typedef struct bf_layered_probe
-{
-	unsigned nlayers;
-	struct
-	{
-		uint64_t nblocks;    /* m_i / 512 */
-		unsigned nhashes;    /* k_i */
-		const uint8_t *bits; /* where its bits start */
-	} layer[BF_MAX_LAYERS];
-} bf_layered_probe;
-
-/* Decode view, a layered filter that passed bf_check_header(), into probe. */
-extern void bf_layered_probe_init(const bf_view *view, bf_layered_probe *probe);
-
-/* Whether some layer holds the value of hash h: bf_contains_hash()'s answer. */
-extern bool bf_layered_probe_contains(const bf_layered_probe *probe, uint64_t h);
-
-/*
- * Write layer i's entry of a new layered filter (bf_init_header() left
- * them zero): m_i a multiple of 512, k_i 1 to 64; the writer sees that the
- * m_i sum to the filter's m.
- */
-extern void bf_view_set_layer(bf_view *view, unsigned i, uint64_t ncells, uint16_t nhashes);
 
 /* ---- writing ---- */
 
@@ -379,11 +334,12 @@ extern void bf_view_set_target(bf_view *view, uint32_t target_ppb);
 extern bool bf_check_header(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
 
 /*
- * bf_check_header() refuses other makers' filters (BF_ERR_PARAM: their
- * bits are not this project's, and code written before them must not take
- * them for its own).  This one accepts them too: for the code that knows
- * them (the type's input and output, the functions that probe, add to,
- * combine, describe, import and export them).
+ * bf_check_header() refuses other makers' filters and window filters
+ * (BF_ERR_PARAM: the first's bits are not this project's, the second's
+ * values fade, and code written before them must not take them for its
+ * own; bf_layout_is_opt_in()).  This one accepts them too: for the code
+ * that knows them (the type's input and output, the functions that probe,
+ * add to, combine, describe, import and export them).
  */
 extern bool bf_check_header_all(const uint8_t *buf, size_t len, bf_view *view, bf_error *err);
 

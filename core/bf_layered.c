@@ -7,6 +7,7 @@
  *	  each layer's shape, so that a layer is read and written as one.
  */
 #include "bf_bits.h"
+#include "bf_format_layered.h"
 #include "bf_layouts.h"
 #include "bf_util.h"
 

@@ -9,6 +9,11 @@
  *
  *	  v1 layered m=3584 k=2 scheme=1 seed=0 n=40 elem=pg_catalog.integer_ops layers=1024:5,2560:6 bits=...
  *
+ * and a window filter (1.12) its shape, clock and counts per slice slot
+ * (bf_text_tables.c):
+ *
+ *	  v1 window m=1152 k=9 scheme=1 seed=0 n=3 elem=pg_catalog.integer_ops window=7:10:4:0 counts=0,0,0,0,3,0,0,0,0 bits=...
+ *
  * Base64 keeps the text form at 4/3 of the bit array (plus the header line),
  * which matters because postgres_fdw ships filters as text.  The form is
  * canonical and the parser accepts nothing else (no extra spaces, no leading
@@ -18,6 +23,7 @@
  */
 #include "bf_core.h"
 #include "bf_makers.h"
+#include "bf_text_tables.h"
 #include "bf_util.h"
 
 #include <stdio.h>
@@ -120,35 +126,15 @@ header_text(const bf_view *view, char *out, size_t outlen)
 	return (size_t) len;
 }
 
-/* A layered filter's " layers=m:k,m:k" (else ""), at most BF_MAX_LAYERS * 27 + 8 bytes. */
-#define LAYERS_TEXT_MAX (BF_MAX_LAYERS * 27 + 8)
-
-static size_t
-layers_text(const bf_view *view, char *out)
-{
-	size_t len = 0;
-	bf_layer_cursor c;
-
-	out[0] = '\0';
-	if (view->p.layout != BF_LAYOUT_LAYERED)
-		return 0;
-	for (bool more = bf_layer_first(view, &c); more; more = bf_layer_next(view, &c))
-		len += (size_t) snprintf(out + len, LAYERS_TEXT_MAX - len, "%s%llu:%u",
-		                         c.index == 0 ? " layers=" : ",",
-		                         (unsigned long long) c.layer.ncells, (unsigned) c.layer.nhashes);
-	return len;
-}
-
 size_t
 bf_text_length(const bf_view *view)
 {
 	char header[200];
-	char layers[LAYERS_TEXT_MAX];
 	size_t len = header_text(view, header, sizeof(header));
 
 	for (size_t i = 0; i < view->elemlen; i++)
 		len += elem_char_plain((unsigned char) view->elem[i]) ? 1 : 3;
-	return len + layers_text(view, layers) + strlen(data_name(view->p.layout)) +
+	return len + bf_text_table_write(view, NULL) + strlen(data_name(view->p.layout)) +
 	       b64_length(view->nbytes);
 }
 
@@ -173,7 +159,7 @@ bf_text_write(const bf_view *view, char *out)
 			*p++ = hex_digits[c & 15];
 		}
 	}
-	p += layers_text(view, p);
+	p += bf_text_table_write(view, p);
 	memcpy(p, data_name(view->p.layout), strlen(data_name(view->p.layout)));
 	p += strlen(data_name(view->p.layout));
 	for (i = 0; i + 3 <= view->nbytes; i += 3)
@@ -201,22 +187,9 @@ bf_text_write(const bf_view *view, char *out)
 
 /* ---- input ---- */
 
-typedef struct cursor
-{
-	const char *p;
-	const char *end;
-} cursor;
+typedef bf_text_cursor cursor;
 
-static bool
-take_literal(cursor *c, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if ((size_t) (c->end - c->p) < n || memcmp(c->p, lit, n) != 0)
-		return false;
-	c->p += n;
-	return true;
-}
+#define take_literal bf_text_take_literal
 
 /*
  * Read "<name>=<decimal>" followed by a space.  Canonical decimal only: no
@@ -323,74 +296,6 @@ take_elem(cursor *c, char *elem, size_t *elemlen, bf_error *err)
 	return true;
 }
 
-/*
- * Read a layered filter's "layers=m:k,m:k" (then the space before its
- * bits): nlayers entries, each m a multiple of 512 (at least 512) and k 1
- * to 64, the m summing to ncells; canonical decimals.  The header's counts
- * are checked before they are used to size anything: nlayers is at most
- * BF_MAX_LAYERS here (the caller checked k).
- */
-static bool
-take_layers(cursor *c, uint64_t nlayers, uint64_t ncells, uint64_t *cells, uint16_t *hashes,
-            bf_error *err)
-{
-	uint64_t sum = 0;
-
-	if (nlayers < 1 || nlayers > BF_MAX_LAYERS)
-		return bf_fail(err, BF_ERR_PARAM,
-		               "number of layers k = %llu of a layered filter is out of range (1 to %d)",
-		               (unsigned long long) nlayers, BF_MAX_LAYERS);
-	if (!take_literal(c, "layers="))
-		return bf_fail(err, BF_ERR_FORMAT, "expected \"layers=\" after the element key");
-	for (uint64_t i = 0; i < nlayers; i++)
-	{
-		uint64_t v[2] = {0, 0};
-
-		for (int part = 0; part < 2; part++)
-		{
-			const char *start = c->p;
-
-			while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
-			{
-				unsigned d = (unsigned) (*c->p - '0');
-
-				if (v[part] > (UINT64_MAX - d) / 10)
-					return bf_fail(err, BF_ERR_PARAM, "a layer's %s is out of range",
-					               part == 0 ? "m" : "k");
-				v[part] = v[part] * 10 + d;
-				c->p++;
-			}
-			if (c->p == start || (*start == '0' && c->p - start > 1))
-				return bf_fail(err, BF_ERR_FORMAT,
-				               "layer %llu's %s must be an unsigned decimal without leading zeros",
-				               (unsigned long long) i, part == 0 ? "m" : "k");
-			if (part == 0 && !take_literal(c, ":"))
-				return bf_fail(err, BF_ERR_FORMAT, "expected \":\" between a layer's m and k");
-		}
-		if (v[0] < BF_BLOCK_BITS || v[0] % BF_BLOCK_BITS != 0 || v[0] > ncells ||
-		    v[0] > BF_MAX_BITS)
-			return bf_fail(
-			    err, BF_ERR_PARAM,
-			    "layer %llu has m = %llu bits, not a multiple of 512 within the filter's",
-			    (unsigned long long) i, (unsigned long long) v[0]);
-		if (v[1] < 1 || v[1] > BF_MAX_HASHES)
-			return bf_fail(err, BF_ERR_PARAM, "layer %llu has k = %llu, out of range (1 to %d)",
-			               (unsigned long long) i, (unsigned long long) v[1], BF_MAX_HASHES);
-		cells[i] = v[0];
-		hashes[i] = (uint16_t) v[1];
-		sum += v[0];
-		if (i + 1 < nlayers && !take_literal(c, ","))
-			return bf_fail(err, BF_ERR_FORMAT, "expected %llu layers, separated by \",\"",
-			               (unsigned long long) nlayers);
-	}
-	if (sum != ncells)
-		return bf_fail(err, BF_ERR_FORMAT, "the layers' bits sum to %llu, not to m = %llu",
-		               (unsigned long long) sum, (unsigned long long) ncells);
-	if (!take_literal(c, " "))
-		return bf_fail(err, BF_ERR_FORMAT, "expected a space after the layers");
-	return true;
-}
-
 /* Check (and, if out is not NULL, decode) "name=" and nbytes of canonical base64. */
 static bool
 take_data(cursor *c, const char *name, size_t nbytes, uint8_t *out, bf_error *err)
@@ -466,6 +371,7 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	size_t elemlen = 0;
 	uint64_t layer_cells[BF_MAX_LAYERS];
 	uint16_t layer_hashes[BF_MAX_LAYERS];
+	cursor window;
 	bf_view view;
 
 	if (!take_literal(&c, "v"))
@@ -488,11 +394,13 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 		p.layout = BF_LAYOUT_GUAVA;
 	else if (take_literal(&c, "parquet "))
 		p.layout = BF_LAYOUT_PARQUET;
+	else if (take_literal(&c, "window "))
+		p.layout = BF_LAYOUT_WINDOW;
 	else
 		return bf_fail(err, BF_ERR_VERSION,
 		               "unknown layout (this build reads \"classic\", \"counting4\", "
-		               "\"blocked512\", \"explicit\", \"layered\", \"spark\", \"guava\" and "
-		               "\"parquet\")");
+		               "\"blocked512\", \"explicit\", \"layered\", \"spark\", \"guava\", "
+		               "\"parquet\" and \"window\")");
 	if (!take_number(&c, "m", &ncells, err) || !take_number(&c, "k", &nhashes, err) ||
 	    !take_number(&c, "scheme", &scheme, err) || !take_number(&c, "seed", &seed, err))
 		return false;
@@ -515,15 +423,19 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	if (!take_elem(&c, elem, &elemlen, err))
 		return false;
 	if (p.layout == BF_LAYOUT_LAYERED &&
-	    !take_layers(&c, nhashes, ncells, layer_cells, layer_hashes, err))
+	    !bf_text_layers_take(&c, nhashes, ncells, layer_cells, layer_hashes, err))
+		return false;
+	window = c; /* (read again into the value, in the second pass) */
+	if (p.layout == BF_LAYOUT_WINDOW && !bf_text_window_take(&c, nhashes, nadded, NULL, err))
 		return false;
 
 	if (nadded > INT64_MAX)
 		return bf_fail(err, BF_ERR_PARAM,
 		               "number of values added n = %llu is out of range (0 to %lld)",
 		               (unsigned long long) nadded, (long long) INT64_MAX);
-	/* (bf_params_check() knows each layout's range) */
-	if (nhashes > (bf_layout_is_maker(p.layout) ? BF_MAKER_MAX_K_SPARK : BF_MAX_HASHES))
+	/* (bf_params_check() knows each layout's range; a window's k was checked with its table) */
+	if (p.layout != BF_LAYOUT_WINDOW &&
+	    nhashes > (bf_layout_is_maker(p.layout) ? BF_MAKER_MAX_K_SPARK : BF_MAX_HASHES))
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %llu is out of range (1 to %d)",
 		               (unsigned long long) nhashes,
 		               bf_layout_is_maker(p.layout) ? BF_MAKER_MAX_K_SPARK : BF_MAX_HASHES);
@@ -557,5 +469,7 @@ bf_text_parse(const char *text, size_t len, uint8_t *buf, size_t *payload_len, b
 	if (p.layout == BF_LAYOUT_LAYERED)
 		for (unsigned i = 0; i < p.nhashes; i++)
 			bf_view_set_layer(&view, i, layer_cells[i], layer_hashes[i]);
+	if (p.layout == BF_LAYOUT_WINDOW && !bf_text_window_take(&window, nhashes, nadded, &view, err))
+		return false;
 	return take_data(&c, data_name(p.layout), view.nbytes, view.data, err);
 }

@@ -31,16 +31,25 @@ check_header(struct varlena *raw, BloomFilter *out)
 }
 
 void
-bloom_refuse_maker(FunctionCallInfo fcinfo, const bf_view *view)
+bloom_refuse_opt_in(FunctionCallInfo fcinfo, const bf_view *view)
 {
 	char *name;
 
-	if (!bf_layout_is_maker(view->p.layout))
+	if (!bf_layout_is_opt_in(view->p.layout))
 		return;
 	/* (the function's name looked up only for the message: every call of every function gets here) */
 	name = fcinfo != NULL && OidIsValid(fcinfo->flinfo->fn_oid)
 	           ? get_func_name(fcinfo->flinfo->fn_oid)
 	           : NULL;
+	if (view->p.layout == BF_LAYOUT_WINDOW)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		         errmsg("%s does not take a window filter", name ? name : "this function"),
+		         errdetail("A window filter (bloom_window) forgets the values of old "
+		                   "generations: its bits are slices of generations."),
+		         errhint("Such a filter is probed with @> or bloom_contains, added to with "
+		                 "bloom_add, advanced with bloom_advance, combined with bloom_union and "
+		                 "described by bloom_info and bloom_window_info.")));
 	ereport(ERROR,
 	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 	         errmsg("%s does not take a %s filter", name ? name : "this function",
@@ -57,7 +66,7 @@ void
 bloom_get_datum(Datum d, BloomFilter *out)
 {
 	check_header(PG_DETOAST_DATUM(d), out);
-	bloom_refuse_maker(NULL, &out->view);
+	bloom_refuse_opt_in(NULL, &out->view);
 }
 
 void
@@ -74,7 +83,7 @@ void
 bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out)
 {
 	bloom_get_arg_any(fcinfo, argno, copy, out);
-	bloom_refuse_maker(fcinfo, &out->view);
+	bloom_refuse_opt_in(fcinfo, &out->view);
 }
 
 bool
@@ -200,6 +209,8 @@ bloom_copy_as(const BloomFilter *src, uint8 flags, BloomFilter *out)
 	memcpy(copy.view.data, v->data, v->nbytes);
 	if (v->layers != NULL)
 		memcpy((uint8 *) copy.view.layers, v->layers, bf_layers_bytes(&v->p));
+	if (v->window != NULL)
+		memcpy(copy.view.window, v->window, bf_window_table_bytes(&v->p));
 	if (flags & BF_FLAG_DERIVED)
 		bf_view_set_derived(&copy.view, v->bound, v->est_distinct);
 	*out = copy;
@@ -271,7 +282,26 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	StringInfoData diff;
 
 	initStringInfo(&diff);
-	if (a->p.layout == BF_LAYOUT_LAYERED && b->p.layout == BF_LAYOUT_LAYERED)
+	if (a->p.layout == BF_LAYOUT_WINDOW && b->p.layout == BF_LAYOUT_WINDOW)
+	{
+		/* two window filters: their slices and clocks must line up */
+		bf_window_shape wa, wb;
+
+		bf_window_get(a, &wa);
+		bf_window_get(b, &wb);
+		if (wa.generations != wb.generations)
+			appendStringInfo(&diff, "; generations: %u and %u", wa.generations, wb.generations);
+		if (wa.capacity != wb.capacity || wa.hashes != wb.hashes || a->p.ncells != b->p.ncells)
+			appendStringInfo(&diff,
+			                 "; capacity or rate (" UINT64_FORMAT
+			                 " values, %u hashes and " UINT64_FORMAT " values, %u hashes)",
+			                 wa.capacity, wa.hashes, wb.capacity, wb.hashes);
+		if (wa.interval != wb.interval)
+			appendStringInfo(
+			    &diff, "; generation length: " INT64_FORMAT " and " INT64_FORMAT " microseconds",
+			    wa.interval, wb.interval);
+	}
+	else if (a->p.layout == BF_LAYOUT_LAYERED && b->p.layout == BF_LAYOUT_LAYERED)
 	{
 		/* two layered filters: their layers must line up */
 		if (!bf_same_shape(a, b))

@@ -29,15 +29,20 @@ extern uint8 bloom_layout_arg(FunctionCallInfo fcinfo, int argno);
 
 /*
  * Detoast argument argno and check its header; copy if it will be modified.
- * Another maker's filter (1.12: bloom_import's) is refused (22023): its
- * bits are not this project's, and only the functions that know them take
- * it, through bloom_get_arg_any.
+ * Another maker's filter (1.12: bloom_import's) and a window filter (1.12)
+ * are refused (22023): the first's bits are not this project's, the
+ * second's values fade, and only the functions that know them take them,
+ * through bloom_get_arg_any.
  */
 extern void bloom_get_arg(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
 extern void bloom_get_arg_any(FunctionCallInfo fcinfo, int argno, bool copy, BloomFilter *out);
 
-/* Raise 22023 naming the function (fcinfo's, or none) if view is another maker's filter. */
-extern void bloom_refuse_maker(FunctionCallInfo fcinfo, const bf_view *view);
+/*
+ * Raise 22023 naming the function (fcinfo's, or none) if view is of a
+ * layout only some functions take (bf_layout_is_opt_in(): another maker's
+ * filter, a window filter).
+ */
+extern void bloom_refuse_opt_in(FunctionCallInfo fcinfo, const bf_view *view);
 
 /* bloom_get_arg() for a datum (an expanded one is flattened). */
 extern void bloom_get_datum(Datum d, BloomFilter *out);

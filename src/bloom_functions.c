@@ -111,8 +111,15 @@ bloom_add_datum(BloomFilter *f, BloomHasher *hasher, Datum value)
 
 	bloom_check_elem(&f->view, hasher);
 	if (f->view.elemlen == 0)
+	{
+		/* a window filter's table (its clock) goes with it: the old value stays allocated */
+		const uint8 *table = f->view.window;
+
 		bloom_new_target(&f->view.p, f->view.flags, f->view.target_ppb, hasher->elem,
 		                 hasher->elemlen, 0, f);
+		if (table != NULL)
+			memcpy(f->view.window, table, bf_window_table_bytes(&f->view.p));
+	}
 	h = bloom_hash_value(hasher, value, f->view.p.seed);
 	bloom_set_hash(f, h);
 	bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
@@ -214,6 +221,14 @@ bloom_info(PG_FUNCTION_ARGS)
 	/* a layered filter's layers each have their own k (bloom_layers) */
 	values[2] = Int32GetDatum(v->p.nhashes);
 	nulls[2] = v->p.layout == BF_LAYOUT_LAYERED;
+	if (v->p.layout == BF_LAYOUT_WINDOW)
+	{
+		/* a window filter's k is its slices: report the slices each value is written to */
+		bf_window_shape w;
+
+		bf_window_get(v, &w);
+		values[2] = Int32GetDatum((int32) w.hashes);
+	}
 	values[3] = Int32GetDatum((int32) VARSIZE(f.raw));
 	values[4] = Int64GetDatum((int64) v->nadded);
 	nulls[4] = (v->flags & BF_FLAG_N_UNKNOWN) != 0; /* a filter read from its maker's bytes */

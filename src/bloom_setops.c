@@ -24,6 +24,7 @@
  * updated in place; called as plain functions they return a new value.
  */
 #include "bloom_setops.h"
+#include "bloom_window.h"
 
 #include "../core/bf_makers.h"
 #include "bloom_explicit.h"
@@ -69,6 +70,8 @@ bloom_estimate_distinct(const bf_view *v, uint64 occupied)
 
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return (double) v->p.ncells; /* exact */
+	if (v->p.layout == BF_LAYOUT_WINDOW)
+		return (double) bloom_window_values_in_window(v); /* counted: duplicates too */
 	if (v->p.layout == BF_LAYOUT_LAYERED)
 	{
 		double fpp;
@@ -96,6 +99,8 @@ bloom_current_fpp(const bf_view *v, uint64 occupied)
 {
 	if (v->p.layout == BF_LAYOUT_EXPLICIT)
 		return 0.0; /* exact, up to collisions of 64-bit hashes */
+	if (v->p.layout == BF_LAYOUT_WINDOW)
+		return bf_window_current_fpp(v); /* from each slice's fill */
 	if (v->p.layout == BF_LAYOUT_LAYERED)
 	{
 		double distinct, fpp;
@@ -132,6 +137,11 @@ bloom_union_in_place(BloomFilter *a, const BloomFilter *b)
 	double ca = 0, cb = 0;
 
 	bloom_check_compatible(va, vb, "combine");
+	if (va->p.layout == BF_LAYOUT_WINDOW)
+	{
+		bloom_window_union_in_place(a, b); /* their clocks aligned first */
+		return;
+	}
 	if (vb->elemlen == 0)
 		return; /* b holds nothing */
 	if (va->elemlen == 0)
@@ -254,11 +264,14 @@ combine(FunctionCallInfo fcinfo, bool intersect, bool require_agg)
 	/* the aggregate's state is its own: no copy needed */
 	bloom_get_arg_any(fcinfo, 0, !in_agg, &a);
 	bloom_get_arg_any(fcinfo, 1, false, &b);
-	/* another maker's filters combine by union only: an AND of theirs is no filter of theirs */
+	/*
+	 * another maker's filters and window filters combine by union only: an
+	 * AND of theirs is no filter of theirs
+	 */
 	if (intersect)
 	{
-		bloom_refuse_maker(fcinfo, &a.view);
-		bloom_refuse_maker(fcinfo, &b.view);
+		bloom_refuse_opt_in(fcinfo, &a.view);
+		bloom_refuse_opt_in(fcinfo, &b.view);
 	}
 	if (intersect)
 		intersect_in_place(&a, &b);

@@ -613,7 +613,8 @@ test_binary_rejects(void)
 	CHECK(bf_check_header(f.buf, f.len, &v, &err));
 	MUTATE(0, 'X', BF_ERR_FORMAT);   /* magic */
 	MUTATE(4, 2, BF_ERR_VERSION);    /* version */
-	MUTATE(5, 9, BF_ERR_VERSION);    /* layout */
+	MUTATE(5, 10, BF_ERR_VERSION);   /* layout */
+	MUTATE(5, 9, BF_ERR_PARAM);      /* window: m not a multiple of 64 k */
 	MUTATE(5, 6, BF_ERR_FORMAT);     /* spark: scheme 1 is not its */
 	MUTATE(5, 5, BF_ERR_PARAM);      /* layered: k = 7 layers, m not a multiple of 512 */
 	MUTATE(5, 4, BF_ERR_PARAM);      /* explicit, with k = 5 */
@@ -2039,49 +2040,6 @@ test_fold(void)
 
 /* ---- the format's definition ---- */
 
-/*
- * The rows of the table between the lines holding "BEGIN FORMAT TABLE" and
- * "END FORMAT TABLE" in a file, each from its first '|' to its end,
- * concatenated; NULL if the file or the markers are missing.
- */
-static char *
-format_table_of(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1024];
-	char *out;
-	size_t len = 0;
-	int inside = 0, closed = 0;
-
-	if (fp == NULL)
-		return NULL;
-	out = calloc(1, 65536);
-	while (fgets(line, sizeof(line), fp) != NULL)
-	{
-		char *bar = strchr(line, '|');
-
-		if (strstr(line, "BEGIN FORMAT TABLE") != NULL)
-			inside = 1;
-		else if (strstr(line, "END FORMAT TABLE") != NULL)
-		{
-			closed = inside;
-			break;
-		}
-		else if (inside && bar != NULL && len + strlen(bar) < 65536)
-		{
-			memcpy(out + len, bar, strlen(bar));
-			len += strlen(bar);
-		}
-	}
-	fclose(fp);
-	if (!closed || len == 0)
-	{
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 /* The row of the table whose field column is field, or NULL. */
 static const char *
 table_row(const char *table, const char *field)
@@ -2139,8 +2097,8 @@ test_format_table(void)
 	    {"`bound`, `est`", BF_HEADER_SIZE, BF_DERIVED_SIZE},
 	    {"`target`", BF_HEADER_SIZE, BF_TARGET_SIZE},
 	};
-	char *header = format_table_of("core/bf_format.h");
-	char *readme = format_table_of("docs/format.md");
+	char *header = table_of("core/bf_format.h", "FORMAT TABLE");
+	char *readme = table_of("docs/format.md", "FORMAT TABLE");
 	char number[40];
 	const char *m_row;
 

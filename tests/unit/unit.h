@@ -3,7 +3,8 @@
  *	  What the core's unit-test programs share (test_core.c, test_makers.c):
  *	  CHECK, which records a failure with its line and goes on; run, which
  *	  runs one test and says whether it passed; from_hex, the vectors'
- *	  hex read into bytes; and the closing line,
+ *	  hex read into bytes; table_of, a table a document copies; and the
+ *	  closing line,
  *	  "unit: N passed, N failed", which tools/suite.sh counts.
  *
  * Each program includes it once: its counters are the program's.
@@ -13,6 +14,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int checks_failed;
@@ -64,6 +66,52 @@ from_hex(const char *hex, uint8_t *out, size_t room)
 		out[i] = (uint8_t) byte;
 	}
 	return (long) (n / 2);
+}
+
+/*
+ * The rows of the table between the lines holding "BEGIN <name>" and
+ * "END <name>" in a file, each from its first '|' to its end, concatenated
+ * (malloc'd); NULL if the file or the markers are missing.  For the tests
+ * that a document's copy of a table is its definition's.
+ */
+static inline char *
+table_of(const char *path, const char *name)
+{
+	FILE *fp = fopen(path, "r");
+	char line[1024], begin[64], end[64];
+	char *out;
+	size_t len = 0;
+	int inside = 0, closed = 0;
+
+	if (fp == NULL)
+		return NULL;
+	snprintf(begin, sizeof(begin), "BEGIN %s", name);
+	snprintf(end, sizeof(end), "END %s", name);
+	out = calloc(1, 65536);
+	while (out != NULL && fgets(line, sizeof(line), fp) != NULL)
+	{
+		char *bar = strchr(line, '|');
+
+		if (strstr(line, begin) != NULL)
+			inside = 1;
+		else if (strstr(line, end) != NULL)
+		{
+			closed = inside;
+			break;
+		}
+		else if (inside && bar != NULL && len + strlen(bar) < 65536)
+		{
+			memcpy(out + len, bar, strlen(bar));
+			len += strlen(bar);
+		}
+	}
+	fclose(fp);
+	if (!closed || len == 0)
+	{
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* The closing line, and the program's exit status: non-zero if a test failed. */

@@ -1,0 +1,240 @@
+/*
+ * bf_window.c
+ *	  Window filters' operations (bf_window.h): probe, add, advance, union
+ *	  and the data check.  A leaf of the core: it calls only bf_util,
+ *	  bf_bits and the format's functions.
+ *
+ * Slots and ages: with G the current generation and S slices, the slice of
+ * age a (0 the newest, created at G) is in slot (G - a) mod S, and a
+ * generation r's slot is r mod S; no arithmetic on G itself is needed but
+ * its remainder, so that no generation near the ends of int64 overflows.
+ */
+#include "bf_window.h"
+#include "bf_bits.h"
+#include "bf_hash.h"
+#include "bf_util.h"
+
+#include <string.h>
+
+/* n mod s in [0, s), for any signed n */
+static inline unsigned
+mod_slices(int64_t n, unsigned s)
+{
+	int64_t r = n % (int64_t) s;
+
+	return (unsigned) (r < 0 ? r + (int64_t) s : r);
+}
+
+/* A value's probe of one filter: where its bit lies in each slot. */
+typedef struct window_probe
+{
+	const uint8_t *data;
+	uint64_t slice_bits;
+	uint64_t x, y; /* bf_hash.h's */
+	unsigned slices;
+	unsigned now; /* G mod S: the newest slice's slot */
+} window_probe;
+
+static inline window_probe
+probe_start(const bf_view *view, const bf_window_shape *w, uint64_t h)
+{
+	bf_hash_state s = bf_hash_start(h);
+	window_probe p;
+
+	p.data = view->data;
+	p.slice_bits = w->slice_bits;
+	p.x = s.x;
+	p.y = s.y;
+	p.slices = w->slices;
+	p.now = mod_slices(w->generation, w->slices);
+	return p;
+}
+
+/* The value's bit in slot `slot`, as a position in the data. */
+static inline uint64_t
+bit_in_slot(const window_probe *p, unsigned slot)
+{
+	return (uint64_t) slot * p->slice_bits +
+	       bf_reduce(p->x + (uint64_t) slot * p->y, p->slice_bits);
+}
+
+/* Whether the slice of age a (< S) holds the value's bit. */
+static inline bool
+held_at_age(const window_probe *p, unsigned age)
+{
+	uint64_t bit = bit_in_slot(p, (p->now + p->slices - age) % p->slices);
+
+	return (p->data[bit >> 3] >> (bit & 7)) & 1;
+}
+
+bool
+bf_window_contains(const bf_view *view, uint64_t h)
+{
+	bf_window_shape w;
+	window_probe p;
+	unsigned k, end;
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW);
+	bf_window_get(view, &w);
+	p = probe_start(view, &w, h);
+	k = w.hashes;
+	/*
+	 * A run of k set slices, by age.  Look at the last age a run ending
+	 * there could have (end); if clear, no run covers it, and the next
+	 * candidate ends k further.  If set, count the set ages just before it
+	 * and after it: a run of k is found, or the clear age after it moves
+	 * the next candidate past it.  An absent value costs about S / k
+	 * probes, most of them one each.
+	 */
+	end = k - 1;
+	while (end < w.slices)
+	{
+		unsigned run = 1, a;
+
+		if (!held_at_age(&p, end))
+		{
+			end += k;
+			continue;
+		}
+		for (a = end; a > 0 && run < k && held_at_age(&p, a - 1); a--)
+			run++;
+		for (a = end + 1; run < k && a < w.slices && held_at_age(&p, a); a++)
+			run++;
+		if (run >= k)
+			return true;
+		end = a + k; /* a: the clear age (or S) that ended the run */
+	}
+	return false;
+}
+
+unsigned
+bf_window_add(bf_view *view, uint64_t h, int64_t generation)
+{
+	bf_window_shape w;
+	window_probe p;
+	unsigned first, age, added = 0;
+	uint64_t count;
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW);
+	bf_window_get(view, &w);
+	/* (a count past n would be a malformed filter: the caller raises n first, as for every layout) */
+	assert(generation <= w.generation &&
+	       (uint64_t) w.generation - (uint64_t) generation < w.slices);
+	age = (unsigned) ((uint64_t) w.generation - (uint64_t) generation);
+	p = probe_start(view, &w, h);
+	first = mod_slices(generation, w.slices);
+	/* the slices created at generation, generation - 1, ...: those still there */
+	for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
+	{
+		uint64_t bit = bit_in_slot(&p, (first + w.slices - j) % w.slices);
+		uint8_t mask = (uint8_t) (1u << (bit & 7));
+
+		if (!(view->data[bit >> 3] & mask))
+		{
+			view->data[bit >> 3] |= mask;
+			added++;
+		}
+	}
+	count = bf_window_count(view, first);
+	if (count < INT64_MAX)
+		bf_window_set_count(view, first, count + 1);
+	return added;
+}
+
+/* Zero slot p's slice and count. */
+static void
+clear_slot(bf_view *view, const bf_window_shape *w, unsigned slot)
+{
+	size_t bytes = (size_t) (w->slice_bits / 8);
+
+	memset(view->data + (size_t) slot * bytes, 0, bytes);
+	bf_window_set_count(view, slot, 0);
+}
+
+void
+bf_window_advance(bf_view *view, int64_t to)
+{
+	bf_window_shape w;
+	uint64_t steps;
+	unsigned now;
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW);
+	bf_window_get(view, &w);
+	assert(to >= w.generation);
+	steps = (uint64_t) to - (uint64_t) w.generation;
+	now = mod_slices(w.generation, w.slices);
+	if (steps >= w.slices)
+		steps = w.slices; /* every slice is fresh: each slot once */
+	for (uint64_t t = 1; t <= steps; t++)
+	{
+		clear_slot(view, &w, (unsigned) ((now + t) % w.slices));
+		bf_tick();
+	}
+	bf_view_set_generation(view, to);
+}
+
+void
+bf_window_union(bf_view *dst, const bf_view *src)
+{
+	bf_window_shape w, ws;
+	size_t bytes;
+
+	assert(bf_same_shape(dst, src));
+	bf_window_get(dst, &w);
+	bf_window_get(src, &ws);
+	assert(w.generation == ws.generation);
+	bytes = (size_t) (w.slice_bits / 8);
+	for (unsigned slot = 0; slot < w.slices; slot++)
+	{
+		uint64_t a = bf_window_count(dst, slot), b = bf_window_count(src, slot);
+
+		bf_bits_or(dst->data, src->data, (size_t) slot * bytes, (size_t) (slot + 1) * bytes);
+		bf_window_set_count(dst, slot, b > INT64_MAX - a ? INT64_MAX : a + b);
+		bf_tick();
+	}
+	bf_view_set_nadded(dst, src->nadded > INT64_MAX - dst->nadded ? INT64_MAX
+	                                                              : dst->nadded + src->nadded);
+}
+
+uint64_t
+bf_window_slice_bits_set(const bf_view *view, unsigned slot)
+{
+	size_t bytes = (size_t) (view->p.ncells / view->p.nhashes / 8);
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW && slot < view->p.nhashes);
+	return bf_bits_count(view->data, (size_t) slot * bytes, (size_t) (slot + 1) * bytes);
+}
+
+bool
+bf_window_check(const bf_view *view, bf_error *err)
+{
+	bf_window_shape w;
+	unsigned now;
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW);
+	bf_window_get(view, &w);
+	if ((view->nadded == 0) != (view->elemlen == 0))
+		return bf_fail(err, BF_ERR_FORMAT,
+		               "a window filter has an element key exactly when values were added");
+	now = mod_slices(w.generation, w.slices);
+	for (unsigned age = 0; age < w.slices; age++)
+	{
+		unsigned slot = (now + w.slices - age) % w.slices;
+		uint64_t set = bf_window_slice_bits_set(view, slot), wrote = 0;
+
+		/* written by the generations of ages age, age - 1, ... (at most hashes of them) */
+		for (unsigned j = 0; j < w.hashes && j <= age; j++)
+		{
+			uint64_t c = bf_window_count(view, (now + w.slices - (age - j)) % w.slices);
+
+			wrote = c > INT64_MAX - wrote ? INT64_MAX : wrote + c;
+		}
+		if (set > wrote)
+			return bf_fail(err, BF_ERR_FORMAT,
+			               "slice %u of a window filter has %llu bits set, more than the %llu "
+			               "values added in the generations that wrote it",
+			               slot, (unsigned long long) set, (unsigned long long) wrote);
+		bf_tick();
+	}
+	return true;
+}
