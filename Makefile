@@ -24,7 +24,7 @@ CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_format_layered.h core/bf_
 TYPE_OBJS = src/bloom_error.o src/bloom_functions.o src/bloom_datum.o src/bloom_value.o \
 	src/bloom_io.o src/bloom_agg.o src/bloom_aggstate.o src/bloom_calc.o src/bloom_setops.o \
 	src/bloom_counting.o src/bloom_selectivity.o src/bloom_explicit.o src/bloom_autostate.o src/bloom_auto.o \
-	src/bloom_makers.o src/bloom_import.o src/bloom_window.o
+	src/bloom_makers.o src/bloom_import.o src/bloom_window.o src/bloom_window_agg.o
 RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 	src/runtime/values/values.o src/runtime/values/valueshare.o \
 	src/runtime/filter/filter.o src/runtime/filter/keyhash.o src/runtime/filter/shape.o \

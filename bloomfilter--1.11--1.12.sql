@@ -84,5 +84,35 @@ CREATE FUNCTION bloom_window_info(filter bloom, OUT hashes int, OUT generations 
 COMMENT ON FUNCTION bloom_window_info(bloom) IS
     'a window filter''s shape and clock, the values added within its window, and the rate of false positives its slices give now';
 
+-- (the state is the filter, changed in place; partial states join by bloom_union)
+CREATE FUNCTION bloom_window_agg_trans(state bloom, value anyelement, at timestamptz,
+    capacity bigint, false_positive_rate float8, generations int, generation_length interval)
+    RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(state bloom, value anyelement, at timestamptz,
+    capacity bigint, false_positive_rate float8, generations int, generation_length interval,
+    window_end timestamptz)
+    RETURNS bloom
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_window_agg(value anyelement, at timestamptz, capacity bigint,
+    false_positive_rate float8, generations int, generation_length interval) (
+    SFUNC = bloom_window_agg_trans,
+    STYPE = bloom,
+    COMBINEFUNC = bloom_agg_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_window_agg(anyelement, timestamptz, bigint, float8, int, interval) IS
+    'a window filter of the values, each added in the generation its time falls in (generation_length each from 2000-01-01 00:00 UTC), the window ending at the newest row''s generation';
+CREATE AGGREGATE bloom_window_agg(value anyelement, at timestamptz, capacity bigint,
+    false_positive_rate float8, generations int, generation_length interval,
+    window_end timestamptz) (
+    SFUNC = bloom_window_agg_trans,
+    STYPE = bloom,
+    COMBINEFUNC = bloom_agg_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_window_agg(anyelement, timestamptz, bigint, float8, int, interval, timestamptz) IS
+    'a window filter of the values, each added in the generation its time falls in, the window ending at the generation holding window_end (later rows left out)';
+
 -- said once, by CREATE EXTENSION and ALTER EXTENSION UPDATE
 SELECT bloom_runtime_check();

@@ -118,6 +118,50 @@ SELECT bloom_add(f, 'old'::text, '2020-01-01') = f AS too_old,
        bloom_add(f, 'x'::text, NULL) = f AS null_time
   FROM (SELECT bloom_window(10, 0.1, 2, '1 day', '2026-11-29') AS f) s;
 
+-- bloom_window_agg: each row in the generation its time falls in; the window
+-- ends at the newest row's generation, or at window_end's (later rows left
+-- out).  The same bytes as adding the rows as time went, serial or parallel.
+SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day') = add_events('SELECT k, at FROM events') AS as_added
+  FROM events;
+SELECT generation_start, values_in_window
+  FROM bloom_window_info((SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day', '2026-11-20') FROM events));
+SELECT count(*) FILTER (WHERE NOT f @> k) AS false_negatives, count(*) AS probed,
+       count(*) FILTER (WHERE f @> k) AS found
+  FROM (SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day', '2026-11-20') AS f FROM events) s, events
+ WHERE at >= '2026-11-14 00:00+00' AND at < '2026-11-21 00:00+00';
+CREATE TABLE big_events AS
+  SELECT i AS id, (i % 20000)::int8 AS k, '2026-10-01'::timestamptz + (i % 40) * interval '1 day' + (i % 1440) * interval '1 minute' AS at
+    FROM generate_series(1, 100000) i;
+ANALYZE big_events;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial AS
+  SELECT bloom_window_agg(k, at, 5000, 0.01, 14, '1 day') AS f,
+         bloom_window_agg(k, at, 5000, 0.01, 14, '1 day', '2026-10-20') AS f_end
+    FROM big_events;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT bloom_window_agg(k, at, 5000, 0.01, 14, '1 day') FROM big_events;
+SELECT p.f = s.f AS parallel_same, p.f_end = s.f_end AS parallel_same_end
+  FROM (SELECT bloom_window_agg(k, at, 5000, 0.01, 14, '1 day') AS f,
+               bloom_window_agg(k, at, 5000, 0.01, 14, '1 day', '2026-10-20') AS f_end
+          FROM big_events) p, serial s;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+-- grouped; no rows, NULL values and times
+SELECT id % 3 AS grp, (bloom_window_info(bloom_window_agg(k, at, 100, 0.01, 3, '1 day'))).values_in_window
+  FROM events GROUP BY 1 ORDER BY 1;
+SELECT bloom_window_agg(k, at, 100, 0.01, 3, '1 day') IS NULL AS no_rows FROM events WHERE false;
+SELECT (bloom_window_info(bloom_window_agg(v, t, 100, 0.01, 3, '1 day'))).values_in_window
+  FROM (VALUES (1, '2026-11-01'::timestamptz), (NULL, '2026-11-01'), (2, NULL)) x(v, t);
+SELECT bloom_window_agg(k, at, 100, 0.01, 3, NULL) FROM events;
+SELECT bloom_window_agg(k, at, 100, 0.01, 3, '1 month') FROM events;
+
 -- refusals
 SELECT bloom_window(0, 0.01, 10);
 SELECT bloom_window(10, 0, 10);

@@ -27,10 +27,9 @@ PG_FUNCTION_INFO_V1(bloom_window_advance_to);
 PG_FUNCTION_INFO_V1(bloom_window_add_at);
 PG_FUNCTION_INFO_V1(bloom_window_info);
 
-/* An empty window filter: sized by bf_window_size_for(), at generation G. */
-static void
-window_new(int64 capacity, double fpp, int32 generations, int64 generation, int64 interval,
-           BloomFilter *out)
+void
+bloom_window_make(int64 capacity, double fpp, int32 generations, int64 generation, int64 interval,
+                  BloomFilter *out)
 {
 	unsigned hashes;
 	uint64 slice_bits;
@@ -51,9 +50,8 @@ window_new(int64 capacity, double fpp, int32 generations, int64 generation, int6
 	bf_view_set_window(&out->view, hashes, (uint64) capacity, generation, interval);
 }
 
-/* A generation length in microseconds: a fixed, positive interval (no months). */
-static int64
-generation_length(const Interval *len)
+int64
+bloom_window_generation_length(const Interval *len)
 {
 	int64 us;
 
@@ -72,9 +70,8 @@ generation_length(const Interval *len)
 	return us;
 }
 
-/* The generation a time falls in, for a clock of len microseconds: floor(t / len). */
-static int64
-generation_of(TimestampTz t, int64 len)
+int64
+bloom_window_generation_of(TimestampTz t, int64 len)
 {
 	int64 g;
 
@@ -129,7 +126,7 @@ bloom_window_new(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
 
-	window_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), 0, 0, &f);
+	bloom_window_make(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), 0, 0, &f);
 	PG_RETURN_POINTER(f.raw);
 }
 
@@ -143,11 +140,11 @@ bloom_window_new(PG_FUNCTION_ARGS)
 Datum
 bloom_window_new_clocked(PG_FUNCTION_ARGS)
 {
-	int64 len = generation_length(PG_GETARG_INTERVAL_P(3));
+	int64 len = bloom_window_generation_length(PG_GETARG_INTERVAL_P(3));
 	BloomFilter f;
 
-	window_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2),
-	           generation_of(PG_GETARG_TIMESTAMPTZ(4), len), len, &f);
+	bloom_window_make(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2),
+	                  bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(4), len), len, &f);
 	PG_RETURN_POINTER(f.raw);
 }
 
@@ -197,7 +194,7 @@ bloom_window_advance_to(PG_FUNCTION_ARGS)
 	int64 to;
 
 	window_arg(fcinfo, 0, true, &f, &w);
-	to = generation_of(PG_GETARG_TIMESTAMPTZ(1), clock_of(&w));
+	to = bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(1), clock_of(&w));
 	if (to > w.generation)
 		advance(&f, to);
 	PG_RETURN_POINTER(f.raw);
@@ -217,34 +214,36 @@ bloom_window_add_at(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
 	bf_window_shape w;
-	BloomHasher *hasher;
 	int64 r;
-	uint64 h;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0)); /* no value, or no time: nothing to add */
 	window_arg(fcinfo, 0, true, &f, &w);
-	r = generation_of(PG_GETARG_TIMESTAMPTZ(2), clock_of(&w));
+	r = bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(2), clock_of(&w));
 	if (r > w.generation)
 		advance(&f, r);
 	else if ((uint64) w.generation - (uint64) r >= w.slices)
 		PG_RETURN_POINTER(f.raw); /* older than every slice: nothing of it is left */
-	hasher = bloom_hasher_for_arg(fcinfo, 1);
-	bloom_check_elem(&f.view, hasher);
-	if (f.view.elemlen == 0)
+	bloom_window_add_value(&f, bloom_hasher_for_arg(fcinfo, 1), PG_GETARG_DATUM(1), r);
+	PG_RETURN_POINTER(f.raw);
+}
+
+void
+bloom_window_add_value(BloomFilter *f, BloomHasher *hasher, Datum value, int64 r)
+{
+	bloom_check_elem(&f->view, hasher);
+	if (f->view.elemlen == 0)
 	{
 		/* the element key, in a new value: the table (its clock) goes with it */
-		const uint8 *table = f.view.window;
+		const uint8 *table = f->view.window;
 
-		bloom_new(&f.view.p, 0, hasher->elem, hasher->elemlen, 0, &f);
-		memcpy(f.view.window, table, bf_window_table_bytes(&f.view.p));
+		bloom_new(&f->view.p, 0, hasher->elem, hasher->elemlen, 0, f);
+		memcpy(f->view.window, table, bf_window_table_bytes(&f->view.p));
 	}
-	h = bloom_hash_value(hasher, PG_GETARG_DATUM(1), f.view.p.seed);
-	bf_view_set_nadded(&f.view, bloom_add_counts(f.view.nadded, 1));
-	bf_window_add(&f.view, h, r);
-	PG_RETURN_POINTER(f.raw);
+	bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
+	bf_window_add(&f->view, bloom_hash_value(hasher, value, f->view.p.seed), r);
 }
 
 uint64
