@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/clients/make_vectors.sh N OUT: the client libraries' test vectors
 # (tests/clients/vectors.sql), made by PostgreSQL N on a throwaway cluster,
-# into OUT/vectors-N.jsonl.  Run as root where the extension is installed
+# into OUT/vectors-N.jsonl, and its window filters' (tests/clients/windows.sql)
+# into OUT/windows-N.jsonl.  Run as root where the extension is installed
 # for N (tools/suite.sh installed it: on the host, or in N's chroot, whose
 # output is /build/output).  ADDED and ABSENT: values per type (2,000 and
 # 100,000).
@@ -24,3 +25,10 @@ grep '^{' "$file.raw" >"$file"
 rm -f "$file.raw"
 [ "$(wc -l <"$file")" -eq 14 ] || { echo "vectors-$version: expected 14 types"; exit 1; }
 echo "vectors-$version: $(wc -l <"$file") types, $(($(wc -c <"$file") / 1024)) kB"
+# (1.12) window filters: cases the clients replay (tests/clients/windows.sql), into OUT/windows-N.jsonl
+windows=$out/windows-$version.jsonl
+pg_virtualenv -v "$version" -t psql -X -q -At -v ON_ERROR_STOP=1 -f tests/clients/windows.sql >"$windows.raw"
+grep '^{' "$windows.raw" >"$windows"
+rm -f "$windows.raw"
+[ "$(wc -l <"$windows")" -eq 10 ] || { echo "windows-$version: expected 10 cases"; exit 1; }
+echo "windows-$version: $(wc -l <"$windows") cases"

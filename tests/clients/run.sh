@@ -34,6 +34,10 @@
 #     src/ importing another in a cycle (tests/clients/import_cycles.mjs);
 #     and the vectors of the host's version answered in headless Chromium,
 #     through a test page.
+#   - window filters (1.12): for every version's windows-N.jsonl
+#     (tests/clients/windows.sql), WindowFilter.create and its adds and
+#     advances give the server's bytes and text, the server's filters read
+#     back answer every probe as bloom_contains, unions as bloom_union;
 #   - writing (1.11): for every vectors file, each library's create/add
 #     give bloom_agg's bytes and text for every type and both layouts, a
 #     derived filter takes an add and a union as the server's, and create
@@ -73,6 +77,7 @@ check() { # NAME CMD...: run CMD, count it (and say how long it took)
 py=clients/python
 js=clients/js
 files=()
+windows=()
 for v in $versions; do
 	if [ "$v" = "$host_version" ]; then
 		check "vectors made by $v" bash tests/clients/make_vectors.sh "$v" "$work/vectors"
@@ -80,9 +85,10 @@ for v in $versions; do
 		check "vectors made by $v" env BLOOM_CHROOT_OUTPUT="$work/out-$v" \
 			bash tools/chroot.sh run "$v" bash tests/clients/make_vectors.sh "$v" /build/output
 		mkdir -p "$work/vectors"
-		cp "$work/out-$v/vectors-$v.jsonl" "$work/vectors/" 2>/dev/null || true
+		cp "$work/out-$v/vectors-$v.jsonl" "$work/out-$v/windows-$v.jsonl" "$work/vectors/" 2>/dev/null || true
 	fi
 	[ -s "$work/vectors/vectors-$v.jsonl" ] && files+=("$work/vectors/vectors-$v.jsonl")
+	[ -s "$work/vectors/windows-$v.jsonl" ] && windows+=("$work/vectors/windows-$v.jsonl")
 done
 # the sizes the host's server gives filters (tests/clients/sizing.sql): the
 # writers' create() must give the same m and k
@@ -222,6 +228,9 @@ check "js: writing's API (create, add, union, UUID text)" node "$js/test/write-a
 for f in "${files[@]}"; do
 	vectors_check "$f" "js: writes $(basename "$f" .jsonl)'s filters byte for byte, and the sizes" \
 		env BLOOM_SIZING="$sizing" node "$js/test/write.mjs"
+done
+for f in "${windows[@]}"; do
+	check "js: window filters of $(basename "$f" .jsonl), byte for byte" env BLOOM_WINDOWS="$f" node "$js/test/window.mjs"
 done
 check "js: filters over 2^32 bits" node "$js/test/large.mjs"
 check "js: packaging" bash tests/clients/js_package.sh "$work/js-package" "$packages"

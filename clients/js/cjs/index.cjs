@@ -26,6 +26,7 @@ __export(src_exports, {
   IndexFilter: () => IndexFilter,
   ParquetFilter: () => ParquetFilter,
   SparkFilter: () => SparkFilter,
+  WindowFilter: () => WindowFilter,
   fromBloomBytes: () => fromBloomBytes
 });
 module.exports = __toCommonJS(src_exports);
@@ -43,7 +44,13 @@ var COUNTING4 = 2;
 var BLOCKED512 = 3;
 var EXPLICIT = 4;
 var LAYERED = 5;
+var WINDOW = 9;
 var LAYOUT_NAMES = { 1: "classic", 2: "counting4", 3: "blocked512", 4: "explicit", 5: "layered" };
+var WINDOW_FIXED = 26;
+var WINDOW_MAX_HASHES = 64;
+var WINDOW_MAX_GENERATIONS = 4096;
+var WINDOW_MAX_SLICES = WINDOW_MAX_HASHES + WINDOW_MAX_GENERATIONS - 1;
+var layoutName = (layout) => layout === WINDOW ? "window" : LAYOUT_NAMES[layout];
 var FLAG_DERIVED = 1;
 var FLAG_TARGET = 2;
 var HEADER_SIZE = 36;
@@ -71,9 +78,24 @@ function u64(view, at) {
   return view.getBigUint64(at, true);
 }
 var num = (b) => Number(b);
-function checkParams(layout, scheme, k, m, elemlen) {
+function checkParams(layout, scheme, k, m, elemlen, window = false) {
   if (layout >= 6 && layout <= 8)
     throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
+  if (layout === WINDOW && !window)
+    throw fail("a window filter (bloom_window's): read it with WindowFilter.from");
+  if (layout === WINDOW) {
+    if (scheme !== 1)
+      throw fail(`unknown hash scheme ${scheme} (this version knows 1)`);
+    if (k < 1 || k > WINDOW_MAX_SLICES)
+      throw fail(`number of slices k = ${k} of a window filter is out of range (1 to ${WINDOW_MAX_SLICES})`);
+    if (m === 0n || m % BigInt(64 * k) !== 0n)
+      throw fail(`number of bits m = ${m} of a window filter of ${k} slices is not a positive multiple of ${64 * k}`);
+    if (m > BigInt(MAX_BITS))
+      throw fail(`number of bits m = ${m} exceeds the maximum of ${MAX_BITS} (1 GB)`);
+    if (elemlen > MAX_ELEM_LEN)
+      throw fail(`element key is longer than ${MAX_ELEM_LEN} bytes`);
+    return;
+  }
   if (!(layout in LAYOUT_NAMES))
     throw fail(`unknown layout ${layout} (this version knows 1 = classic, 2 = counting4, 3 = blocked512, 4 = explicit, 5 = layered)`);
   if (scheme !== 1)
@@ -107,12 +129,13 @@ function checkFlags(layout, flags) {
   if (flags & ~3)
     throw fail(`unknown flags 0x${flags.toString(16).padStart(2, "0")} (this build knows 0x01, 0x02)`);
   if (flags & FLAG_DERIVED && layout !== CLASSIC && layout !== BLOCKED512)
-    throw fail(`${LAYOUT_NAMES[layout]} filters cannot be derived`);
+    throw fail(`${layoutName(layout)} filters cannot be derived`);
   if (flags & FLAG_TARGET && (flags & FLAG_DERIVED || layout !== EXPLICIT && layout !== CLASSIC))
     throw fail("only an explicit or classic filter that is not derived has a target");
 }
 function payloadSize(layout, k, m, flags, elemlen) {
-  const total = HEADER_SIZE + extensionBytes(flags) + elemlen + (layout === LAYERED ? k * LAYER_SIZE : 0) + dataBytes(layout, num(m));
+  const table = layout === LAYERED ? k * LAYER_SIZE : layout === WINDOW ? WINDOW_FIXED + 8 * k : 0;
+  const total = HEADER_SIZE + extensionBytes(flags) + elemlen + table + dataBytes(layout, num(m));
   if (total > MAX_PAYLOAD)
     throw fail(`filter of ${total} bytes exceeds the 1 GB limit`);
   return total;
@@ -162,7 +185,7 @@ function elemText(bytes) {
     throw fail(`element key "${escapeBytes(bytes)}" is not valid UTF-8`);
   }
 }
-function parseBinary(buf) {
+function parseBinary(buf, window = false) {
   const len = buf.length;
   if (len < HEADER_SIZE)
     throw fail(`value is truncated: ${len} bytes, the header alone needs ${HEADER_SIZE}`);
@@ -178,7 +201,7 @@ function parseBinary(buf) {
     checkFlags(layout, flags);
   if (n > INT64_MAX)
     throw fail("number of values added is out of range");
-  checkParams(layout, scheme, k, m, elemlen);
+  checkParams(layout, scheme, k, m, elemlen, window);
   checkFlags(layout, flags);
   const expected = payloadSize(layout, k, m, flags, elemlen);
   if (len !== expected)
@@ -218,6 +241,11 @@ function parseBinary(buf) {
       throw fail(`the layers' bits sum to ${total}, not to m = ${m}`);
     after += k * LAYER_SIZE;
   }
+  let win = null;
+  if (layout === WINDOW) {
+    win = readWindow(view, after, k, n);
+    after += WINDOW_FIXED + 8 * k;
+  }
   const p = {
     layout,
     scheme,
@@ -235,11 +263,47 @@ function parseBinary(buf) {
     elem,
     elemlen,
     layers,
+    window: win,
     data: buf.subarray(after),
     size: len
   };
   checkData(p);
   return p;
+}
+function readWindow(view, at, k, n) {
+  const hashes = view.getUint16(at, true);
+  if (hashes < 1 || hashes > WINDOW_MAX_HASHES || hashes > k)
+    throw fail(`a window filter's hashes = ${hashes} is out of range (1 to ${WINDOW_MAX_HASHES}, at most its ${k} slices)`);
+  if (k - hashes + 1 > WINDOW_MAX_GENERATIONS)
+    throw fail(`a window filter of ${k} slices and ${hashes} hashes spans ${k - hashes + 1} generations, more than ${WINDOW_MAX_GENERATIONS}`);
+  const capacity = u64(view, at + 2), generation = view.getBigInt64(at + 10, true), interval = view.getBigInt64(at + 18, true);
+  if (capacity < 1n || capacity > INT64_MAX)
+    throw fail(`a window filter's capacity ${capacity} is out of range`);
+  if (interval < 0n)
+    throw fail(`a window filter's interval ${interval} is negative`);
+  const counts = new BigUint64Array(k);
+  let left = n;
+  for (let slot = 0; slot < k; slot++) {
+    counts[slot] = u64(view, at + WINDOW_FIXED + 8 * slot);
+    if (counts[slot] > left)
+      throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left -= counts[slot];
+  }
+  return { hashes, capacity, generation, interval, counts };
+}
+function checkWindowData(p) {
+  const w = p.window, S = p.k, bytes = p.m / S / 8;
+  checkElemAndAdded(p);
+  const now = Number((w.generation % BigInt(S) + BigInt(S)) % BigInt(S));
+  for (let age = 0; age < S; age++) {
+    const slot = (now + S - age) % S;
+    let wrote = 0n;
+    for (let j = 0; j < w.hashes && j <= age; j++)
+      wrote += w.counts[(now + S - (age - j)) % S];
+    const set = BigInt(popcount(p.data, slot * bytes, (slot + 1) * bytes));
+    if (set > wrote)
+      throw fail(`slice ${slot} of a window filter has ${set} bits set, more than the ${wrote} values added in the generations that wrote it`);
+  }
 }
 function checkElemAndAdded(p) {
   if (p.n === 0n && p.elemlen !== 0)
@@ -249,6 +313,8 @@ function checkElemAndAdded(p) {
 }
 function checkData(p) {
   const d = p.data;
+  if (p.layout === WINDOW)
+    return checkWindowData(p);
   if (p.layout === EXPLICIT) {
     if (p.n < BigInt(p.m))
       throw fail(`${p.m} hashes are held, more than the ${p.n} values added`);
@@ -436,7 +502,45 @@ function takeData(c, label, nbytes, out) {
       out[o++] = v >>> 8 & 255;
   }
 }
-function textToBinary(text) {
+function takeWindow(c, k, n) {
+  if (k < 1n || k > BigInt(WINDOW_MAX_SLICES))
+    throw fail(`number of slices k = ${k} of a window filter is out of range (1 to ${WINDOW_MAX_SLICES})`);
+  if (!c.take("window="))
+    throw fail('expected "window=" after the element key');
+  const field = (what, negativeOk, max, sep) => {
+    const negative = negativeOk && c.take("-");
+    const d = c.digits();
+    if (d === "" || d[0] === "0" && d.length > 1 || negative && /^0+$/.test(d))
+      throw fail(`a window filter's ${what} must be a decimal without leading zeros`);
+    if (d.length > 20 || BigInt(d) > max + (negative ? 1n : 0n))
+      throw fail(`a window filter's ${what} is out of range`);
+    if (sep !== null && !c.take(sep))
+      throw fail(`expected "${sep}" after a window filter's ${what}`);
+    return negative ? -BigInt(d) : BigInt(d);
+  };
+  const hashes = field("hashes", false, BigInt(WINDOW_MAX_HASHES), ":");
+  const capacity = field("capacity", false, INT64_MAX, ":");
+  const generation = field("generation", true, INT64_MAX, ":");
+  const interval = field("interval", false, INT64_MAX, null);
+  if (hashes < 1n || hashes > k || k - hashes + 1n > BigInt(WINDOW_MAX_GENERATIONS) || capacity < 1n)
+    throw fail(`a window filter of ${k} slices cannot have hashes = ${hashes} and capacity = ${capacity}`);
+  if (!c.take(" counts="))
+    throw fail('expected " counts=" after the window');
+  const counts = new BigUint64Array(Number(k));
+  let left = n;
+  for (let slot = 0; slot < Number(k); slot++) {
+    if (slot > 0 && !c.take(","))
+      throw fail(`expected ${k} counts, separated by ","`);
+    counts[slot] = field("count", false, INT64_MAX, null);
+    if (counts[slot] > left)
+      throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left -= counts[slot];
+  }
+  if (!c.take(" "))
+    throw fail("expected a space after the counts");
+  return { hashes: Number(hashes), capacity, generation, interval, counts };
+}
+function textToBinary(text, window = false) {
   const s = encoder.encode(text);
   const c = new Cursor(s);
   if (!c.take("v"))
@@ -444,7 +548,7 @@ function textToBinary(text) {
   if (!c.take("1 "))
     throw fail('unknown format version (this build reads "v1")');
   let layout = 0;
-  for (const [word2, l] of [["classic ", CLASSIC], ["counting4 ", COUNTING4], ["blocked512 ", BLOCKED512], ["explicit ", EXPLICIT], ["layered ", LAYERED]])
+  for (const [word2, l] of [["classic ", CLASSIC], ["counting4 ", COUNTING4], ["blocked512 ", BLOCKED512], ["explicit ", EXPLICIT], ["layered ", LAYERED], ["window ", WINDOW]])
     if (c.take(word2)) {
       layout = l;
       break;
@@ -466,12 +570,13 @@ function textToBinary(text) {
   }
   const elem = takeElem(c);
   const layers = layout === LAYERED ? takeLayers(c, k, m) : [];
+  const win = layout === WINDOW ? takeWindow(c, k, n) : null;
   if (n > INT64_MAX)
     throw fail(`number of values added n = ${n} is out of range (0 to ${INT64_MAX})`);
-  if (k > BigInt(MAX_HASHES))
+  if (layout !== WINDOW && k > BigInt(MAX_HASHES))
     throw fail(`number of hashes k = ${k} is out of range (1 to ${MAX_HASHES})`);
   scheme = scheme > 255n ? 0 : Number(scheme);
-  checkParams(layout, scheme, Number(k), m, elem.length);
+  checkParams(layout, scheme, Number(k), m, elem.length, window);
   checkFlags(layout, flags);
   if (bound > m)
     throw fail(`bound ${bound} exceeds m = ${m}`);
@@ -479,7 +584,7 @@ function textToBinary(text) {
     throw fail("estimated distinct count is out of range");
   const size = payloadSize(layout, Number(k), m, flags, elem.length);
   const buf = new Uint8Array(size);
-  const at = writeHeader(buf, { layout, scheme, flags, k: Number(k), seed, m, n, bound, est, target, elem, layers });
+  const at = writeHeader(buf, { layout, scheme, flags, k: Number(k), seed, m, n, bound, est, target, elem, layers, window: win });
   takeData(c, dataLabel(layout) + "=", dataBytes(layout, Number(m)), buf.subarray(at));
   return buf;
 }
@@ -508,6 +613,18 @@ function writeHeader(buf, h) {
     v.setUint16(at + 8, lk, true);
     at += LAYER_SIZE;
   }
+  if (h.window) {
+    const w = h.window;
+    v.setUint16(at, w.hashes, true);
+    v.setBigUint64(at + 2, w.capacity, true);
+    v.setBigInt64(at + 10, w.generation, true);
+    v.setBigInt64(at + 18, w.interval, true);
+    at += WINDOW_FIXED;
+    for (const count of w.counts) {
+      v.setBigUint64(at, count, true);
+      at += 8;
+    }
+  }
   return at;
 }
 function toBinary(p) {
@@ -527,7 +644,7 @@ function base64(d) {
   return out.join("");
 }
 function toText(p) {
-  let text = `v1 ${LAYOUT_NAMES[p.layout]} m=${p.m} k=${p.k} scheme=${p.scheme} seed=${p.seed} n=${p.n} `;
+  let text = `v1 ${layoutName(p.layout)} m=${p.m} k=${p.k} scheme=${p.scheme} seed=${p.seed} n=${p.n} `;
   if (p.flags & FLAG_DERIVED)
     text += `bound=${p.bound} est=${p.estExact} `;
   if (p.flags & FLAG_TARGET)
@@ -535,8 +652,12 @@ function toText(p) {
   let elem = "";
   for (const c of encoder.encode(p.elem))
     elem += PLAIN.has(c) ? String.fromCharCode(c) : "%" + c.toString(16).toUpperCase().padStart(2, "0");
-  const layers = p.layout === LAYERED ? " layers=" + p.layers.map((l) => `${l.m}:${l.k}`).join(",") : "";
-  return `${text}elem=${elem}${layers} ${dataLabel(p.layout)}=${base64(p.data)}`;
+  let table = p.layout === LAYERED ? " layers=" + p.layers.map((l) => `${l.m}:${l.k}`).join(",") : "";
+  if (p.layout === WINDOW) {
+    const w = p.window;
+    table = ` window=${w.hashes}:${w.capacity}:${w.generation}:${w.interval} counts=${Array.from(w.counts).join(",")}`;
+  }
+  return `${text}elem=${elem}${table} ${dataLabel(p.layout)}=${base64(p.data)}`;
 }
 
 // src/pghash.js
@@ -919,7 +1040,7 @@ function parseTimestampText(v, withZone) {
   const [hh, mi, ss] = [m[4], m[5], m[6]].map((x) => parseInt(x, 10));
   if (mi > 59 || ss > 60 || hh > 24 || hh === 24 && (mi > 0 || ss > 0 || /[1-9]/.test(m[7] || "")))
     throw fail2(`"${v}" is not a ${what}: date/time field value out of range`);
-  const micros = parseInt((m[7] || "").padEnd(6, "0"), 10);
+  const micros2 = parseInt((m[7] || "").padEnd(6, "0"), 10);
   let offset = 0;
   if (m[8] && m[8] !== "Z") {
     const z = /^([+-])(\d{2}):?(\d{2})?(?::(\d{2}))?$/.exec(m[8]);
@@ -928,7 +1049,7 @@ function parseTimestampText(v, withZone) {
       offset = -offset;
   }
   const seconds = days * 86400 + hh * 3600 + mi * 60 + ss - offset;
-  return BigInt(seconds) * 1000000n + BigInt(micros);
+  return BigInt(seconds) * 1000000n + BigInt(micros2);
 }
 function hashTimestampLike(v, sh, sl, withZone) {
   let us;
@@ -1011,6 +1132,24 @@ function describe(value) {
   if (value instanceof Uint8Array)
     return "Uint8Array";
   return typeof value;
+}
+function kindOf(value) {
+  switch (typeof value) {
+    case "number":
+      return "number";
+    case "bigint":
+      return "bigint";
+    case "string":
+      return "string";
+    case "boolean":
+      return "boolean";
+    default:
+      if (value instanceof Date)
+        return "date";
+      if (value instanceof Uint8Array)
+        return "bytes";
+      return "other";
+  }
 }
 
 // src/probe_wasm.js
@@ -1465,6 +1604,67 @@ function sizeFor(layout, n, fpp) {
     return { m: classicM, k: optimalHashes(n, classicM) };
   const m = smallestMeeting(layout, n, fpp, Math.ceil(classicM / BLOCK_BITS2), BLOCK_BITS2);
   return { m, k: layoutOptimalHashes(layout, n, m) };
+}
+var WINDOW_MAX_HASHES2 = 64;
+var WINDOW_FIXED2 = 26;
+var LN2 = 0.6931471805599453;
+function power(base, e) {
+  let result2 = 1;
+  while (e > 0) {
+    if (e % 2 === 1)
+      result2 *= base;
+    base *= base;
+    e = Math.floor(e / 2);
+  }
+  return result2;
+}
+function windowFppOfFills(fill, hashes) {
+  const run = new Float64Array(hashes);
+  run[0] = 1;
+  let fpp = 0;
+  for (let i = 0; i < fill.length; i++) {
+    const f = fill[i];
+    let total = 0;
+    fpp += run[hashes - 1] * f;
+    for (let r = 0; r < hashes; r++)
+      total += run[r];
+    for (let r = hashes - 1; r > 0; r--)
+      run[r] = run[r - 1] * f;
+    run[0] = total * (1 - f);
+  }
+  return fpp;
+}
+function fullestFills(hashes, generations, sliceBits, capacity, certain) {
+  const slices = hashes + generations - 1;
+  const fill = new Float64Array(slices);
+  for (let age = 0; age < slices; age++) {
+    const written = age + 1 < hashes ? age + 1 : hashes;
+    fill[age] = age >= certain ? 1 : 1 - power(1 - 1 / sliceBits, capacity * written);
+  }
+  return fill;
+}
+function windowFpp(hashes, generations, sliceBits, capacity) {
+  const slices = hashes + generations - 1;
+  return windowFppOfFills(fullestFills(hashes, generations, sliceBits, capacity, slices), hashes);
+}
+function windowSizeFor(capacity, fpp, generations) {
+  if (!(capacity >= 1) || capacity > 2 ** 63)
+    throw new BloomFilterError("capacity per generation must be at least 1");
+  if (!(fpp > 0 && fpp < 1))
+    throw new BloomFilterError("false-positive rate must be between 0 and 1 (exclusive)");
+  if (!Number.isInteger(generations) || generations < 1 || generations > 4096)
+    throw new BloomFilterError("generations must be between 1 and 4096");
+  capacity = Math.floor(capacity);
+  for (let k = 1; k <= WINDOW_MAX_HASHES2; k++) {
+    let bits = Math.ceil(k * capacity / LN2);
+    const slices = k + generations - 1;
+    bits = Math.ceil(bits / 64) * 64;
+    if (bits * slices > MAX_BITS2 - 8 * (WINDOW_FIXED2 + 8 * slices))
+      throw new BloomFilterError(`a window filter of ${capacity} values per generation over ${generations} generations at rate ${fpp} needs more than the maximum of ${MAX_BITS2} bits (1 GB)`);
+    if (windowFpp(k, generations, bits, capacity) <= fpp)
+      return { hashes: k, sliceBits: bits };
+  }
+  throw new BloomFilterError(`no window filter of at most ${WINDOW_MAX_HASHES2} hashes per value meets a rate of ${fpp} over ${generations} generations: ask for a higher rate or fewer generations`);
 }
 
 // src/types.js
@@ -2044,24 +2244,6 @@ function describeList(values) {
     return "a string (one value; pass an array of them)";
   return typeof values;
 }
-function kindOf(value) {
-  switch (typeof value) {
-    case "number":
-      return "number";
-    case "bigint":
-      return "bigint";
-    case "string":
-      return "string";
-    case "boolean":
-      return "boolean";
-    default:
-      if (value instanceof Date)
-        return "date";
-      if (value instanceof Uint8Array)
-        return "bytes";
-      return "other";
-  }
-}
 
 // src/refresh.js
 var SQL = "SELECT stamp::text AS stamp, bloom_send(filter) AS filter FROM bloom_index_refresh($1::regclass, $2::bigint)";
@@ -2138,6 +2320,303 @@ var IndexFilter = class {
   /** filter.contains(value): false is certain as of the last refresh. */
   contains(value) {
     return this.filter.contains(value);
+  }
+};
+
+// src/window.js
+var INT64_MAX4 = (1n << 63n) - 1n;
+var INT64_MIN2 = -(1n << 63n);
+var TWO323 = 4294967296;
+var EPOCH_2000_US = 946684800000000n;
+var fail4 = (message) => new BloomFilterError(message);
+function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
+  const pLo = slot * (yLo >>> 0);
+  const lo = (xLo >>> 0) + pLo % TWO323;
+  const hi = ((xHi >>> 0) + (slot * (yHi >>> 0) + Math.floor(pLo / TWO323)) % TWO323 + (lo >= TWO323 ? 1 : 0)) % TWO323;
+  return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
+}
+function micros(at) {
+  if (typeof at === "bigint")
+    return at;
+  if (at instanceof Date && !Number.isNaN(at.getTime()))
+    return BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
+  throw fail4(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+}
+function floorDiv(t, len) {
+  const q = t / len;
+  return t % len < 0n ? q - 1n : q;
+}
+var WindowFilter = class {
+  #p;
+  #type;
+  constructor(parsed, type = null) {
+    this.#p = parsed;
+    this.#type = type;
+  }
+  /**
+   * A window filter from its binary form (a Uint8Array or Buffer) or its
+   * text form (a string); options.type as BloomFilter.from's.
+   */
+  static from(input, options = void 0) {
+    let parsed;
+    if (typeof input === "string")
+      parsed = parseBinary(textToBinary(input, true), true);
+    else if (input instanceof Uint8Array)
+      parsed = parseBinary(input.slice(), true);
+    else
+      throw fail4(`WindowFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
+    if (parsed.layout !== WINDOW)
+      throw fail4(`a ${LAYOUT_NAMES[parsed.layout]} filter is not a window filter: read it with BloomFilter.from`);
+    parsed.data = parsed.data.slice();
+    const type = options?.type === void 0 ? null : sqlType(options.type);
+    if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
+      throw fail4(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
+    return new WindowFilter(parsed, type);
+  }
+  /**
+   * An empty window filter, as the server's bloom_window: options.type (an
+   * SQL type's name), options.capacity values a generation,
+   * options.falsePositiveRate (0.01), options.generations (10); with
+   * options.generationLength (microseconds, a bigint or a number) its
+   * generations are times, its current one holding options.at (a Date, or
+   * microseconds from 2000-01-01 UTC; now by default).
+   */
+  static create(options) {
+    if (options === null || typeof options !== "object")
+      throw fail4('WindowFilter.create takes an object, as { type: "text", capacity: 10000, generations: 24 }');
+    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at } = options;
+    const t = sqlType(type);
+    const cap = typeof capacity === "bigint" ? Number(capacity) : capacity;
+    if (typeof cap !== "number" || !Number.isSafeInteger(cap) || cap < 1)
+      throw fail4(`capacity must be an integer of at least 1, not ${String(capacity)}`);
+    const { hashes, sliceBits } = windowSizeFor(cap, falsePositiveRate, generations);
+    let interval = 0n, generation = 0n;
+    if (generationLength !== void 0) {
+      interval = BigInt(generationLength);
+      if (interval <= 0n)
+        throw fail4("a generation length must be a positive number of microseconds");
+      generation = floorDiv(micros(at === void 0 ? new Date() : at), interval);
+    }
+    const k = hashes + generations - 1, m = sliceBits * k;
+    const parsed = {
+      layout: WINDOW,
+      scheme: 1,
+      flags: 0,
+      k,
+      seed: 0n,
+      seedHi: 0,
+      seedLo: 0,
+      m,
+      n: 0n,
+      bound: 0,
+      est: 0,
+      estExact: 0n,
+      target: 0,
+      elem: "",
+      elemlen: 0,
+      layers: [],
+      data: new Uint8Array(m / 8),
+      window: { hashes, capacity: BigInt(cap), generation, interval, counts: new BigUint64Array(k) },
+      size: payloadSize(WINDOW, k, BigInt(m), 0, 0)
+    };
+    return new WindowFilter(parsed, t);
+  }
+  #shape() {
+    const p = this.#p, w = p.window, S = p.k;
+    return { S, hashes: w.hashes, generations: S - w.hashes + 1, sliceBits: p.m / S, now: Number((w.generation % BigInt(S) + BigInt(S)) % BigInt(S)) };
+  }
+  /** Its shape and clock, as bloom_window_info reports them (generationLength in microseconds, or null). */
+  get info() {
+    const p = this.#p, w = p.window, s = this.#shape();
+    let inWindow = 0n;
+    for (let age = 0; age < s.generations; age++)
+      inWindow += w.counts[(s.now + s.S - age) % s.S];
+    const fill = new Float64Array(s.S);
+    for (let age = 0; age < s.S; age++) {
+      const slot = (s.now + s.S - age) % s.S, bytes = s.sliceBits / 8;
+      fill[age] = popcount(p.data, slot * bytes, (slot + 1) * bytes) / s.sliceBits;
+    }
+    return {
+      hashes: w.hashes,
+      generations: s.generations,
+      slices: s.S,
+      sliceBits: s.sliceBits,
+      capacity: w.capacity,
+      generation: w.generation,
+      generationLength: w.interval === 0n ? null : w.interval,
+      valuesAdded: p.n,
+      valuesInWindow: inWindow > INT64_MAX4 ? INT64_MAX4 : inWindow,
+      estimatedFpp: windowFppOfFills(fill, w.hashes),
+      elementFamily: p.elemlen === 0 ? null : p.elem
+    };
+  }
+  // the hash of value (as the family hashes it), or null where no filter of it holds it
+  #hash(value, adding) {
+    const p = this.#p;
+    if (this.#type !== null && (value = this.#type.convert(value, adding)) === NEVER)
+      return null;
+    const kind = kindOf(value);
+    if (p.elemlen === 0 && !adding) {
+      checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kind, 0, 0);
+      return null;
+    }
+    const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
+    const h = hasherFor(family, value, kind)(value, 0, 0);
+    if (p.elemlen === 0) {
+      p.elem = family;
+      p.elemlen = new TextEncoder().encode(family).length;
+      p.size = payloadSize(WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+    }
+    hashXY(h[0] | 0, h[1] | 0);
+    return [XY[0], XY[1], XY[2], XY[3]];
+  }
+  /** Whether value may have been added within the window (false is certain). */
+  contains(value) {
+    if (value === null || value === void 0)
+      return false;
+    const xy = this.#hash(value, false);
+    if (xy === null)
+      return false;
+    const s = this.#shape(), d = this.#p.data, k = s.hashes;
+    const held = (age) => {
+      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (s.now + s.S - age) % s.S, s.sliceBits);
+      return (d[Math.floor(bit / 8)] & 1 << bit % 8) !== 0;
+    };
+    let end = k - 1;
+    while (end < s.S) {
+      if (!held(end)) {
+        end += k;
+        continue;
+      }
+      let run = 1, a;
+      for (a = end; a > 0 && run < k && held(a - 1); a--)
+        run++;
+      for (a = end + 1; run < k && a < s.S && held(a); a++)
+        run++;
+      if (run >= k)
+        return true;
+      end = a + k;
+    }
+    return false;
+  }
+  /**
+   * Adds value in the current generation, or (a filter whose generations
+   * are times) in the generation holding `at`, moving the filter on to it
+   * if later; a value older than every slice adds nothing.  null and
+   * undefined are skipped.  Returns the filter.
+   */
+  add(value, at = void 0) {
+    if (value === null || value === void 0)
+      return this;
+    const w = this.#p.window;
+    let r = w.generation;
+    if (at !== void 0 && at !== null) {
+      if (w.interval === 0n)
+        throw fail4("this window filter's generations are not times: add(value) adds to its current generation");
+      r = floorDiv(micros(at), w.interval);
+      if (r < w.generation && w.generation - r >= BigInt(this.#p.k))
+        return this;
+    }
+    const xy = this.#hash(value, true);
+    if (xy === null)
+      return this;
+    if (r > w.generation)
+      this.#advanceTo(r);
+    const s = this.#shape(), d = this.#p.data;
+    const age = Number(w.generation - r), first = Number((r % BigInt(s.S) + BigInt(s.S)) % BigInt(s.S));
+    for (let j = 0; j < s.hashes && age + j < s.S; j++) {
+      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (first + s.S - j) % s.S, s.sliceBits);
+      d[Math.floor(bit / 8)] |= 1 << bit % 8;
+    }
+    if (w.counts[first] < INT64_MAX4)
+      w.counts[first] += 1n;
+    if (this.#p.n < INT64_MAX4)
+      this.#p.n += 1n;
+    return this;
+  }
+  #advanceTo(to) {
+    const p = this.#p, w = p.window, s = this.#shape();
+    let steps = to - w.generation;
+    if (steps > BigInt(s.S))
+      steps = BigInt(s.S);
+    const bytes = s.sliceBits / 8;
+    for (let t = 1; t <= Number(steps); t++) {
+      const slot = (s.now + t) % s.S;
+      p.data.fill(0, slot * bytes, (slot + 1) * bytes);
+      w.counts[slot] = 0n;
+    }
+    w.generation = to;
+  }
+  /**
+   * Moves the filter on: by `by` generations (a non-negative integer, 1 by
+   * default), or (a filter whose generations are times) to the generation
+   * holding a time (a Date, or microseconds from 2000-01-01 UTC), if later.
+   * Returns the filter.
+   */
+  advance(by = 1) {
+    const w = this.#p.window;
+    if (by instanceof Date || typeof by === "bigint") {
+      if (w.interval === 0n)
+        throw fail4("this window filter's generations are not times: advance(n) moves it on");
+      const to2 = floorDiv(micros(by), w.interval);
+      if (to2 > w.generation)
+        this.#advanceTo(to2);
+      return this;
+    }
+    if (!Number.isSafeInteger(by) || by < 0)
+      throw fail4(`a window filter advances by 0 or more generations, not ${by}`);
+    const to = w.generation + BigInt(by);
+    if (to > INT64_MAX4 || to < INT64_MIN2)
+      throw fail4("generation number out of range");
+    this.#advanceTo(to);
+    return this;
+  }
+  /** A new filter holding both filters' values, at the later generation (the server's f | g). */
+  union(other) {
+    if (!(other instanceof WindowFilter))
+      throw fail4("union takes another WindowFilter");
+    const a = WindowFilter.from(this.toBytes()), b = WindowFilter.from(other.toBytes());
+    const pa = a.#p, pb = b.#p, wa = pa.window, wb = pb.window;
+    const diff = [];
+    if (pa.k - wa.hashes !== pb.k - wb.hashes)
+      diff.push(`generations: ${pa.k - wa.hashes + 1} and ${pb.k - wb.hashes + 1}`);
+    if (wa.capacity !== wb.capacity || wa.hashes !== wb.hashes || pa.m !== pb.m)
+      diff.push(`capacity or rate (${wa.capacity} values, ${wa.hashes} hashes and ${wb.capacity} values, ${wb.hashes} hashes)`);
+    if (wa.interval !== wb.interval)
+      diff.push(`generation length: ${wa.interval} and ${wb.interval} microseconds`);
+    if (pa.elemlen !== 0 && pb.elemlen !== 0 && pa.elem !== pb.elem)
+      diff.push(`element family: ${pa.elem} and ${pb.elem}`);
+    if (diff.length > 0)
+      throw fail4(`cannot combine bloom filters that differ in ${diff.join("; ")}`);
+    if (wa.generation < wb.generation)
+      a.#advanceTo(wb.generation);
+    if (wb.generation < wa.generation)
+      b.#advanceTo(wa.generation);
+    const type = this.#type !== null && other.#type !== null && this.#type.name === other.#type.name ? this.#type : null;
+    if (pb.elemlen === 0)
+      return new WindowFilter(pa, type);
+    if (pa.elemlen === 0)
+      return new WindowFilter(pb, type);
+    for (let i = 0; i < pa.data.length; i++)
+      pa.data[i] |= pb.data[i];
+    for (let slot = 0; slot < pa.k; slot++) {
+      const sum = wa.counts[slot] + wb.counts[slot];
+      wa.counts[slot] = sum > INT64_MAX4 ? INT64_MAX4 : sum;
+    }
+    pa.n = pa.n + pb.n > INT64_MAX4 ? INT64_MAX4 : pa.n + pb.n;
+    return new WindowFilter(pa, type);
+  }
+  /** The binary form, as bloom_send gives it. */
+  toBytes() {
+    return toBinary(this.#p);
+  }
+  /** What node-postgres sends for it as a parameter: the binary form. */
+  toPostgres() {
+    return this.toBytes();
+  }
+  /** The text form, as SELECT f::text prints it. */
+  toString() {
+    return toText(this.#p);
   }
 };
 

@@ -8,7 +8,7 @@
 // this module: nothing here imports refresh.js or index.js).
 
 import * as F from "./format.js";
-import { checkProbeOfEmpty, defaultFamily, hasherFor } from "./values.js";
+import { checkProbeOfEmpty, defaultFamily, hasherFor, kindOf } from "./values.js";
 import { BATCH, batchSpace, probeBatch, probeOne, probePlan } from "./probe.js";
 import { blockedFpp, sizeFor } from "./sizing.js";
 import { NEVER, sqlType } from "./types.js";
@@ -450,17 +450,4 @@ function describeList(values) {
   if (values instanceof Uint8Array) return "a Uint8Array (one bytea value; pass an array of them)";
   if (typeof values === "string") return "a string (one value; pass an array of them)";
   return typeof values;
-}
-
-function kindOf(value) {
-  switch (typeof value) {
-    case "number": return "number";
-    case "bigint": return "bigint";
-    case "string": return "string";
-    case "boolean": return "boolean";
-    default:
-      if (value instanceof Date) return "date";
-      if (value instanceof Uint8Array) return "bytes";
-      return "other";
-  }
 }

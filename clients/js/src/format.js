@@ -13,8 +13,12 @@ export class BloomFilterError extends Error {
 
 const fail = (message) => new BloomFilterError(message);
 
-export const CLASSIC = 1, COUNTING4 = 2, BLOCKED512 = 3, EXPLICIT = 4, LAYERED = 5;
+export const CLASSIC = 1, COUNTING4 = 2, BLOCKED512 = 3, EXPLICIT = 4, LAYERED = 5, WINDOW = 9;
 export const LAYOUT_NAMES = { 1: "classic", 2: "counting4", 3: "blocked512", 4: "explicit", 5: "layered" };
+// a window filter (1.12, core/bf_format_window.h): read only where asked for (WindowFilter, window.js)
+export const WINDOW_FIXED = 26, WINDOW_MAX_HASHES = 64, WINDOW_MAX_GENERATIONS = 4096;
+export const WINDOW_MAX_SLICES = WINDOW_MAX_HASHES + WINDOW_MAX_GENERATIONS - 1;
+const layoutName = (layout) => (layout === WINDOW ? "window" : LAYOUT_NAMES[layout]);
 export const FLAG_DERIVED = 1, FLAG_TARGET = 2;
 const HEADER_SIZE = 36, MAX_HASHES = 64, MAX_LAYERS = 64, LAYER_SIZE = 10, MAX_ELEM_LEN = 255;
 const BLOCK_BITS = 512;
@@ -38,9 +42,20 @@ function u64(view, at) {
 /** A bigint field as a number, where the checks have bounded it. */
 const num = (b) => Number(b);
 
-function checkParams(layout, scheme, k, m, elemlen) {
+function checkParams(layout, scheme, k, m, elemlen, window = false) {
   if (layout >= 6 && layout <= 8)
     throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
+  if (layout === WINDOW && !window) throw fail("a window filter (bloom_window's): read it with WindowFilter.from");
+  if (layout === WINDOW) {
+    if (scheme !== 1) throw fail(`unknown hash scheme ${scheme} (this version knows 1)`);
+    if (k < 1 || k > WINDOW_MAX_SLICES)
+      throw fail(`number of slices k = ${k} of a window filter is out of range (1 to ${WINDOW_MAX_SLICES})`);
+    if (m === 0n || m % BigInt(64 * k) !== 0n)
+      throw fail(`number of bits m = ${m} of a window filter of ${k} slices is not a positive multiple of ${64 * k}`);
+    if (m > BigInt(MAX_BITS)) throw fail(`number of bits m = ${m} exceeds the maximum of ${MAX_BITS} (1 GB)`);
+    if (elemlen > MAX_ELEM_LEN) throw fail(`element key is longer than ${MAX_ELEM_LEN} bytes`);
+    return;
+  }
   if (!(layout in LAYOUT_NAMES))
     throw fail(`unknown layout ${layout} (this version knows 1 = classic, 2 = counting4, 3 = blocked512, 4 = explicit, 5 = layered)`);
   if (scheme !== 1) throw fail(`unknown hash scheme ${scheme} (this version knows 1)`);
@@ -69,13 +84,14 @@ function checkParams(layout, scheme, k, m, elemlen) {
 function checkFlags(layout, flags) {
   if (flags & ~3) throw fail(`unknown flags 0x${flags.toString(16).padStart(2, "0")} (this build knows 0x01, 0x02)`);
   if (flags & FLAG_DERIVED && layout !== CLASSIC && layout !== BLOCKED512)
-    throw fail(`${LAYOUT_NAMES[layout]} filters cannot be derived`);
+    throw fail(`${layoutName(layout)} filters cannot be derived`);
   if (flags & FLAG_TARGET && (flags & FLAG_DERIVED || (layout !== EXPLICIT && layout !== CLASSIC)))
     throw fail("only an explicit or classic filter that is not derived has a target");
 }
 
 export function payloadSize(layout, k, m, flags, elemlen) {
-  const total = HEADER_SIZE + extensionBytes(flags) + elemlen + (layout === LAYERED ? k * LAYER_SIZE : 0) + dataBytes(layout, num(m));
+  const table = layout === LAYERED ? k * LAYER_SIZE : layout === WINDOW ? WINDOW_FIXED + 8 * k : 0;
+  const total = HEADER_SIZE + extensionBytes(flags) + elemlen + table + dataBytes(layout, num(m));
   if (total > MAX_PAYLOAD) throw fail(`filter of ${total} bytes exceeds the 1 GB limit`);
   return total;
 }
@@ -139,8 +155,8 @@ function elemText(bytes) {
   }
 }
 
-/** bf_check_header, then bf_check_data. */
-export function parseBinary(buf) {
+/** bf_check_header, then bf_check_data; window: whether a window filter is taken (bf_check_header_all). */
+export function parseBinary(buf, window = false) {
   const len = buf.length;
   if (len < HEADER_SIZE) throw fail(`value is truncated: ${len} bytes, the header alone needs ${HEADER_SIZE}`);
   if (buf[0] !== 0x42 || buf[1] !== 0x4c || buf[2] !== 0x4f || buf[3] !== 0x4d) throw fail("bad magic number: not a bloom value");
@@ -151,7 +167,7 @@ export function parseBinary(buf) {
   if (version !== 1) throw fail(`unknown format version ${version} (this build reads version 1)`);
   if (flags & ~3) checkFlags(layout, flags);
   if (n > INT64_MAX) throw fail("number of values added is out of range");
-  checkParams(layout, scheme, k, m, elemlen);
+  checkParams(layout, scheme, k, m, elemlen, window);
   checkFlags(layout, flags);
   const expected = payloadSize(layout, k, m, flags, elemlen);
   if (len !== expected)
@@ -182,12 +198,53 @@ export function parseBinary(buf) {
     if (total !== m) throw fail(`the layers' bits sum to ${total}, not to m = ${m}`);
     after += k * LAYER_SIZE;
   }
+  let win = null;
+  if (layout === WINDOW) {
+    win = readWindow(view, after, k, n);
+    after += WINDOW_FIXED + 8 * k;
+  }
   const p = {
     layout, scheme, flags, k, seed, seedHi: Number(seed >> 32n), seedLo: Number(seed & 0xffffffffn), m: num(m), n, bound: num(bound), est: num(est), estExact: est, target,
-    elem, elemlen, layers, data: buf.subarray(after), size: len,
+    elem, elemlen, layers, window: win, data: buf.subarray(after), size: len,
   };
   checkData(p);
   return p;
+}
+
+// a window filter's table (bf_window_table_check): its hashes, capacity,
+// generation, interval and counts, the counts summing to at most n
+function readWindow(view, at, k, n) {
+  const hashes = view.getUint16(at, true);
+  if (hashes < 1 || hashes > WINDOW_MAX_HASHES || hashes > k)
+    throw fail(`a window filter's hashes = ${hashes} is out of range (1 to ${WINDOW_MAX_HASHES}, at most its ${k} slices)`);
+  if (k - hashes + 1 > WINDOW_MAX_GENERATIONS)
+    throw fail(`a window filter of ${k} slices and ${hashes} hashes spans ${k - hashes + 1} generations, more than ${WINDOW_MAX_GENERATIONS}`);
+  const capacity = u64(view, at + 2), generation = view.getBigInt64(at + 10, true), interval = view.getBigInt64(at + 18, true);
+  if (capacity < 1n || capacity > INT64_MAX) throw fail(`a window filter's capacity ${capacity} is out of range`);
+  if (interval < 0n) throw fail(`a window filter's interval ${interval} is negative`);
+  const counts = new BigUint64Array(k);
+  let left = n;
+  for (let slot = 0; slot < k; slot++) {
+    counts[slot] = u64(view, at + WINDOW_FIXED + 8 * slot);
+    if (counts[slot] > left) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left -= counts[slot];
+  }
+  return { hashes, capacity, generation, interval, counts };
+}
+
+// bf_window_check: each slice no fuller than the values its generations added
+function checkWindowData(p) {
+  const w = p.window, S = p.k, bytes = p.m / S / 8;
+  checkElemAndAdded(p);
+  const now = Number(((w.generation % BigInt(S)) + BigInt(S)) % BigInt(S));
+  for (let age = 0; age < S; age++) {
+    const slot = (now + S - age) % S;
+    let wrote = 0n;
+    for (let j = 0; j < w.hashes && j <= age; j++) wrote += w.counts[(now + S - (age - j)) % S];
+    const set = BigInt(popcount(p.data, slot * bytes, (slot + 1) * bytes));
+    if (set > wrote)
+      throw fail(`slice ${slot} of a window filter has ${set} bits set, more than the ${wrote} values added in the generations that wrote it`);
+  }
 }
 
 function checkElemAndAdded(p) {
@@ -197,6 +254,7 @@ function checkElemAndAdded(p) {
 
 function checkData(p) {
   const d = p.data;
+  if (p.layout === WINDOW) return checkWindowData(p);
   if (p.layout === EXPLICIT) {
     if (p.n < BigInt(p.m)) throw fail(`${p.m} hashes are held, more than the ${p.n} values added`);
     checkElemAndAdded(p);
@@ -353,14 +411,47 @@ function takeData(c, label, nbytes, out) {
   }
 }
 
-/** bf_text_parse: the canonical text form to the binary form. */
-export function textToBinary(text) {
+// a window filter's "window=h:c:g:i counts=c,c,... " (bf_text_window_take)
+function takeWindow(c, k, n) {
+  if (k < 1n || k > BigInt(WINDOW_MAX_SLICES))
+    throw fail(`number of slices k = ${k} of a window filter is out of range (1 to ${WINDOW_MAX_SLICES})`);
+  if (!c.take("window=")) throw fail('expected "window=" after the element key');
+  const field = (what, negativeOk, max, sep) => {
+    const negative = negativeOk && c.take("-");
+    const d = c.digits();
+    if (d === "" || (d[0] === "0" && d.length > 1) || (negative && /^0+$/.test(d)))
+      throw fail(`a window filter's ${what} must be a decimal without leading zeros`);
+    if (d.length > 20 || BigInt(d) > max + (negative ? 1n : 0n)) throw fail(`a window filter's ${what} is out of range`);
+    if (sep !== null && !c.take(sep)) throw fail(`expected "${sep}" after a window filter's ${what}`);
+    return negative ? -BigInt(d) : BigInt(d);
+  };
+  const hashes = field("hashes", false, BigInt(WINDOW_MAX_HASHES), ":");
+  const capacity = field("capacity", false, INT64_MAX, ":");
+  const generation = field("generation", true, INT64_MAX, ":");
+  const interval = field("interval", false, INT64_MAX, null);
+  if (hashes < 1n || hashes > k || k - hashes + 1n > BigInt(WINDOW_MAX_GENERATIONS) || capacity < 1n)
+    throw fail(`a window filter of ${k} slices cannot have hashes = ${hashes} and capacity = ${capacity}`);
+  if (!c.take(" counts=")) throw fail('expected " counts=" after the window');
+  const counts = new BigUint64Array(Number(k));
+  let left = n;
+  for (let slot = 0; slot < Number(k); slot++) {
+    if (slot > 0 && !c.take(",")) throw fail(`expected ${k} counts, separated by ","`);
+    counts[slot] = field("count", false, INT64_MAX, null);
+    if (counts[slot] > left) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left -= counts[slot];
+  }
+  if (!c.take(" ")) throw fail("expected a space after the counts");
+  return { hashes: Number(hashes), capacity, generation, interval, counts };
+}
+
+/** bf_text_parse: the canonical text form to the binary form (window: whether a window filter is taken). */
+export function textToBinary(text, window = false) {
   const s = encoder.encode(text);
   const c = new Cursor(s);
   if (!c.take("v")) throw fail('a bloom value starts with "v1 "');
   if (!c.take("1 ")) throw fail('unknown format version (this build reads "v1")');
   let layout = 0;
-  for (const [word, l] of [["classic ", CLASSIC], ["counting4 ", COUNTING4], ["blocked512 ", BLOCKED512], ["explicit ", EXPLICIT], ["layered ", LAYERED]])
+  for (const [word, l] of [["classic ", CLASSIC], ["counting4 ", COUNTING4], ["blocked512 ", BLOCKED512], ["explicit ", EXPLICIT], ["layered ", LAYERED], ["window ", WINDOW]])
     if (c.take(word)) { layout = l; break; }
   if (layout === 0) throw fail('unknown layout (this build reads "classic", "counting4", "blocked512", "explicit" and "layered")');
   const m = c.number("m"), k = c.number("k");
@@ -371,16 +462,17 @@ export function textToBinary(text) {
   if (c.peek("target=")) { target = takeTarget(c); flags |= FLAG_TARGET; }
   const elem = takeElem(c);
   const layers = layout === LAYERED ? takeLayers(c, k, m) : [];
+  const win = layout === WINDOW ? takeWindow(c, k, n) : null;
   if (n > INT64_MAX) throw fail(`number of values added n = ${n} is out of range (0 to ${INT64_MAX})`);
-  if (k > BigInt(MAX_HASHES)) throw fail(`number of hashes k = ${k} is out of range (1 to ${MAX_HASHES})`);
+  if (layout !== WINDOW && k > BigInt(MAX_HASHES)) throw fail(`number of hashes k = ${k} is out of range (1 to ${MAX_HASHES})`);
   scheme = scheme > 255n ? 0 : Number(scheme);
-  checkParams(layout, scheme, Number(k), m, elem.length);
+  checkParams(layout, scheme, Number(k), m, elem.length, window);
   checkFlags(layout, flags);
   if (bound > m) throw fail(`bound ${bound} exceeds m = ${m}`);
   if (est > INT64_MAX) throw fail("estimated distinct count is out of range");
   const size = payloadSize(layout, Number(k), m, flags, elem.length);
   const buf = new Uint8Array(size);
-  const at = writeHeader(buf, { layout, scheme, flags, k: Number(k), seed, m, n, bound, est, target, elem, layers });
+  const at = writeHeader(buf, { layout, scheme, flags, k: Number(k), seed, m, n, bound, est, target, elem, layers, window: win });
   takeData(c, dataLabel(layout) + "=", dataBytes(layout, Number(m)), buf.subarray(at));
   return buf;
 }
@@ -408,6 +500,15 @@ export function writeHeader(buf, h) {
   buf.set(h.elem, at);
   at += h.elem.length;
   for (const [lm, lk] of h.layers) { v.setBigUint64(at, lm, true); v.setUint16(at + 8, lk, true); at += LAYER_SIZE; }
+  if (h.window) {
+    const w = h.window;
+    v.setUint16(at, w.hashes, true);
+    v.setBigUint64(at + 2, w.capacity, true);
+    v.setBigInt64(at + 10, w.generation, true);
+    v.setBigInt64(at + 18, w.interval, true);
+    at += WINDOW_FIXED;
+    for (const count of w.counts) { v.setBigUint64(at, count, true); at += 8; }
+  }
   return at;
 }
 
@@ -436,12 +537,16 @@ function base64(d) {
 
 /** bf_text_write: the canonical text form (what SELECT f::text prints) of a parsed filter p. */
 export function toText(p) {
-  let text = `v1 ${LAYOUT_NAMES[p.layout]} m=${p.m} k=${p.k} scheme=${p.scheme} seed=${p.seed} n=${p.n} `;
+  let text = `v1 ${layoutName(p.layout)} m=${p.m} k=${p.k} scheme=${p.scheme} seed=${p.seed} n=${p.n} `;
   if (p.flags & FLAG_DERIVED) text += `bound=${p.bound} est=${p.estExact} `;
   if (p.flags & FLAG_TARGET) text += `target=0.${String(p.target).padStart(9, "0").replace(/(?<=.)0+$/, "")} `;
   let elem = "";
   for (const c of encoder.encode(p.elem))
     elem += PLAIN.has(c) ? String.fromCharCode(c) : "%" + c.toString(16).toUpperCase().padStart(2, "0");
-  const layers = p.layout === LAYERED ? " layers=" + p.layers.map((l) => `${l.m}:${l.k}`).join(",") : "";
-  return `${text}elem=${elem}${layers} ${dataLabel(p.layout)}=${base64(p.data)}`;
+  let table = p.layout === LAYERED ? " layers=" + p.layers.map((l) => `${l.m}:${l.k}`).join(",") : "";
+  if (p.layout === WINDOW) {
+    const w = p.window;
+    table = ` window=${w.hashes}:${w.capacity}:${w.generation}:${w.interval} counts=${Array.from(w.counts).join(",")}`;
+  }
+  return `${text}elem=${elem}${table} ${dataLabel(p.layout)}=${base64(p.data)}`;
 }

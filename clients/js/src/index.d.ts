@@ -132,6 +132,61 @@ export declare class BloomFilter {
   readonly info: FilterInfo;
 }
 
+/** What bloom_window_info reports of a window filter. */
+export interface WindowInfo {
+  /** slices each value is written to */
+  hashes: number;
+  /** the window: the current generation and generations - 1 before it */
+  generations: number;
+  slices: number;
+  sliceBits: number;
+  capacity: bigint;
+  generation: bigint;
+  /** microseconds per generation, or null for generations advanced by hand */
+  generationLength: bigint | null;
+  valuesAdded: bigint;
+  valuesInWindow: bigint;
+  estimatedFpp: number;
+  elementFamily: string | null;
+}
+
+/** A time: a Date, or a bigint of microseconds from 2000-01-01 00:00 UTC (PostgreSQL's epoch). */
+export type WindowTime = Date | bigint;
+
+/**
+ * A window filter (bloom_window's, 1.12): an age-partitioned Bloom filter
+ * whose values fade after a window of generations, byte for byte the
+ * server's.
+ */
+export declare class WindowFilter {
+  /** Reads the binary or text form (BloomFilterError for another layout, or a malformed value). */
+  static from(input: Uint8Array | string, options?: { type?: string }): WindowFilter;
+  /**
+   * An empty one, as bloom_window(capacity, falsePositiveRate, generations
+   * [, generationLength, at]) makes it (generationLength in microseconds).
+   */
+  static create(options: {
+    type: string;
+    capacity: number | bigint;
+    falsePositiveRate?: number;
+    generations?: number;
+    generationLength?: bigint | number;
+    at?: WindowTime;
+  }): WindowFilter;
+  /** Whether the value may have been added within the window; false is certain. */
+  contains(value: Probe): boolean;
+  /** Adds the value in the current generation, or (generations that are times) in at's generation. */
+  add(value: Probe, at?: WindowTime): this;
+  /** Moves on by a number of generations (1), or (generations that are times) to a time's generation. */
+  advance(by?: number | WindowTime): this;
+  /** Both filters' values, at the later generation. */
+  union(other: WindowFilter): WindowFilter;
+  toBytes(): Uint8Array;
+  toPostgres(): Uint8Array;
+  toString(): string;
+  readonly info: WindowInfo;
+}
+
 /**
  * A bloomfilter index's filter, kept current through the server's
  * bloom_index_refresh(index, known): refresh() asks whether the filter

@@ -9,4 +9,5 @@
 export { BloomFilterError } from "./format.js";
 export { BloomFilter } from "./filter.js";
 export { IndexFilter } from "./refresh.js";
+export { WindowFilter } from "./window.js";
 export { GuavaFilter, ParquetFilter, SparkFilter, fromBloomBytes } from "./makers.js";

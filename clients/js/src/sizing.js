@@ -121,3 +121,81 @@ export function sizeFor(layout, n, fpp) {
   const m = smallestMeeting(layout, n, fpp, Math.ceil(classicM / BLOCK_BITS), BLOCK_BITS);
   return { m, k: layoutOptimalHashes(layout, n, m) };
 }
+
+// ---- window filters (core/bf_window_sizing.c, operation for operation:
+// only + - * / of doubles in the same order, and powers by squaring, which
+// IEEE 754 rounds alike everywhere) ----
+
+const WINDOW_MAX_HASHES = 64, WINDOW_FIXED = 26, LN2 = 0.6931471805599453;
+
+// base^e by squaring, e a non-negative integer below 2^53
+function power(base, e) {
+  let result = 1;
+  while (e > 0) {
+    if (e % 2 === 1) result *= base;
+    base *= base;
+    e = Math.floor(e / 2);
+  }
+  return result;
+}
+
+/** bf_window_fpp_of_fills: the rate of a window filter whose slice i (0 the newest) has fill[i] set. */
+export function windowFppOfFills(fill, hashes) {
+  const run = new Float64Array(hashes);
+  run[0] = 1;
+  let fpp = 0;
+  for (let i = 0; i < fill.length; i++) {
+    const f = fill[i];
+    let total = 0;
+    fpp += run[hashes - 1] * f;
+    for (let r = 0; r < hashes; r++) total += run[r];
+    for (let r = hashes - 1; r > 0; r--) run[r] = run[r - 1] * f;
+    run[0] = total * (1 - f);
+  }
+  return fpp;
+}
+
+function fullestFills(hashes, generations, sliceBits, capacity, certain) {
+  const slices = hashes + generations - 1;
+  const fill = new Float64Array(slices);
+  for (let age = 0; age < slices; age++) {
+    const written = age + 1 < hashes ? age + 1 : hashes;
+    fill[age] = age >= certain ? 1 : 1 - power(1 - 1 / sliceBits, capacity * written);
+  }
+  return fill;
+}
+
+/** bf_window_fpp: the rate of a window filter at its fullest. */
+export function windowFpp(hashes, generations, sliceBits, capacity) {
+  const slices = hashes + generations - 1;
+  return windowFppOfFills(fullestFills(hashes, generations, sliceBits, capacity, slices), hashes);
+}
+
+/** bf_window_recall: the chance a value added `age` generations ago is found, at the filter's fullest. */
+export function windowRecall(hashes, generations, sliceBits, capacity, age) {
+  const slices = hashes + generations - 1;
+  if (age < generations) return 1;
+  if (age >= slices) return windowFpp(hashes, generations, sliceBits, capacity);
+  return windowFppOfFills(fullestFills(hashes, generations, sliceBits, capacity, age), hashes);
+}
+
+/**
+ * bf_window_size_for: { hashes, sliceBits } of a window filter for capacity
+ * values a generation over `generations` at rate fpp, as bloom_window sizes it.
+ */
+export function windowSizeFor(capacity, fpp, generations) {
+  if (!(capacity >= 1) || capacity > 2 ** 63) throw new BloomFilterError("capacity per generation must be at least 1");
+  if (!(fpp > 0 && fpp < 1)) throw new BloomFilterError("false-positive rate must be between 0 and 1 (exclusive)");
+  if (!Number.isInteger(generations) || generations < 1 || generations > 4096)
+    throw new BloomFilterError("generations must be between 1 and 4096");
+  capacity = Math.floor(capacity);
+  for (let k = 1; k <= WINDOW_MAX_HASHES; k++) {
+    let bits = Math.ceil((k * capacity) / LN2);
+    const slices = k + generations - 1;
+    bits = Math.ceil(bits / 64) * 64;
+    if (bits * slices > MAX_BITS - 8 * (WINDOW_FIXED + 8 * slices))
+      throw new BloomFilterError(`a window filter of ${capacity} values per generation over ${generations} generations at rate ${fpp} needs more than the maximum of ${MAX_BITS} bits (1 GB)`);
+    if (windowFpp(k, generations, bits, capacity) <= fpp) return { hashes: k, sliceBits: bits };
+  }
+  throw new BloomFilterError(`no window filter of at most ${WINDOW_MAX_HASHES} hashes per value meets a rate of ${fpp} over ${generations} generations: ask for a higher rate or fewer generations`);
+}

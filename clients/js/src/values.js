@@ -315,3 +315,17 @@ function describe(value) {
   if (value instanceof Uint8Array) return "Uint8Array";
   return typeof value;
 }
+
+/** The kind of a value, as the hashers of a family are keyed: "number", "bigint", "string", "boolean", "date", "bytes" or "other". */
+export function kindOf(value) {
+  switch (typeof value) {
+    case "number": return "number";
+    case "bigint": return "bigint";
+    case "string": return "string";
+    case "boolean": return "boolean";
+    default:
+      if (value instanceof Date) return "date";
+      if (value instanceof Uint8Array) return "bytes";
+      return "other";
+  }
+}

@@ -50,7 +50,8 @@ test("header fields", () => {
   const body = ONE.subarray(36);
   refused(cat(new TextEncoder().encode("BLOB"), ONE.subarray(4)), "bad magic");
   refused(cat(header({ version: 2 }), body), "unknown format version 2");
-  refused(cat(header({ layout: 9 }), body), "unknown layout 9");
+  refused(cat(header({ layout: 10 }), body), "unknown layout 10");
+  refused(cat(header({ layout: 9 }), body), "read it with WindowFilter.from");
   refused(cat(header({ scheme: 2 }), body), "unknown hash scheme 2");
   refused(cat(header({ flags: 0x80 }), body), "unknown flags 0x80");
   refused(cat(header({ k: 0 }), body), "k = 0 is out of range");

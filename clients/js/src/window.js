@@ -1,0 +1,279 @@
+// WindowFilter: a window filter (1.12, bloom_window's; core/bf_window.c),
+// an age-partitioned Bloom filter whose values fade after a window of
+// generations, read, probed, added to, advanced, joined and written here
+// byte for byte as the server does.  The format is read and written by
+// format.js (asked to take this layout), values hashed by values.js, sized
+// by sizing.js (windowSizeFor).
+//
+// With G the current generation and S slices, the slice of age a is in
+// slot (G - a) mod S; a value's bit in slot p is floor((x + p y mod 2^64)
+// * sliceBits / 2^64), x and y as hash scheme 1 derives them (probe.js).
+
+import * as F from "./format.js";
+import { XY, hashXY, reduce } from "./probe.js";
+import { windowFppOfFills, windowSizeFor } from "./sizing.js";
+import { NEVER, sqlType } from "./types.js";
+import { checkProbeOfEmpty, defaultFamily, hasherFor, kindOf } from "./values.js";
+
+const INT64_MAX = (1n << 63n) - 1n, INT64_MIN = -(1n << 63n);
+const TWO32 = 4294967296;
+// microseconds from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch)
+const EPOCH_2000_US = 946684800000000n;
+
+const fail = (message) => new F.BloomFilterError(message);
+
+// the value's bit in slot `slot` of sliceBits bits: a bit index of the data
+function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
+  // x + slot y mod 2^64 in 32-bit halves: slot < 2^13, each product below 2^45
+  const pLo = slot * (yLo >>> 0);
+  const lo = (xLo >>> 0) + (pLo % TWO32);
+  const hi = ((xHi >>> 0) + ((slot * (yHi >>> 0) + Math.floor(pLo / TWO32)) % TWO32) + (lo >= TWO32 ? 1 : 0)) % TWO32;
+  return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
+}
+
+// a time (a Date, or microseconds from 2000-01-01 UTC as a bigint) as microseconds from 2000
+function micros(at) {
+  if (typeof at === "bigint") return at;
+  if (at instanceof Date && !Number.isNaN(at.getTime())) return BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
+  throw fail(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+}
+
+// floor(t / len) for bigints
+function floorDiv(t, len) {
+  const q = t / len;
+  return t % len < 0n ? q - 1n : q;
+}
+
+export class WindowFilter {
+  #p;
+  #type;
+
+  constructor(parsed, type = null) {
+    this.#p = parsed;
+    this.#type = type;
+  }
+
+  /**
+   * A window filter from its binary form (a Uint8Array or Buffer) or its
+   * text form (a string); options.type as BloomFilter.from's.
+   */
+  static from(input, options = undefined) {
+    let parsed;
+    if (typeof input === "string") parsed = F.parseBinary(F.textToBinary(input, true), true);
+    else if (input instanceof Uint8Array) parsed = F.parseBinary(input.slice(), true);
+    else throw fail(`WindowFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
+    if (parsed.layout !== F.WINDOW) throw fail(`a ${F.LAYOUT_NAMES[parsed.layout]} filter is not a window filter: read it with BloomFilter.from`);
+    parsed.data = parsed.data.slice();
+    const type = options?.type === undefined ? null : sqlType(options.type);
+    if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
+      throw fail(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
+    return new WindowFilter(parsed, type);
+  }
+
+  /**
+   * An empty window filter, as the server's bloom_window: options.type (an
+   * SQL type's name), options.capacity values a generation,
+   * options.falsePositiveRate (0.01), options.generations (10); with
+   * options.generationLength (microseconds, a bigint or a number) its
+   * generations are times, its current one holding options.at (a Date, or
+   * microseconds from 2000-01-01 UTC; now by default).
+   */
+  static create(options) {
+    if (options === null || typeof options !== "object")
+      throw fail('WindowFilter.create takes an object, as { type: "text", capacity: 10000, generations: 24 }');
+    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at } = options;
+    const t = sqlType(type);
+    const cap = typeof capacity === "bigint" ? Number(capacity) : capacity;
+    if (typeof cap !== "number" || !Number.isSafeInteger(cap) || cap < 1)
+      throw fail(`capacity must be an integer of at least 1, not ${String(capacity)}`);
+    const { hashes, sliceBits } = windowSizeFor(cap, falsePositiveRate, generations);
+    let interval = 0n, generation = 0n;
+    if (generationLength !== undefined) {
+      interval = BigInt(generationLength);
+      if (interval <= 0n) throw fail("a generation length must be a positive number of microseconds");
+      generation = floorDiv(micros(at === undefined ? new Date() : at), interval);
+    }
+    const k = hashes + generations - 1, m = sliceBits * k;
+    const parsed = {
+      layout: F.WINDOW, scheme: 1, flags: 0, k, seed: 0n, seedHi: 0, seedLo: 0, m, n: 0n, bound: 0, est: 0, estExact: 0n,
+      target: 0, elem: "", elemlen: 0, layers: [], data: new Uint8Array(m / 8),
+      window: { hashes, capacity: BigInt(cap), generation, interval, counts: new BigUint64Array(k) },
+      size: F.payloadSize(F.WINDOW, k, BigInt(m), 0, 0),
+    };
+    return new WindowFilter(parsed, t);
+  }
+
+  #shape() {
+    const p = this.#p, w = p.window, S = p.k;
+    return { S, hashes: w.hashes, generations: S - w.hashes + 1, sliceBits: p.m / S, now: Number(((w.generation % BigInt(S)) + BigInt(S)) % BigInt(S)) };
+  }
+
+  /** Its shape and clock, as bloom_window_info reports them (generationLength in microseconds, or null). */
+  get info() {
+    const p = this.#p, w = p.window, s = this.#shape();
+    let inWindow = 0n;
+    for (let age = 0; age < s.generations; age++) inWindow += w.counts[(s.now + s.S - age) % s.S];
+    const fill = new Float64Array(s.S);
+    for (let age = 0; age < s.S; age++) {
+      const slot = (s.now + s.S - age) % s.S, bytes = s.sliceBits / 8;
+      fill[age] = F.popcount(p.data, slot * bytes, (slot + 1) * bytes) / s.sliceBits;
+    }
+    return {
+      hashes: w.hashes, generations: s.generations, slices: s.S, sliceBits: s.sliceBits, capacity: w.capacity,
+      generation: w.generation, generationLength: w.interval === 0n ? null : w.interval,
+      valuesAdded: p.n, valuesInWindow: inWindow > INT64_MAX ? INT64_MAX : inWindow,
+      estimatedFpp: windowFppOfFills(fill, w.hashes), elementFamily: p.elemlen === 0 ? null : p.elem,
+    };
+  }
+
+  // the hash of value (as the family hashes it), or null where no filter of it holds it
+  #hash(value, adding) {
+    const p = this.#p;
+    if (this.#type !== null && (value = this.#type.convert(value, adding)) === NEVER) return null;
+    const kind = kindOf(value);
+    if (p.elemlen === 0 && !adding) {
+      checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kind, 0, 0);
+      return null;
+    }
+    const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
+    const h = hasherFor(family, value, kind)(value, 0, 0);
+    if (p.elemlen === 0) {
+      p.elem = family;
+      p.elemlen = new TextEncoder().encode(family).length;
+      p.size = F.payloadSize(F.WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+    }
+    hashXY(h[0] | 0, h[1] | 0);
+    return [XY[0], XY[1], XY[2], XY[3]];
+  }
+
+  /** Whether value may have been added within the window (false is certain). */
+  contains(value) {
+    if (value === null || value === undefined) return false;
+    const xy = this.#hash(value, false);
+    if (xy === null) return false;
+    const s = this.#shape(), d = this.#p.data, k = s.hashes;
+    const held = (age) => {
+      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (s.now + s.S - age) % s.S, s.sliceBits);
+      return (d[Math.floor(bit / 8)] & (1 << bit % 8)) !== 0;
+    };
+    // a run of k set slices by age (bf_window_contains' skip scan)
+    let end = k - 1;
+    while (end < s.S) {
+      if (!held(end)) {
+        end += k;
+        continue;
+      }
+      let run = 1, a;
+      for (a = end; a > 0 && run < k && held(a - 1); a--) run++;
+      for (a = end + 1; run < k && a < s.S && held(a); a++) run++;
+      if (run >= k) return true;
+      end = a + k;
+    }
+    return false;
+  }
+
+  /**
+   * Adds value in the current generation, or (a filter whose generations
+   * are times) in the generation holding `at`, moving the filter on to it
+   * if later; a value older than every slice adds nothing.  null and
+   * undefined are skipped.  Returns the filter.
+   */
+  add(value, at = undefined) {
+    if (value === null || value === undefined) return this;
+    const w = this.#p.window;
+    let r = w.generation;
+    if (at !== undefined && at !== null) {
+      if (w.interval === 0n) throw fail("this window filter's generations are not times: add(value) adds to its current generation");
+      r = floorDiv(micros(at), w.interval);
+      if (r < w.generation && w.generation - r >= BigInt(this.#p.k)) return this; // older than every slice
+    }
+    // (hashed first: a value refused leaves the filter as it was)
+    const xy = this.#hash(value, true);
+    if (xy === null) return this;
+    if (r > w.generation) this.#advanceTo(r);
+    const s = this.#shape(), d = this.#p.data;
+    const age = Number(w.generation - r), first = Number(((r % BigInt(s.S)) + BigInt(s.S)) % BigInt(s.S));
+    for (let j = 0; j < s.hashes && age + j < s.S; j++) {
+      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (first + s.S - j) % s.S, s.sliceBits);
+      d[Math.floor(bit / 8)] |= 1 << bit % 8;
+    }
+    if (w.counts[first] < INT64_MAX) w.counts[first] += 1n;
+    if (this.#p.n < INT64_MAX) this.#p.n += 1n;
+    return this;
+  }
+
+  #advanceTo(to) {
+    const p = this.#p, w = p.window, s = this.#shape();
+    let steps = to - w.generation;
+    if (steps > BigInt(s.S)) steps = BigInt(s.S);
+    const bytes = s.sliceBits / 8;
+    for (let t = 1; t <= Number(steps); t++) {
+      const slot = (s.now + t) % s.S;
+      p.data.fill(0, slot * bytes, (slot + 1) * bytes);
+      w.counts[slot] = 0n;
+    }
+    w.generation = to;
+  }
+
+  /**
+   * Moves the filter on: by `by` generations (a non-negative integer, 1 by
+   * default), or (a filter whose generations are times) to the generation
+   * holding a time (a Date, or microseconds from 2000-01-01 UTC), if later.
+   * Returns the filter.
+   */
+  advance(by = 1) {
+    const w = this.#p.window;
+    if (by instanceof Date || typeof by === "bigint") {
+      if (w.interval === 0n) throw fail("this window filter's generations are not times: advance(n) moves it on");
+      const to = floorDiv(micros(by), w.interval);
+      if (to > w.generation) this.#advanceTo(to);
+      return this;
+    }
+    if (!Number.isSafeInteger(by) || by < 0) throw fail(`a window filter advances by 0 or more generations, not ${by}`);
+    const to = w.generation + BigInt(by);
+    if (to > INT64_MAX || to < INT64_MIN) throw fail("generation number out of range");
+    this.#advanceTo(to);
+    return this;
+  }
+
+  /** A new filter holding both filters' values, at the later generation (the server's f | g). */
+  union(other) {
+    if (!(other instanceof WindowFilter)) throw fail("union takes another WindowFilter");
+    const a = WindowFilter.from(this.toBytes()), b = WindowFilter.from(other.toBytes());
+    const pa = a.#p, pb = b.#p, wa = pa.window, wb = pb.window;
+    const diff = [];
+    if (pa.k - wa.hashes !== pb.k - wb.hashes) diff.push(`generations: ${pa.k - wa.hashes + 1} and ${pb.k - wb.hashes + 1}`);
+    if (wa.capacity !== wb.capacity || wa.hashes !== wb.hashes || pa.m !== pb.m)
+      diff.push(`capacity or rate (${wa.capacity} values, ${wa.hashes} hashes and ${wb.capacity} values, ${wb.hashes} hashes)`);
+    if (wa.interval !== wb.interval) diff.push(`generation length: ${wa.interval} and ${wb.interval} microseconds`);
+    if (pa.elemlen !== 0 && pb.elemlen !== 0 && pa.elem !== pb.elem) diff.push(`element family: ${pa.elem} and ${pb.elem}`);
+    if (diff.length > 0) throw fail(`cannot combine bloom filters that differ in ${diff.join("; ")}`);
+    if (wa.generation < wb.generation) a.#advanceTo(wb.generation);
+    if (wb.generation < wa.generation) b.#advanceTo(wa.generation);
+    const type = this.#type !== null && other.#type !== null && this.#type.name === other.#type.name ? this.#type : null;
+    if (pb.elemlen === 0) return new WindowFilter(pa, type);
+    if (pa.elemlen === 0) return new WindowFilter(pb, type);
+    for (let i = 0; i < pa.data.length; i++) pa.data[i] |= pb.data[i];
+    for (let slot = 0; slot < pa.k; slot++) {
+      const sum = wa.counts[slot] + wb.counts[slot];
+      wa.counts[slot] = sum > INT64_MAX ? INT64_MAX : sum;
+    }
+    pa.n = pa.n + pb.n > INT64_MAX ? INT64_MAX : pa.n + pb.n;
+    return new WindowFilter(pa, type);
+  }
+
+  /** The binary form, as bloom_send gives it. */
+  toBytes() {
+    return F.toBinary(this.#p);
+  }
+
+  /** What node-postgres sends for it as a parameter: the binary form. */
+  toPostgres() {
+    return this.toBytes();
+  }
+
+  /** The text form, as SELECT f::text prints it. */
+  toString() {
+    return F.toText(this.#p);
+  }
+}
