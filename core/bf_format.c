@@ -247,6 +247,9 @@ bf_params_check(const bf_params *p, size_t elemlen, bf_error *err)
 			               "positive multiple of %u",
 			               (unsigned long long) p->ncells, (unsigned) p->nhashes,
 			               (unsigned) p->nhashes * BF_WINDOW_SLICE_UNIT);
+		if (p->seed != 0)
+			return bf_fail(err, BF_ERR_PARAM, "a window filter's seed is 0, not %llu",
+			               (unsigned long long) p->seed);
 	}
 	else if (p->nhashes < 1 || p->nhashes > BF_MAX_HASHES)
 		return bf_fail(err, BF_ERR_PARAM, "number of hashes k = %u is out of range (1 to %d)",

@@ -88,7 +88,6 @@ bool
 bf_window_table_check(const bf_view *view, bf_error *err)
 {
 	bf_window_shape w;
-	uint64_t left = view->nadded;
 
 	assert(view->p.layout == BF_LAYOUT_WINDOW);
 	w.hashes = (unsigned) bf_load_le(view->window + OFF_HASHES, 2);
@@ -110,10 +109,24 @@ bf_window_table_check(const bf_view *view, bf_error *err)
 	if (w.interval < 0)
 		return bf_fail(err, BF_ERR_FORMAT, "a window filter's interval %lld is negative",
 		               (long long) w.interval);
-	for (unsigned p = 0; p < w.slices; p++)
+	return true;
+}
+
+bool
+bf_window_counts_check(const bf_view *view, bf_error *err)
+{
+	uint64_t left = view->nadded;
+
+	/* (n stops at 2^63-1, each count on its own: past that, their sum is not bounded by n) */
+	for (unsigned p = 0; p < view->p.nhashes; p++)
 	{
 		uint64_t c = bf_window_count(view, p);
 
+		if (c > INT64_MAX)
+			return bf_fail(err, BF_ERR_FORMAT, "a window filter's count %llu is out of range",
+			               (unsigned long long) c);
+		if (view->nadded == INT64_MAX)
+			continue;
 		if (c > left)
 			return bf_fail(err, BF_ERR_FORMAT,
 			               "a window filter's counts of values per generation sum to more than "

@@ -88,12 +88,19 @@ extern void bf_view_set_window(bf_view *view, unsigned hashes, uint64_t capacity
 extern void bf_view_set_generation(bf_view *view, int64_t generation);
 
 /*
- * Check the table of a window filter whose header passed (bf_check_header()
- * calls it): hashes 1 to 64 and at most S, at most 4096 generations, m a
- * multiple of 64 S, capacity and every count at most 2^63-1, interval not
- * negative, and the counts summing to at most n.
+ * Check the fixed part of the table of a window filter whose header passed
+ * (bf_check_header() calls it; O(1)): hashes 1 to 64 and at most S, at most
+ * 4096 generations, capacity at most 2^63-1, interval not negative.
+ * (bf_params_check() saw that m is a positive multiple of 64 S, and the
+ * seed 0.)
  */
 extern bool bf_window_table_check(const bf_view *view, bf_error *err);
+
+/*
+ * The counts (bf_window_check() calls it, with the data; O(S)): each at
+ * most 2^63-1, and summing to at most n, unless n has stopped at 2^63-1.
+ */
+extern bool bf_window_counts_check(const bf_view *view, bf_error *err);
 
 /*
  * Whether two window filters have the same shape and clock (hashes,

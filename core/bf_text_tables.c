@@ -206,12 +206,12 @@ bf_text_window_take(bf_text_cursor *c, uint64_t slices, uint64_t nadded, bf_view
 			               (unsigned long long) slices);
 		if (!take_decimal(c, "count", false, INT64_MAX, &negative, &count, err))
 			return false;
-		if (count > left)
+		if (count > left && nadded != INT64_MAX)
 			return bf_fail(err, BF_ERR_FORMAT,
 			               "a window filter's counts of values per generation sum to more than "
 			               "its n = %llu",
 			               (unsigned long long) nadded);
-		left -= count;
+		left = count > left ? 0 : left - count;
 		if (view)
 			bf_window_set_count(view, (unsigned) slot, count);
 	}

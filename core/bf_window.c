@@ -213,6 +213,8 @@ bf_window_check(const bf_view *view, bf_error *err)
 
 	assert(view->p.layout == BF_LAYOUT_WINDOW);
 	bf_window_get(view, &w);
+	if (!bf_window_counts_check(view, err))
+		return false;
 	if ((view->nadded == 0) != (view->elemlen == 0))
 		return bf_fail(err, BF_ERR_FORMAT,
 		               "a window filter has an element key exactly when values were added");

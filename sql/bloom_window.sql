@@ -180,6 +180,24 @@ SELECT bloom_window_info(bloom_agg(g)) FROM generate_series(1, 3) g;
 SELECT bloom_intersect(bloom_window(10, 0.1, 2), bloom_window(10, 0.1, 2));
 SELECT * FROM bloom_layers(bloom_window(10, 0.1, 2));
 SELECT bloom_add(bloom_add(bloom_window(10, 0.1, 2), 1), 'x'::text);
+-- (a review found these)
+SELECT bloom_union(bloom_add(bloom_window(10, 0.1, 2), 1), 'v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='::bloom);
+SELECT bloom_union('v1 explicit m=0 k=0 scheme=1 seed=0 n=0 elem= hashes='::bloom, bloom_add(bloom_window(10, 0.1, 2), 1));
+SELECT bloom_add(bloom_window(10, 0.1, 2), 1) = bloom_add(bloom_advance(bloom_window(10, 0.1, 2), 4), 1) AS other_generation,
+       bloom_window(10, 0.1, 2) = bloom_window(10, 0.1, 2, '1 hour', '2020-01-01') AS other_clock,
+       bloom_add(bloom_window(10, 0.1, 2), 1) = bloom_add(bloom_add(bloom_window(10, 0.1, 2), 1), 1) AS counts_aside;
+-- n stops at 2^63-1, each generation's count on its own: such a value is still read
+CREATE TABLE saturated AS WITH RECURSIVE r(i, f) AS (
+    SELECT 0, bloom_add(bloom_advance(bloom_add(bloom_window(10, 0.1, 2), 1), 1), 2)
+    UNION ALL SELECT i + 1, bloom_union(f, f) FROM r WHERE i < 62)
+  SELECT f FROM r WHERE i = 62;
+SELECT f::text::bloom = f AS read_back, (bloom_info(f)).values_added, f @> 1 AS has_1 FROM saturated;
+SELECT bloom_window_agg(v, t, 100, 0.01, 3, '1 day', e)
+  FROM (VALUES (1, '2026-11-01'::timestamptz, '2026-11-01'::timestamptz), (2, '2026-11-10', '2026-11-10')) x(v, t, e);
+SELECT bloom_window_agg(v, t, c, 0.01, 3, '1 day')
+  FROM (VALUES (1, '2026-11-01'::timestamptz, 100), (2, '2026-11-02', 200)) x(v, t, c);
+SELECT bloom_window_agg(v, t, 100, 0.01, 3, '1 day', NULL) FROM (VALUES (1, '2026-11-01'::timestamptz)) x(v, t);
+SELECT 'v1 window m=256 k=4 scheme=1 seed=7 n=0 elem= window=3:10:0:0 counts=0,0,0,0 bits=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='::bloom;
 -- a window filter of a column's values is no runtime filter's, index's or plan's
 SELECT bloom_contains(bloom_add(bloom_window(10, 0.1, 2), 1), 1) AS probe_ok;
 

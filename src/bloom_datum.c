@@ -282,7 +282,11 @@ bloom_check_compatible(const bf_view *a, const bf_view *b, const char *what)
 	StringInfoData diff;
 
 	initStringInfo(&diff);
-	if (a->p.layout == BF_LAYOUT_WINDOW && b->p.layout == BF_LAYOUT_WINDOW)
+	/* a window filter combines only with a window filter (not even with a set of hashes) */
+	if ((a->p.layout == BF_LAYOUT_WINDOW) != (b->p.layout == BF_LAYOUT_WINDOW))
+		appendStringInfo(&diff, "; layout: %s and %s", bf_layout_name(a->p.layout),
+		                 bf_layout_name(b->p.layout));
+	else if (a->p.layout == BF_LAYOUT_WINDOW && b->p.layout == BF_LAYOUT_WINDOW)
 	{
 		/* two window filters: their slices and clocks must line up */
 		bf_window_shape wa, wb;

@@ -324,6 +324,16 @@ filters_equal(FunctionCallInfo fcinfo)
 	vb = &b.view;
 	if (!bf_params_equal(&va->p, &vb->p))
 		return false;
+	if (va->p.layout == BF_LAYOUT_WINDOW)
+	{
+		/* two window filters: the same clock and generation too (their counts, as n, aside) */
+		bf_window_shape wa, wb;
+
+		bf_window_get(va, &wa);
+		bf_window_get(vb, &wb);
+		if (!bf_window_same_clock(va, vb) || wa.generation != wb.generation)
+			return false;
+	}
 	if (va->elemlen != 0 && vb->elemlen != 0 &&
 	    !bf_elem_equal(va->elem, va->elemlen, vb->elem, vb->elemlen))
 		return false;

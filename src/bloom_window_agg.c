@@ -36,10 +36,10 @@ Datum
 bloom_window_agg_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext;
-	bool has_end = PG_NARGS() > 7 && !PG_ARGISNULL(7);
+	bool has_end = PG_NARGS() > 7;
 	BloomFilter f;
 	bf_window_shape w;
-	int64 len, r;
+	int64 len, r, end;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -51,17 +51,18 @@ bloom_window_agg_trans(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(5) || PG_ARGISNULL(6))
+	if (PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(5) || PG_ARGISNULL(6) ||
+	    (has_end && PG_ARGISNULL(7)))
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 		                errmsg("bloom_window_agg needs a capacity, a rate, generations and a "
-		                       "generation length")));
+		                       "generation length%s",
+		                       has_end ? ", and the window's end" : "")));
 	len = bloom_window_generation_length(PG_GETARG_INTERVAL_P(6));
 	r = bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(2), len);
+	end = has_end ? bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(7), len) : r;
 	if (PG_ARGISNULL(0))
 	{
 		/* the first row: the window ends at window_end's generation, or for now at this row's */
-		int64 end = has_end ? bloom_window_generation_of(PG_GETARG_TIMESTAMPTZ(7), len) : r;
-
 		bloom_window_make(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(4), PG_GETARG_INT32(5), end, len,
 		                  &f);
 	}
@@ -72,9 +73,14 @@ bloom_window_agg_trans(PG_FUNCTION_ARGS)
 		                errmsg("bloom_window_agg's state is a %s filter, not a window filter",
 		                       bf_layout_name(f.view.p.layout))));
 	bf_window_get(&f.view, &w);
-	if (w.interval != len)
+	/* the filter's parameters are the first row's: a later row may not change them */
+	if (w.interval != len || (int64) w.capacity != PG_GETARG_INT64(3) ||
+	    (int32) w.generations != PG_GETARG_INT32(5) || (has_end && end != w.generation))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("bloom_window_agg's generation length changed between rows")));
+		                errmsg("bloom_window_agg's capacity, generations, generation length or "
+		                       "window end changed between rows"),
+		                errhint("Pass the same values on every row (the rate too: the first "
+		                        "row's sizes the filter).")));
 	if (r > w.generation)
 	{
 		if (has_end)

@@ -340,6 +340,12 @@ test_format_and_text(void)
 		memcpy(copy, buf, size);
 		copy[table + 26] = 61; /* slot 0 counts 61 values: more than n = 60 with the rest */
 		copy[table + 27] = 0;
+		/* (the counts are the data's check: O(S), once when a value enters) */
+		CHECK(bf_check_header_all(copy, size, &cv, &err) && !bf_check_data(&cv, 0, &err));
+		bf_view_set_nadded(&cv, INT64_MAX); /* past a saturated n, their sum is not bounded */
+		CHECK(bf_check_header_all(copy, size, &cv, &err) && bf_check_data(&cv, 0, &err));
+		memcpy(copy, buf, size);
+		copy[BF_OFF_SEED] = 7; /* a window filter's seed is 0 */
 		CHECK(!bf_check_header_all(copy, size, &cv, &err));
 		memcpy(copy, buf, size);
 		memset(copy + (v.data - v.payload), 0xFF, v.nbytes); /* every bit: more than counted */

@@ -78,7 +78,7 @@ function u64(view, at) {
   return view.getBigUint64(at, true);
 }
 var num = (b) => Number(b);
-function checkParams(layout, scheme, k, m, elemlen, window = false) {
+function checkParams(layout, scheme, k, m, elemlen, window = false, seed = 0n) {
   if (layout >= 6 && layout <= 8)
     throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
   if (layout === WINDOW && !window)
@@ -92,6 +92,8 @@ function checkParams(layout, scheme, k, m, elemlen, window = false) {
       throw fail(`number of bits m = ${m} of a window filter of ${k} slices is not a positive multiple of ${64 * k}`);
     if (m > BigInt(MAX_BITS))
       throw fail(`number of bits m = ${m} exceeds the maximum of ${MAX_BITS} (1 GB)`);
+    if (seed !== 0n)
+      throw fail(`a window filter's seed is 0, not ${seed}`);
     if (elemlen > MAX_ELEM_LEN)
       throw fail(`element key is longer than ${MAX_ELEM_LEN} bytes`);
     return;
@@ -201,7 +203,7 @@ function parseBinary(buf, window = false) {
     checkFlags(layout, flags);
   if (n > INT64_MAX)
     throw fail("number of values added is out of range");
-  checkParams(layout, scheme, k, m, elemlen, window);
+  checkParams(layout, scheme, k, m, elemlen, window, seed);
   checkFlags(layout, flags);
   const expected = payloadSize(layout, k, m, flags, elemlen);
   if (len !== expected)
@@ -285,9 +287,11 @@ function readWindow(view, at, k, n) {
   let left = n;
   for (let slot = 0; slot < k; slot++) {
     counts[slot] = u64(view, at + WINDOW_FIXED + 8 * slot);
-    if (counts[slot] > left)
+    if (counts[slot] > INT64_MAX)
+      throw fail(`a window filter's count ${counts[slot]} is out of range`);
+    if (counts[slot] > left && n !== INT64_MAX)
       throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
-    left -= counts[slot];
+    left = counts[slot] > left ? 0n : left - counts[slot];
   }
   return { hashes, capacity, generation, interval, counts };
 }
@@ -532,9 +536,9 @@ function takeWindow(c, k, n) {
     if (slot > 0 && !c.take(","))
       throw fail(`expected ${k} counts, separated by ","`);
     counts[slot] = field("count", false, INT64_MAX, null);
-    if (counts[slot] > left)
+    if (counts[slot] > left && n !== INT64_MAX)
       throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
-    left -= counts[slot];
+    left = counts[slot] > left ? 0n : left - counts[slot];
   }
   if (!c.take(" "))
     throw fail("expected a space after the counts");
@@ -576,7 +580,7 @@ function textToBinary(text, window = false) {
   if (layout !== WINDOW && k > BigInt(MAX_HASHES))
     throw fail(`number of hashes k = ${k} is out of range (1 to ${MAX_HASHES})`);
   scheme = scheme > 255n ? 0 : Number(scheme);
-  checkParams(layout, scheme, Number(k), m, elem.length, window);
+  checkParams(layout, scheme, Number(k), m, elem.length, window, seed);
   checkFlags(layout, flags);
   if (bound > m)
     throw fail(`bound ${bound} exceeds m = ${m}`);

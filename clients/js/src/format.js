@@ -42,7 +42,7 @@ function u64(view, at) {
 /** A bigint field as a number, where the checks have bounded it. */
 const num = (b) => Number(b);
 
-function checkParams(layout, scheme, k, m, elemlen, window = false) {
+function checkParams(layout, scheme, k, m, elemlen, window = false, seed = 0n) {
   if (layout >= 6 && layout <= 8)
     throw fail(`a ${["spark", "guava", "parquet"][layout - 6]} filter (another system's, bloom_import's): read it with fromBloomBytes`);
   if (layout === WINDOW && !window) throw fail("a window filter (bloom_window's): read it with WindowFilter.from");
@@ -53,6 +53,7 @@ function checkParams(layout, scheme, k, m, elemlen, window = false) {
     if (m === 0n || m % BigInt(64 * k) !== 0n)
       throw fail(`number of bits m = ${m} of a window filter of ${k} slices is not a positive multiple of ${64 * k}`);
     if (m > BigInt(MAX_BITS)) throw fail(`number of bits m = ${m} exceeds the maximum of ${MAX_BITS} (1 GB)`);
+    if (seed !== 0n) throw fail(`a window filter's seed is 0, not ${seed}`);
     if (elemlen > MAX_ELEM_LEN) throw fail(`element key is longer than ${MAX_ELEM_LEN} bytes`);
     return;
   }
@@ -167,7 +168,7 @@ export function parseBinary(buf, window = false) {
   if (version !== 1) throw fail(`unknown format version ${version} (this build reads version 1)`);
   if (flags & ~3) checkFlags(layout, flags);
   if (n > INT64_MAX) throw fail("number of values added is out of range");
-  checkParams(layout, scheme, k, m, elemlen, window);
+  checkParams(layout, scheme, k, m, elemlen, window, seed);
   checkFlags(layout, flags);
   const expected = payloadSize(layout, k, m, flags, elemlen);
   if (len !== expected)
@@ -226,8 +227,10 @@ function readWindow(view, at, k, n) {
   let left = n;
   for (let slot = 0; slot < k; slot++) {
     counts[slot] = u64(view, at + WINDOW_FIXED + 8 * slot);
-    if (counts[slot] > left) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
-    left -= counts[slot];
+    if (counts[slot] > INT64_MAX) throw fail(`a window filter's count ${counts[slot]} is out of range`);
+    // (n stops at 2^63-1, each count on its own: past that, their sum is not bounded by n)
+    if (counts[slot] > left && n !== INT64_MAX) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left = counts[slot] > left ? 0n : left - counts[slot];
   }
   return { hashes, capacity, generation, interval, counts };
 }
@@ -437,8 +440,8 @@ function takeWindow(c, k, n) {
   for (let slot = 0; slot < Number(k); slot++) {
     if (slot > 0 && !c.take(",")) throw fail(`expected ${k} counts, separated by ","`);
     counts[slot] = field("count", false, INT64_MAX, null);
-    if (counts[slot] > left) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
-    left -= counts[slot];
+    if (counts[slot] > left && n !== INT64_MAX) throw fail(`a window filter's counts of values per generation sum to more than its n = ${n}`);
+    left = counts[slot] > left ? 0n : left - counts[slot];
   }
   if (!c.take(" ")) throw fail("expected a space after the counts");
   return { hashes: Number(hashes), capacity, generation, interval, counts };
@@ -466,7 +469,7 @@ export function textToBinary(text, window = false) {
   if (n > INT64_MAX) throw fail(`number of values added n = ${n} is out of range (0 to ${INT64_MAX})`);
   if (layout !== WINDOW && k > BigInt(MAX_HASHES)) throw fail(`number of hashes k = ${k} is out of range (1 to ${MAX_HASHES})`);
   scheme = scheme > 255n ? 0 : Number(scheme);
-  checkParams(layout, scheme, Number(k), m, elem.length, window);
+  checkParams(layout, scheme, Number(k), m, elem.length, window, seed);
   checkFlags(layout, flags);
   if (bound > m) throw fail(`bound ${bound} exceeds m = ${m}`);
   if (est > INT64_MAX) throw fail("estimated distinct count is out of range");
