@@ -35,9 +35,10 @@
 #     and the vectors of the host's version answered in headless Chromium,
 #     through a test page.
 #   - window filters (1.12): for every version's windows-N.jsonl
-#     (tests/clients/windows.sql), WindowFilter.create and its adds and
-#     advances give the server's bytes and text, the server's filters read
-#     back answer every probe as bloom_contains, unions as bloom_union;
+#     (tests/clients/windows.sql), each library's WindowFilter.create and its
+#     adds and advances give the server's bytes and text, the server's
+#     filters read back answer every probe as bloom_contains, unions as
+#     bloom_union (test_window.py, window.mjs);
 #   - writing (1.11): for every vectors file, each library's create/add
 #     give bloom_agg's bytes and text for every type and both layouts, a
 #     derived filter takes an add and a union as the server's, and create
@@ -197,6 +198,10 @@ check "python: other systems' filters (pg_bloomfilter.makers) against their make
 	env BLOOM_TOP="$PWD" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_makers.py"
 check "python: IndexFilter's refresh leaves an idle connection idle and the caller's transaction open (psycopg 3, against a server)" \
 	pg_virtualenv -v "$host_version" -t env BLOOM_REQUIRE_SERVER=1 PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_refresh_server.py"
+for f in "${windows[@]}"; do
+	check "python: window filters of $(basename "$f" .jsonl), byte for byte" env BLOOM_WINDOWS="$f" \
+		PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_window.py"
+done
 for f in "${files[@]}"; do
 	vectors_check "$f" "python: writes $(basename "$f" .jsonl)'s filters byte for byte, and the sizes" \
 		env BLOOM_SIZING="$sizing" PYTHONPATH="$py/src" "$python" -m unittest -q "$py/tests/test_write.py"

@@ -69,7 +69,8 @@ class Loading(unittest.TestCase):
         body = ONE[36:]
         self.refused(b"BLOB" + ONE[4:], "bad magic")
         self.refused(header(version=2) + body, "unknown format version 2")
-        self.refused(header(layout=9) + body, "unknown layout 9")
+        self.refused(header(layout=10) + body, "unknown layout 10")
+        self.refused(header(layout=9) + body, "read it with WindowFilter.from_bytes")
         self.refused(header(scheme=2) + body, "unknown hash scheme 2")
         self.refused(header(flags=0x80) + body, "unknown flags 0x80")
         self.refused(header(k=0) + body, "k = 0 is out of range")

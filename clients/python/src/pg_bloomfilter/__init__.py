@@ -25,6 +25,7 @@ the extension's docs/clients.md and docs/interop.md.
 from .errors import BloomFilterError
 from .filter import BloomFilter, FilterInfo
 from .refresh import IndexFilter
+from .window import WindowFilter, WindowInfo
 
-__all__ = ["BloomFilter", "BloomFilterError", "FilterInfo", "IndexFilter"]
+__all__ = ["BloomFilter", "BloomFilterError", "FilterInfo", "IndexFilter", "WindowFilter", "WindowInfo"]
 __version__ = "1.12.0"

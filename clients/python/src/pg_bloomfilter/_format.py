@@ -114,6 +114,8 @@ def _check_params(layout: int, scheme: int, nhashes: int, ncells: int, elemlen: 
             "a %s filter (another system's, bloom_import's): read it with "
             "pg_bloomfilter.makers.from_bloom_bytes" % ("spark", "guava", "parquet")[layout - 6]
         )
+    if layout == 9:
+        raise _fail("a window filter (bloom_window's): read it with WindowFilter.from_bytes")
     if layout not in LAYOUT_NAMES:
         raise _fail(
             f"unknown layout {layout} (this version knows 1 = classic, 2 = counting4, "
