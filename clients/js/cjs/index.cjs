@@ -2335,8 +2335,8 @@ var EPOCH_2000_US = 946684800000000n;
 var fail4 = (message) => new BloomFilterError(message);
 function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   const pLo = slot * (yLo >>> 0);
-  const lo = (xLo >>> 0) + pLo % TWO323;
-  const hi = ((xHi >>> 0) + (slot * (yHi >>> 0) + Math.floor(pLo / TWO323)) % TWO323 + (lo >= TWO323 ? 1 : 0)) % TWO323;
+  const lo = (xLo >>> 0) + (pLo >>> 0);
+  const hi = (xHi >>> 0) + slot * (yHi >>> 0) + Math.floor(pLo / TWO323) + (lo >= TWO323 ? 1 : 0);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 function micros(at) {
@@ -2353,9 +2353,47 @@ function floorDiv(t, len) {
 var WindowFilter = class {
   #p;
   #type;
+  // the shape, as Numbers, kept (it changes only when the filter moves on):
+  // slices, hashes, sliceBits, and now, G mod S (the newest slice's slot)
+  #S;
+  #k;
+  #sliceBits;
+  #now;
+  // adds not yet in the counts and n (bigints, whose arithmetic costs an
+  // allocation an add): each slot's, and n's; flushed before they are read
+  #pending;
+  #pendingN = 0;
+  // the last kind of value hashed, and its hasher (most adds and probes are of one kind)
+  #lastKind = "";
+  #lastFn = null;
   constructor(parsed, type = null) {
     this.#p = parsed;
     this.#type = type;
+    this.#S = parsed.k;
+    this.#k = parsed.window.hashes;
+    this.#sliceBits = parsed.m / parsed.k;
+    this.#pending = new Float64Array(parsed.k);
+    this.#setNow();
+  }
+  #setNow() {
+    const S = BigInt(this.#S);
+    this.#now = Number((this.#p.window.generation % S + S) % S);
+  }
+  // the pending adds into the counts and n (each stopping at 2^63-1)
+  #flush() {
+    const p = this.#p, counts = p.window.counts;
+    if (this.#pendingN === 0)
+      return;
+    for (let slot = 0; slot < this.#S; slot++) {
+      if (this.#pending[slot] === 0)
+        continue;
+      const c = counts[slot] + BigInt(this.#pending[slot]);
+      counts[slot] = c > INT64_MAX4 ? INT64_MAX4 : c;
+      this.#pending[slot] = 0;
+    }
+    const n = p.n + BigInt(this.#pendingN);
+    p.n = n > INT64_MAX4 ? INT64_MAX4 : n;
+    this.#pendingN = 0;
   }
   /**
    * A window filter from its binary form (a Uint8Array or Buffer) or its
@@ -2426,11 +2464,11 @@ var WindowFilter = class {
     return new WindowFilter(parsed, t);
   }
   #shape() {
-    const p = this.#p, w = p.window, S = p.k;
-    return { S, hashes: w.hashes, generations: S - w.hashes + 1, sliceBits: p.m / S, now: Number((w.generation % BigInt(S) + BigInt(S)) % BigInt(S)) };
+    return { S: this.#S, hashes: this.#k, generations: this.#S - this.#k + 1, sliceBits: this.#sliceBits, now: this.#now };
   }
   /** Its shape and clock, as bloom_window_info reports them (generationLength in microseconds, or null). */
   get info() {
+    this.#flush();
     const p = this.#p, w = p.window, s = this.#shape();
     let inWindow = 0n;
     for (let age = 0; age < s.generations; age++)
@@ -2464,15 +2502,26 @@ var WindowFilter = class {
       checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kind, 0, 0);
       return null;
     }
-    const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
-    const h = hasherFor(family, value, kind)(value, 0, 0);
-    if (p.elemlen === 0) {
-      p.elem = family;
-      p.elemlen = new TextEncoder().encode(family).length;
-      p.size = payloadSize(WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+    let fn;
+    if (p.elemlen !== 0 && kind === this.#lastKind)
+      fn = this.#lastFn;
+    else {
+      const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
+      fn = hasherFor(family, value, kind);
+      const h2 = fn(value, 0, 0);
+      if (p.elemlen === 0) {
+        p.elem = family;
+        p.elemlen = new TextEncoder().encode(family).length;
+        p.size = payloadSize(WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+      }
+      this.#lastKind = kind;
+      this.#lastFn = fn;
+      hashXY(h2[0] | 0, h2[1] | 0);
+      return XY;
     }
+    const h = fn(value, 0, 0);
     hashXY(h[0] | 0, h[1] | 0);
-    return [XY[0], XY[1], XY[2], XY[3]];
+    return XY;
   }
   /** Whether value may have been added within the window (false is certain). */
   contains(value) {
@@ -2481,27 +2530,30 @@ var WindowFilter = class {
     const xy = this.#hash(value, false);
     if (xy === null)
       return false;
-    const s = this.#shape(), d = this.#p.data, k = s.hashes;
-    const held = (age) => {
-      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (s.now + s.S - age) % s.S, s.sliceBits);
-      return (d[Math.floor(bit / 8)] & 1 << bit % 8) !== 0;
-    };
+    const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
+    const S = this.#S, k = this.#k;
     let end = k - 1;
-    while (end < s.S) {
-      if (!held(end)) {
+    while (end < S) {
+      if (!this.#held(xHi, xLo, yHi, yLo, end)) {
         end += k;
         continue;
       }
       let run = 1, a;
-      for (a = end; a > 0 && run < k && held(a - 1); a--)
+      for (a = end; a > 0 && run < k && this.#held(xHi, xLo, yHi, yLo, a - 1); a--)
         run++;
-      for (a = end + 1; run < k && a < s.S && held(a); a++)
+      for (a = end + 1; run < k && a < S && this.#held(xHi, xLo, yHi, yLo, a); a++)
         run++;
       if (run >= k)
         return true;
       end = a + k;
     }
     return false;
+  }
+  // whether the slice of age `age` holds the value's bit
+  #held(xHi, xLo, yHi, yLo, age) {
+    const S = this.#S, slot = this.#now >= age ? this.#now - age : this.#now + S - age;
+    const bit = bitInSlot(xHi, xLo, yHi, yLo, slot, this.#sliceBits);
+    return (this.#p.data[Math.floor(bit / 8)] & 1 << (bit & 7)) !== 0;
   }
   /**
    * Adds value in the current generation, or (a filter whose generations
@@ -2512,33 +2564,33 @@ var WindowFilter = class {
   add(value, at = void 0) {
     if (value === null || value === void 0)
       return this;
-    const w = this.#p.window;
-    let r = w.generation;
+    const w = this.#p.window, S = this.#S;
+    let age = 0;
     if (at !== void 0 && at !== null) {
       if (w.interval === 0n)
         throw fail4("this window filter's generations are not times: add(value) adds to its current generation");
-      r = floorDiv(micros(at), w.interval);
-      if (r < w.generation && w.generation - r >= BigInt(this.#p.k))
+      const r = floorDiv(micros(at), w.interval);
+      if (r < w.generation && w.generation - r >= BigInt(S))
         return this;
-    }
-    const xy = this.#hash(value, true);
-    if (xy === null)
+      if (this.#hash(value, true) === null)
+        return this;
+      if (r > w.generation)
+        this.#advanceTo(r);
+      age = Number(w.generation - r);
+    } else if (this.#hash(value, true) === null)
       return this;
-    if (r > w.generation)
-      this.#advanceTo(r);
-    const s = this.#shape(), d = this.#p.data;
-    const age = Number(w.generation - r), first = Number((r % BigInt(s.S) + BigInt(s.S)) % BigInt(s.S));
-    for (let j = 0; j < s.hashes && age + j < s.S; j++) {
-      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (first + s.S - j) % s.S, s.sliceBits);
-      d[Math.floor(bit / 8)] |= 1 << bit % 8;
+    const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3], d = this.#p.data;
+    const first = this.#now >= age ? this.#now - age : this.#now + S - age;
+    for (let j = 0; j < this.#k && age + j < S; j++) {
+      const bit = bitInSlot(xHi, xLo, yHi, yLo, first >= j ? first - j : first + S - j, this.#sliceBits);
+      d[Math.floor(bit / 8)] |= 1 << (bit & 7);
     }
-    if (w.counts[first] < INT64_MAX4)
-      w.counts[first] += 1n;
-    if (this.#p.n < INT64_MAX4)
-      this.#p.n += 1n;
+    this.#pending[first]++;
+    this.#pendingN++;
     return this;
   }
   #advanceTo(to) {
+    this.#flush();
     const p = this.#p, w = p.window, s = this.#shape();
     let steps = to - w.generation;
     if (steps > BigInt(s.S))
@@ -2550,6 +2602,7 @@ var WindowFilter = class {
       w.counts[slot] = 0n;
     }
     w.generation = to;
+    this.#setNow();
   }
   /**
    * Moves the filter on: by `by` generations (a non-negative integer, 1 by
@@ -2579,6 +2632,8 @@ var WindowFilter = class {
   union(other) {
     if (!(other instanceof WindowFilter))
       throw fail4("union takes another WindowFilter");
+    this.#flush();
+    other.#flush();
     const a = WindowFilter.from(this.toBytes()), b = WindowFilter.from(other.toBytes());
     const pa = a.#p, pb = b.#p, wa = pa.window, wb = pb.window;
     const diff = [];
@@ -2612,6 +2667,7 @@ var WindowFilter = class {
   }
   /** The binary form, as bloom_send gives it. */
   toBytes() {
+    this.#flush();
     return toBinary(this.#p);
   }
   /** What node-postgres sends for it as a parameter: the binary form. */
@@ -2620,6 +2676,7 @@ var WindowFilter = class {
   }
   /** The text form, as SELECT f::text prints it. */
   toString() {
+    this.#flush();
     return toText(this.#p);
   }
 };

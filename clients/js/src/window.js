@@ -24,10 +24,11 @@ const fail = (message) => new F.BloomFilterError(message);
 
 // the value's bit in slot `slot` of sliceBits bits: a bit index of the data
 function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
-  // x + slot y mod 2^64 in 32-bit halves: slot < 2^13, each product below 2^45
+  // x + slot y mod 2^64 in 32-bit halves: slot < 2^13, each product below
+  // 2^45 and each sum below 2^53, exact in a double; >>> 0 takes one mod 2^32
   const pLo = slot * (yLo >>> 0);
-  const lo = (xLo >>> 0) + (pLo % TWO32);
-  const hi = ((xHi >>> 0) + ((slot * (yHi >>> 0) + Math.floor(pLo / TWO32)) % TWO32) + (lo >= TWO32 ? 1 : 0)) % TWO32;
+  const lo = (xLo >>> 0) + (pLo >>> 0);
+  const hi = (xHi >>> 0) + slot * (yHi >>> 0) + Math.floor(pLo / TWO32) + (lo >= TWO32 ? 1 : 0);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 
@@ -47,10 +48,48 @@ function floorDiv(t, len) {
 export class WindowFilter {
   #p;
   #type;
+  // the shape, as Numbers, kept (it changes only when the filter moves on):
+  // slices, hashes, sliceBits, and now, G mod S (the newest slice's slot)
+  #S;
+  #k;
+  #sliceBits;
+  #now;
+  // adds not yet in the counts and n (bigints, whose arithmetic costs an
+  // allocation an add): each slot's, and n's; flushed before they are read
+  #pending;
+  #pendingN = 0;
+  // the last kind of value hashed, and its hasher (most adds and probes are of one kind)
+  #lastKind = "";
+  #lastFn = null;
 
   constructor(parsed, type = null) {
     this.#p = parsed;
     this.#type = type;
+    this.#S = parsed.k;
+    this.#k = parsed.window.hashes;
+    this.#sliceBits = parsed.m / parsed.k;
+    this.#pending = new Float64Array(parsed.k);
+    this.#setNow();
+  }
+
+  #setNow() {
+    const S = BigInt(this.#S);
+    this.#now = Number(((this.#p.window.generation % S) + S) % S);
+  }
+
+  // the pending adds into the counts and n (each stopping at 2^63-1)
+  #flush() {
+    const p = this.#p, counts = p.window.counts;
+    if (this.#pendingN === 0) return;
+    for (let slot = 0; slot < this.#S; slot++) {
+      if (this.#pending[slot] === 0) continue;
+      const c = counts[slot] + BigInt(this.#pending[slot]);
+      counts[slot] = c > INT64_MAX ? INT64_MAX : c;
+      this.#pending[slot] = 0;
+    }
+    const n = p.n + BigInt(this.#pendingN);
+    p.n = n > INT64_MAX ? INT64_MAX : n;
+    this.#pendingN = 0;
   }
 
   /**
@@ -104,12 +143,12 @@ export class WindowFilter {
   }
 
   #shape() {
-    const p = this.#p, w = p.window, S = p.k;
-    return { S, hashes: w.hashes, generations: S - w.hashes + 1, sliceBits: p.m / S, now: Number(((w.generation % BigInt(S)) + BigInt(S)) % BigInt(S)) };
+    return { S: this.#S, hashes: this.#k, generations: this.#S - this.#k + 1, sliceBits: this.#sliceBits, now: this.#now };
   }
 
   /** Its shape and clock, as bloom_window_info reports them (generationLength in microseconds, or null). */
   get info() {
+    this.#flush();
     const p = this.#p, w = p.window, s = this.#shape();
     let inWindow = 0n;
     for (let age = 0; age < s.generations; age++) inWindow += w.counts[(s.now + s.S - age) % s.S];
@@ -135,15 +174,25 @@ export class WindowFilter {
       checkProbeOfEmpty(this.#type === null ? null : this.#type.family, value, kind, 0, 0);
       return null;
     }
-    const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
-    const h = hasherFor(family, value, kind)(value, 0, 0);
-    if (p.elemlen === 0) {
-      p.elem = family;
-      p.elemlen = new TextEncoder().encode(family).length;
-      p.size = F.payloadSize(F.WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+    let fn;
+    if (p.elemlen !== 0 && kind === this.#lastKind) fn = this.#lastFn;
+    else {
+      const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
+      fn = hasherFor(family, value, kind);
+      const h = fn(value, 0, 0);
+      if (p.elemlen === 0) {
+        p.elem = family;
+        p.elemlen = new TextEncoder().encode(family).length;
+        p.size = F.payloadSize(F.WINDOW, p.k, BigInt(p.m), 0, p.elemlen);
+      }
+      this.#lastKind = kind;
+      this.#lastFn = fn;
+      hashXY(h[0] | 0, h[1] | 0);
+      return XY;
     }
+    const h = fn(value, 0, 0);
     hashXY(h[0] | 0, h[1] | 0);
-    return [XY[0], XY[1], XY[2], XY[3]];
+    return XY;
   }
 
   /** Whether value may have been added within the window (false is certain). */
@@ -151,25 +200,29 @@ export class WindowFilter {
     if (value === null || value === undefined) return false;
     const xy = this.#hash(value, false);
     if (xy === null) return false;
-    const s = this.#shape(), d = this.#p.data, k = s.hashes;
-    const held = (age) => {
-      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (s.now + s.S - age) % s.S, s.sliceBits);
-      return (d[Math.floor(bit / 8)] & (1 << bit % 8)) !== 0;
-    };
+    const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
+    const S = this.#S, k = this.#k;
     // a run of k set slices by age (bf_window_contains' skip scan)
     let end = k - 1;
-    while (end < s.S) {
-      if (!held(end)) {
+    while (end < S) {
+      if (!this.#held(xHi, xLo, yHi, yLo, end)) {
         end += k;
         continue;
       }
       let run = 1, a;
-      for (a = end; a > 0 && run < k && held(a - 1); a--) run++;
-      for (a = end + 1; run < k && a < s.S && held(a); a++) run++;
+      for (a = end; a > 0 && run < k && this.#held(xHi, xLo, yHi, yLo, a - 1); a--) run++;
+      for (a = end + 1; run < k && a < S && this.#held(xHi, xLo, yHi, yLo, a); a++) run++;
       if (run >= k) return true;
       end = a + k;
     }
     return false;
+  }
+
+  // whether the slice of age `age` holds the value's bit
+  #held(xHi, xLo, yHi, yLo, age) {
+    const S = this.#S, slot = this.#now >= age ? this.#now - age : this.#now + S - age;
+    const bit = bitInSlot(xHi, xLo, yHi, yLo, slot, this.#sliceBits);
+    return (this.#p.data[Math.floor(bit / 8)] & (1 << (bit & 7))) !== 0;
   }
 
   /**
@@ -180,29 +233,31 @@ export class WindowFilter {
    */
   add(value, at = undefined) {
     if (value === null || value === undefined) return this;
-    const w = this.#p.window;
-    let r = w.generation;
+    const w = this.#p.window, S = this.#S;
+    let age = 0;
     if (at !== undefined && at !== null) {
       if (w.interval === 0n) throw fail("this window filter's generations are not times: add(value) adds to its current generation");
-      r = floorDiv(micros(at), w.interval);
-      if (r < w.generation && w.generation - r >= BigInt(this.#p.k)) return this; // older than every slice
+      const r = floorDiv(micros(at), w.interval);
+      if (r < w.generation && w.generation - r >= BigInt(S)) return this; // older than every slice
+      // (hashed first: a value refused leaves the filter as it was)
+      if (this.#hash(value, true) === null) return this;
+      if (r > w.generation) this.#advanceTo(r);
+      age = Number(w.generation - r);
+    } else if (this.#hash(value, true) === null) return this;
+    const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3], d = this.#p.data;
+    // the slot of generation r = G - age, then the slices created before it
+    const first = this.#now >= age ? this.#now - age : this.#now + S - age;
+    for (let j = 0; j < this.#k && age + j < S; j++) {
+      const bit = bitInSlot(xHi, xLo, yHi, yLo, first >= j ? first - j : first + S - j, this.#sliceBits);
+      d[Math.floor(bit / 8)] |= 1 << (bit & 7);
     }
-    // (hashed first: a value refused leaves the filter as it was)
-    const xy = this.#hash(value, true);
-    if (xy === null) return this;
-    if (r > w.generation) this.#advanceTo(r);
-    const s = this.#shape(), d = this.#p.data;
-    const age = Number(w.generation - r), first = Number(((r % BigInt(s.S)) + BigInt(s.S)) % BigInt(s.S));
-    for (let j = 0; j < s.hashes && age + j < s.S; j++) {
-      const bit = bitInSlot(xy[0], xy[1], xy[2], xy[3], (first + s.S - j) % s.S, s.sliceBits);
-      d[Math.floor(bit / 8)] |= 1 << bit % 8;
-    }
-    if (w.counts[first] < INT64_MAX) w.counts[first] += 1n;
-    if (this.#p.n < INT64_MAX) this.#p.n += 1n;
+    this.#pending[first]++;
+    this.#pendingN++;
     return this;
   }
 
   #advanceTo(to) {
+    this.#flush();
     const p = this.#p, w = p.window, s = this.#shape();
     let steps = to - w.generation;
     if (steps > BigInt(s.S)) steps = BigInt(s.S);
@@ -213,6 +268,7 @@ export class WindowFilter {
       w.counts[slot] = 0n;
     }
     w.generation = to;
+    this.#setNow();
   }
 
   /**
@@ -239,6 +295,8 @@ export class WindowFilter {
   /** A new filter holding both filters' values, at the later generation (the server's f | g). */
   union(other) {
     if (!(other instanceof WindowFilter)) throw fail("union takes another WindowFilter");
+    this.#flush();
+    other.#flush();
     const a = WindowFilter.from(this.toBytes()), b = WindowFilter.from(other.toBytes());
     const pa = a.#p, pb = b.#p, wa = pa.window, wb = pb.window;
     const diff = [];
@@ -264,6 +322,7 @@ export class WindowFilter {
 
   /** The binary form, as bloom_send gives it. */
   toBytes() {
+    this.#flush();
     return F.toBinary(this.#p);
   }
 
@@ -274,6 +333,7 @@ export class WindowFilter {
 
   /** The text form, as SELECT f::text prints it. */
   toString() {
+    this.#flush();
     return F.toText(this.#p);
   }
 }
