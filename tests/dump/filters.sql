@@ -19,6 +19,10 @@ INSERT INTO filters VALUES
   (11, (SELECT bloom_agg(date '2020-01-01' + g, 0.001) FROM generate_series(1, 3000) g)),
   (12, (SELECT bloom_agg(('v' || g)::varchar, 4000, 0.01, 'blocked') FROM generate_series(1, 4000) g)),
   (13, (SELECT bloom_agg(timestamptz '2020-01-01 UTC' + g * interval '1 s', 1000, 0.01)
+          FROM generate_series(1, 1000) g)),
+  -- window filters (1.12): by hand, and by the hour from rows
+  (14, bloom_add(bloom_advance(bloom_add(bloom_window(100, 0.01, 3), 1), 2), 2)),
+  (15, (SELECT bloom_window_agg('k' || g, timestamptz '2026-11-29 UTC' + g * interval '1 minute', 100, 0.01, 24, '1 hour')
           FROM generate_series(1, 1000) g));
 INSERT INTO counting VALUES
   (1, (SELECT counting_bloom_agg(g % 300, 1000, 0.01) FROM generate_series(1, 5000) g)),
