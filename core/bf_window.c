@@ -58,11 +58,18 @@ bit_in_slot(const window_probe *p, unsigned slot)
 	       bf_reduce(p->x + (uint64_t) slot * p->y, p->slice_bits);
 }
 
+/* Slot (now - back) mod S, for back < S: no division on a probe's path. */
+static inline unsigned
+slot_back(unsigned now, unsigned back, unsigned slices)
+{
+	return now >= back ? now - back : now + slices - back;
+}
+
 /* Whether the slice of age a (< S) holds the value's bit. */
 static inline bool
 held_at_age(const window_probe *p, unsigned age)
 {
-	uint64_t bit = bit_in_slot(p, (p->now + p->slices - age) % p->slices);
+	uint64_t bit = bit_in_slot(p, slot_back(p->now, age, p->slices));
 
 	return (p->data[bit >> 3] >> (bit & 7)) & 1;
 }
@@ -123,16 +130,24 @@ bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 	age = (unsigned) ((uint64_t) w.generation - (uint64_t) generation);
 	p = probe_start(view, &w, h);
 	first = mod_slices(generation, w.slices);
-	/* the slices created at generation, generation - 1, ...: those still there */
-	for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
+	/*
+	 * The slices created at generation, generation - 1, ...: those still
+	 * there.  Their bits first, then set without a branch: the k cache
+	 * lines are fetched side by side.
+	 */
 	{
-		uint64_t bit = bit_in_slot(&p, (first + w.slices - j) % w.slices);
-		uint8_t mask = (uint8_t) (1u << (bit & 7));
+		uint64_t bits[BF_WINDOW_MAX_HASHES];
+		unsigned n = 0;
 
-		if (!(view->data[bit >> 3] & mask))
+		for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
+			bits[n++] = bit_in_slot(&p, slot_back(first, j, w.slices));
+		for (unsigned i = 0; i < n; i++)
 		{
-			view->data[bit >> 3] |= mask;
-			added++;
+			uint8_t *byte = &view->data[bits[i] >> 3];
+			uint8_t mask = (uint8_t) (1u << (bits[i] & 7));
+
+			added += (*byte & mask) == 0;
+			*byte |= mask;
 		}
 	}
 	count = bf_window_count(view, first);

@@ -66,8 +66,18 @@ bloom_window_agg_trans(PG_FUNCTION_ARGS)
 		bloom_window_make(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(4), PG_GETARG_INT32(5), end, len,
 		                  &f);
 	}
+	else if (VARATT_IS_EXTENDED(PG_GETARG_POINTER(0)))
+		bloom_get_arg_any(fcinfo, 0, false, &f); /* (not a state nodeAgg kept: checked) */
 	else
-		bloom_get_arg_any(fcinfo, 0, false, &f); /* our own state: changed in place */
+	{
+		/*
+		 * Our own state, changed in place: made by bloom_window_make, a
+		 * union or the type's input (an INITCOND), checked then; not again
+		 * on every row.
+		 */
+		f.raw = (struct varlena *) PG_GETARG_POINTER(0);
+		bf_view_decode_trusted((uint8 *) VARDATA(f.raw), VARSIZE(f.raw) - VARHDRSZ, &f.view);
+	}
 	if (f.view.p.layout != BF_LAYOUT_WINDOW)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("bloom_window_agg's state is a %s filter, not a window filter",
