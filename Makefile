@@ -60,6 +60,10 @@ ISOLATION = index_ssi index_ssi_window index_own_adds index_attach index_privile
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter
+# no a * b + c fused into one rounding (GNU C's default where the target has
+# FMA, as every aarch64 has): the sizing math must round as the clients'
+# (JavaScript, Python) do, operation by operation (core/bf_window_sizing.c)
+PG_CFLAGS += -ffp-contract=off
 SHLIB_LINK = -lm
 
 PG_CONFIG ?= pg_config

@@ -2332,6 +2332,8 @@ var INT64_MAX4 = (1n << 63n) - 1n;
 var INT64_MIN2 = -(1n << 63n);
 var TWO323 = 4294967296;
 var EPOCH_2000_US = 946684800000000n;
+var MIN_TIME = -211813488000000000n;
+var END_TIME = 9223371331200000000n;
 var fail4 = (message) => new BloomFilterError(message);
 function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   const pLo = slot * (yLo >>> 0);
@@ -2340,11 +2342,16 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 function micros(at) {
+  let us;
   if (typeof at === "bigint")
-    return at;
-  if (at instanceof Date && !Number.isNaN(at.getTime()))
-    return BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
-  throw fail4(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+    us = at;
+  else if (at instanceof Date && !Number.isNaN(at.getTime()))
+    us = BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
+  else
+    throw fail4(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+  if (us < MIN_TIME || us >= END_TIME)
+    throw fail4("a time out of the range of timestamptz is in no generation");
+  return us;
 }
 function floorDiv(t, len) {
   const q = t / len;
@@ -2404,12 +2411,12 @@ var WindowFilter = class {
     if (typeof input === "string")
       parsed = parseBinary(textToBinary(input, true), true);
     else if (input instanceof Uint8Array)
-      parsed = parseBinary(input.slice(), true);
+      parsed = parseBinary(new Uint8Array(input), true);
     else
       throw fail4(`WindowFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
     if (parsed.layout !== WINDOW)
       throw fail4(`a ${LAYOUT_NAMES[parsed.layout]} filter is not a window filter: read it with BloomFilter.from`);
-    parsed.data = parsed.data.slice();
+    parsed.data = new Uint8Array(parsed.data);
     const type = options?.type === void 0 ? null : sqlType(options.type);
     if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
       throw fail4(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
@@ -2434,9 +2441,11 @@ var WindowFilter = class {
     const { hashes, sliceBits } = windowSizeFor(cap, falsePositiveRate, generations);
     let interval = 0n, generation = 0n;
     if (generationLength !== void 0) {
+      if (typeof generationLength !== "bigint" && !Number.isSafeInteger(generationLength))
+        throw fail4("a generation length is a whole number of microseconds (a bigint or an integer)");
       interval = BigInt(generationLength);
-      if (interval <= 0n)
-        throw fail4("a generation length must be a positive number of microseconds");
+      if (interval <= 0n || interval > INT64_MAX4)
+        throw fail4("a generation length must be a positive interval (at most 2^63-1 microseconds)");
       generation = floorDiv(micros(at === void 0 ? new Date() : at), interval);
     }
     const k = hashes + generations - 1, m = sliceBits * k;
@@ -2557,16 +2566,19 @@ var WindowFilter = class {
   }
   /**
    * Adds value in the current generation, or (a filter whose generations
-   * are times) in the generation holding `at`, moving the filter on to it
-   * if later; a value older than every slice adds nothing.  null and
-   * undefined are skipped.  Returns the filter.
+   * are times) in the generation holding `at` (a Date, exact to the
+   * millisecond, or a bigint of microseconds from 2000-01-01 UTC, exact),
+   * moving the filter on to it if later; a value older than every slice
+   * adds nothing.  A null or undefined value, and a null time (SQL's NULL,
+   * as the server's bloom_add(f, v, at) and bloom_window_agg skip it), add
+   * nothing.  Returns the filter.
    */
   add(value, at = void 0) {
-    if (value === null || value === void 0)
+    if (value === null || value === void 0 || at === null)
       return this;
     const w = this.#p.window, S = this.#S;
     let age = 0;
-    if (at !== void 0 && at !== null) {
+    if (at !== void 0) {
       if (w.interval === 0n)
         throw fail4("this window filter's generations are not times: add(value) adds to its current generation");
       const r = floorDiv(micros(at), w.interval);
@@ -2620,8 +2632,8 @@ var WindowFilter = class {
         this.#advanceTo(to2);
       return this;
     }
-    if (!Number.isSafeInteger(by) || by < 0)
-      throw fail4(`a window filter advances by 0 or more generations, not ${by}`);
+    if (!Number.isSafeInteger(by) || by < 0 || by > 2147483647)
+      throw fail4(`a window filter advances by 0 to 2147483647 generations (an int), not ${by}`);
     const to = w.generation + BigInt(by);
     if (to > INT64_MAX4 || to < INT64_MIN2)
       throw fail4("generation number out of range");

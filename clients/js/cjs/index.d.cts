@@ -177,8 +177,12 @@ export declare class WindowFilter {
   }): WindowFilter;
   /** Whether the value may have been added within the window; false is certain. */
   contains(value: Probe): boolean;
-  /** Adds the value in the current generation, or (generations that are times) in at's generation. */
-  add(value: Probe, at?: WindowTime): this;
+  /**
+   * Adds the value in the current generation, or (generations that are
+   * times) in at's generation (a Date is exact to the millisecond, a bigint
+   * of microseconds exactly); a null time adds nothing, as SQL's NULL.
+   */
+  add(value: Probe, at?: WindowTime | null): this;
   /** Moves on by a number of generations (1), or (generations that are times) to a time's generation. */
   advance(by?: number | WindowTime): this;
   /** Both filters' values, at the later generation. */

@@ -19,6 +19,8 @@ const INT64_MAX = (1n << 63n) - 1n, INT64_MIN = -(1n << 63n);
 const TWO32 = 4294967296;
 // microseconds from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch)
 const EPOCH_2000_US = 946684800000000n;
+// the times a timestamptz holds, in microseconds from 2000 (MIN_TIMESTAMP, END_TIMESTAMP)
+const MIN_TIME = -211813488000000000n, END_TIME = 9223371331200000000n;
 
 const fail = (message) => new F.BloomFilterError(message);
 
@@ -34,9 +36,12 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
 
 // a time (a Date, or microseconds from 2000-01-01 UTC as a bigint) as microseconds from 2000
 function micros(at) {
-  if (typeof at === "bigint") return at;
-  if (at instanceof Date && !Number.isNaN(at.getTime())) return BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
-  throw fail(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+  let us;
+  if (typeof at === "bigint") us = at;
+  else if (at instanceof Date && !Number.isNaN(at.getTime())) us = BigInt(at.getTime()) * 1000n - EPOCH_2000_US;
+  else throw fail(`a time is a Date or a bigint of microseconds from 2000-01-01 UTC, not ${at === null ? "null" : typeof at}`);
+  if (us < MIN_TIME || us >= END_TIME) throw fail("a time out of the range of timestamptz is in no generation");
+  return us;
 }
 
 // floor(t / len) for bigints
@@ -98,11 +103,12 @@ export class WindowFilter {
    */
   static from(input, options = undefined) {
     let parsed;
+    // (a copy of the input, a Buffer's too, whose slice() is a view: adds change the filter's own bytes)
     if (typeof input === "string") parsed = F.parseBinary(F.textToBinary(input, true), true);
-    else if (input instanceof Uint8Array) parsed = F.parseBinary(input.slice(), true);
+    else if (input instanceof Uint8Array) parsed = F.parseBinary(new Uint8Array(input), true);
     else throw fail(`WindowFilter.from takes a Uint8Array (or Buffer) or a string, not ${input === null ? "null" : typeof input}`);
     if (parsed.layout !== F.WINDOW) throw fail(`a ${F.LAYOUT_NAMES[parsed.layout]} filter is not a window filter: read it with BloomFilter.from`);
-    parsed.data = parsed.data.slice();
+    parsed.data = new Uint8Array(parsed.data);
     const type = options?.type === undefined ? null : sqlType(options.type);
     if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
       throw fail(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
@@ -128,8 +134,10 @@ export class WindowFilter {
     const { hashes, sliceBits } = windowSizeFor(cap, falsePositiveRate, generations);
     let interval = 0n, generation = 0n;
     if (generationLength !== undefined) {
+      if (typeof generationLength !== "bigint" && !Number.isSafeInteger(generationLength))
+        throw fail("a generation length is a whole number of microseconds (a bigint or an integer)");
       interval = BigInt(generationLength);
-      if (interval <= 0n) throw fail("a generation length must be a positive number of microseconds");
+      if (interval <= 0n || interval > INT64_MAX) throw fail("a generation length must be a positive interval (at most 2^63-1 microseconds)");
       generation = floorDiv(micros(at === undefined ? new Date() : at), interval);
     }
     const k = hashes + generations - 1, m = sliceBits * k;
@@ -227,15 +235,18 @@ export class WindowFilter {
 
   /**
    * Adds value in the current generation, or (a filter whose generations
-   * are times) in the generation holding `at`, moving the filter on to it
-   * if later; a value older than every slice adds nothing.  null and
-   * undefined are skipped.  Returns the filter.
+   * are times) in the generation holding `at` (a Date, exact to the
+   * millisecond, or a bigint of microseconds from 2000-01-01 UTC, exact),
+   * moving the filter on to it if later; a value older than every slice
+   * adds nothing.  A null or undefined value, and a null time (SQL's NULL,
+   * as the server's bloom_add(f, v, at) and bloom_window_agg skip it), add
+   * nothing.  Returns the filter.
    */
   add(value, at = undefined) {
-    if (value === null || value === undefined) return this;
+    if (value === null || value === undefined || at === null) return this;
     const w = this.#p.window, S = this.#S;
     let age = 0;
-    if (at !== undefined && at !== null) {
+    if (at !== undefined) {
       if (w.interval === 0n) throw fail("this window filter's generations are not times: add(value) adds to its current generation");
       const r = floorDiv(micros(at), w.interval);
       if (r < w.generation && w.generation - r >= BigInt(S)) return this; // older than every slice
@@ -285,7 +296,8 @@ export class WindowFilter {
       if (to > w.generation) this.#advanceTo(to);
       return this;
     }
-    if (!Number.isSafeInteger(by) || by < 0) throw fail(`a window filter advances by 0 or more generations, not ${by}`);
+    if (!Number.isSafeInteger(by) || by < 0 || by > 2147483647)
+      throw fail(`a window filter advances by 0 to 2147483647 generations (an int), not ${by}`);
     const to = w.generation + BigInt(by);
     if (to > INT64_MAX || to < INT64_MIN) throw fail("generation number out of range");
     this.#advanceTo(to);

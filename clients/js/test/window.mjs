@@ -92,6 +92,22 @@ refuses("a text value in an int8 filter", () => f.add(1n).add("x"));
 const text = f.toString();
 refuses("a generation written -0", () => WindowFilter.from(text.replace(/:0:0 counts=/, ":-0:0 counts=")));
 refuses("counts past n", () => WindowFilter.from(text.replace(/counts=1,/, "counts=2,")));
+// (a review found these) a filter read from a Buffer has bytes of its own
+const buf = Buffer.from(f.toBytes()), before = Buffer.from(buf);
+const a = WindowFilter.from(buf), b = WindowFilter.from(buf);
+a.add(424242n);
+same("the Buffer read is left as it was", Buffer.compare(buf, before), 0);
+same("a second filter of the same Buffer holds no add of the first", b.contains(424242n), false);
+// a null time adds nothing (SQL's NULL); times and lengths past timestamptz's range are refused
+const clocked = WindowFilter.create({ type: "int8", capacity: 10, generations: 3, generationLength: 3600000000n, at: 0n });
+same("a null time adds nothing", clocked.add(7n, null).contains(7n), false);
+refuses("a time past timestamptz's range", () => clocked.add(1n, 1n << 63n));
+refuses("'infinity'", () => clocked.advance((1n << 63n) - 1n));
+refuses("a length past int64", () =>
+  WindowFilter.create({ type: "int8", capacity: 10, generations: 3, generationLength: 1n << 64n, at: 0n }));
+refuses("a fractional length", () => WindowFilter.create({ type: "int8", capacity: 10, generations: 3, generationLength: 1.5 }));
+refuses("advance past an int", () => clocked.advance(2 ** 31));
+same("the refusals left it as it was", clocked.info.generation, 0n);
 // the recall and the rate as the core computes them
 same("recall within the window", windowRecall(9, 10, 259712, 20000, 9), 1);
 same("recall past every slice is the rate", windowRecall(9, 10, 259712, 20000, 30), windowFpp(9, 10, 259712, 20000));

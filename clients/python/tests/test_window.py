@@ -117,6 +117,18 @@ class Edges(unittest.TestCase):
         self.assertFalse(5 in f)
         self.assertEqual(f.info.values_in_window, 0)
 
+    def test_review_edges(self):
+        clocked = WindowFilter.create("int8", 10, 0.01, 3, generation_length=3_600_000_000, at=0)
+        clocked.add(7, None)  # a NULL time adds nothing
+        self.assertFalse(7 in clocked)
+        for bad in (lambda: clocked.add(1, 2**63), lambda: clocked.advance(2**31),
+                    lambda: WindowFilter.create("int8", 10, 0.01, 3, generation_length=2**64, at=0),
+                    lambda: WindowFilter.create("int8", 10, 0.01, 3, generation_length=1.5)):
+            with self.assertRaises(BloomFilterError):
+                bad()
+        self.assertEqual(clocked.info.generation, 0)
+        self.assertEqual(clocked.to_bytes(), WindowFilter.from_bytes(clocked.to_bytes()).to_bytes())
+
     def test_recall(self):
         self.assertEqual(window_recall(9, 10, 259712, 20000, 9), 1.0)
         self.assertEqual(window_recall(9, 10, 259712, 20000, 30), window_fpp(9, 10, 259712, 20000))

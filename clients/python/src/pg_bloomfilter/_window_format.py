@@ -127,6 +127,8 @@ def parse_binary(buf: bytes) -> Window:
     if elemlen > fmt.MAX_ELEM_LEN:
         raise _fail(f"element key is longer than {fmt.MAX_ELEM_LEN} bytes")
     expected = payload_size(slices, m, elemlen)
+    if expected > fmt.MAX_PAYLOAD:
+        raise _fail(f"filter of {expected} bytes exceeds the 1 GB limit")
     if len(buf) != expected:
         raise _fail(
             f"value has {len(buf)} bytes, but its header (m = {m}, element key of {elemlen} "
@@ -223,6 +225,8 @@ def text_to_binary(text: str) -> bytes:
         raise _fail("a window filter has hash scheme 1, seed 0 and n at most 2^63-1")
     if m == 0 or m % (SLICE_UNIT * slices) != 0 or m > fmt.MAX_BITS:
         raise _fail(f"number of bits m = {m} of a window filter of {slices} slices is out of range")
+    if payload_size(slices, m, len(elem_bytes)) > fmt.MAX_PAYLOAD:
+        raise _fail(f"filter of {payload_size(slices, m, len(elem_bytes))} bytes exceeds the 1 GB limit")
     data = fmt._take_data(c, "bits=", m // 8)
     w = Window(slices, m, n, "", elem_bytes, hashes, capacity, generation, interval, counts, bytearray(data))
     return to_binary(w)

@@ -29,6 +29,9 @@ from .errors import BloomFilterError
 
 _SECOND_SALT = 0x9E3779B97F4A7C15
 _EPOCH_2000 = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
+# the times a timestamptz holds, in microseconds from 2000 (MIN_TIMESTAMP, END_TIMESTAMP)
+_MIN_TIME, _END_TIME = -211813488000000000, 9223371331200000000
+_NO_TIME = object()  # add()'s default: the current generation (None is SQL's NULL: nothing added)
 Time = Union[dt.datetime, int]
 
 
@@ -37,13 +40,17 @@ def _micros(at: Time) -> int:
     if isinstance(at, bool):
         raise BloomFilterError("a time is an aware datetime or an int of microseconds, not bool")
     if isinstance(at, int):
-        return at
-    if isinstance(at, dt.datetime):
-        if at.tzinfo is None:
+        us = at
+    elif isinstance(at, dt.datetime):
+        if at.tzinfo is None or at.utcoffset() is None:
             raise BloomFilterError("a time is an aware datetime (a timestamptz): give it a tzinfo")
         delta = at - _EPOCH_2000
-        return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
-    raise BloomFilterError(f"a time is an aware datetime or an int of microseconds, not {type(at).__name__}")
+        us = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    else:
+        raise BloomFilterError(f"a time is an aware datetime or an int of microseconds, not {type(at).__name__}")
+    if not _MIN_TIME <= us < _END_TIME:
+        raise BloomFilterError("a time out of the range of timestamptz is in no generation")
+    return us
 
 
 @dataclass(frozen=True)
@@ -102,10 +109,13 @@ class WindowFilter:
         hashes, slice_bits = sizing.window_size_for(cap, float(false_positive_rate), gens)
         interval = generation = 0
         if generation_length is not None:
-            interval = (generation_length // dt.timedelta(microseconds=1)
-                        if isinstance(generation_length, dt.timedelta) else operator.index(generation_length))
-            if interval <= 0:
-                raise BloomFilterError("a generation length must be a positive interval")
+            try:
+                interval = (generation_length // dt.timedelta(microseconds=1)
+                            if isinstance(generation_length, dt.timedelta) else operator.index(generation_length))
+            except TypeError:
+                raise BloomFilterError("a generation length is a timedelta or an int of microseconds") from None
+            if not 0 < interval <= fmt.INT64_MAX:
+                raise BloomFilterError("a generation length must be a positive interval (at most 2^63-1 microseconds)")
             generation = _micros(at if at is not None else dt.datetime.now(dt.timezone.utc)) // interval
         slices = hashes + gens - 1
         w = wf.Window(slices, slices * slice_bits, 0, "", b"", hashes, cap, generation, interval,
@@ -180,15 +190,18 @@ class WindowFilter:
 
     # ---- adding, moving on ----
 
-    def add(self, value, at: Optional[Time] = None) -> None:
+    def add(self, value, at=_NO_TIME) -> None:
         """Add value in the current generation, or (generations that are times) in
-        at's generation, moving the filter on when that is later; a value older
-        than every slice adds nothing.  None is ignored."""
-        if value is None:
+        at's generation (an aware datetime, or an int of microseconds from
+        2000-01-01 UTC), moving the filter on when that is later; a value older
+        than every slice adds nothing.  A None value, or at=None (SQL's NULL:
+        the server's bloom_add(f, v, at) and bloom_window_agg skip it), adds
+        nothing."""
+        if value is None or at is None:
             return
         w = self._w
         r = w.generation
-        if at is not None:
+        if at is not _NO_TIME:
             if w.interval == 0:
                 raise BloomFilterError("this window filter's generations are not times: add(value) adds to its current one")
             r = _micros(at) // w.interval
@@ -230,8 +243,8 @@ class WindowFilter:
             if to > w.generation:
                 self._advance_to(to)
             return
-        if isinstance(by, bool) or operator.index(by) < 0:
-            raise BloomFilterError(f"a window filter advances by 0 or more generations, not {by}")
+        if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by <= 2**31 - 1:
+            raise BloomFilterError(f"a window filter advances by 0 to 2147483647 generations (an int), not {by!r}")
         if w.generation + by > 2**63 - 1:
             raise BloomFilterError("generation number out of range")
         self._advance_to(w.generation + operator.index(by))
@@ -296,7 +309,11 @@ class WindowFilter:
                           w.elem or None)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, WindowFilter) and self.to_bytes() == other.to_bytes()
+        """The same bytes (n and the counts too): stricter than SQL's =, which
+        sets them aside, as BloomFilter's == is."""
+        if not isinstance(other, WindowFilter):
+            return NotImplemented
+        return self.to_bytes() == other.to_bytes()
 
     __hash__ = None  # type: ignore[assignment]  (mutable)
 
