@@ -295,7 +295,9 @@ bloom_window_info(PG_FUNCTION_ARGS)
 		Interval *len = palloc0(sizeof(Interval));
 		int64 start;
 
-		len->time = w.interval;
+		/* whole days as days ("1 day", not "24:00:00"): a generation length has no months */
+		len->day = (int32) (w.interval / USECS_PER_DAY);
+		len->time = w.interval % USECS_PER_DAY;
 		values[6] = IntervalPGetDatum(len);
 		/* a time no timestamptz holds is out of range: no start then */
 		if (pg_mul_s64_overflow(w.generation, w.interval, &start) || !IS_VALID_TIMESTAMP(start))
