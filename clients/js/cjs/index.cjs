@@ -2331,6 +2331,7 @@ var IndexFilter = class {
 var INT64_MAX4 = (1n << 63n) - 1n;
 var INT64_MIN2 = -(1n << 63n);
 var TWO323 = 4294967296;
+var SMALL_SLICE = 2 ** 21;
 var EPOCH_2000_US = 946684800000000n;
 var MIN_TIME = -211813488000000000n;
 var END_TIME = 9223371331200000000n;
@@ -2338,7 +2339,9 @@ var fail4 = (message) => new BloomFilterError(message);
 function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   const pLo = slot * (yLo >>> 0);
   const lo = (xLo >>> 0) + (pLo >>> 0);
-  const hi = (xHi >>> 0) + slot * (yHi >>> 0) + Math.floor(pLo / TWO323) + (lo >= TWO323 ? 1 : 0);
+  const hi = xHi + slot * (yHi >>> 0) + Math.floor(pLo / TWO323) + (lo >= TWO323 ? 1 : 0) >>> 0;
+  if (sliceBits < SMALL_SLICE)
+    return slot * sliceBits + Math.floor((hi * sliceBits + Math.floor((lo >>> 0) * sliceBits / TWO323)) / TWO323);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 function micros(at) {

@@ -16,7 +16,7 @@ import { NEVER, sqlType } from "./types.js";
 import { checkProbeOfEmpty, defaultFamily, hasherFor, kindOf } from "./values.js";
 
 const INT64_MAX = (1n << 63n) - 1n, INT64_MIN = -(1n << 63n);
-const TWO32 = 4294967296;
+const TWO32 = 4294967296, SMALL_SLICE = 2 ** 21;
 // microseconds from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch)
 const EPOCH_2000_US = 946684800000000n;
 // the times a timestamptz holds, in microseconds from 2000 (MIN_TIMESTAMP, END_TIMESTAMP)
@@ -30,7 +30,13 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   // 2^45 and each sum below 2^53, exact in a double; >>> 0 takes one mod 2^32
   const pLo = slot * (yLo >>> 0);
   const lo = (xLo >>> 0) + (pLo >>> 0);
-  const hi = (xHi >>> 0) + slot * (yHi >>> 0) + Math.floor(pLo / TWO32) + (lo >= TWO32 ? 1 : 0);
+  const hi = (xHi + slot * (yHi >>> 0) + Math.floor(pLo / TWO32) + (lo >= TWO32 ? 1 : 0)) >>> 0;
+  // floor(x sliceBits / 2^64): below 2^21 bits a slice, hi sliceBits and lo
+  // sliceBits are exact in a double, and so is their sum as nested here
+  // (floor((A + floor(b)) / c) = floor((A + b) / c) for an integer A);
+  // otherwise probe.js's reduce
+  if (sliceBits < SMALL_SLICE)
+    return slot * sliceBits + Math.floor((hi * sliceBits + Math.floor(((lo >>> 0) * sliceBits) / TWO32)) / TWO32);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 
