@@ -428,6 +428,33 @@ bf_view_set_target(bf_view *view, uint32_t target_ppb)
 	bf_store_le(view->payload + BF_HEADER_SIZE, target_ppb, 4);
 }
 
+/* The header's fixed fields after the version, into view (unchecked). */
+static void
+read_fields(const uint8_t *buf, bf_view *view)
+{
+	view->p.layout = buf[BF_OFF_LAYOUT];
+	view->p.scheme = buf[BF_OFF_SCHEME];
+	view->flags = buf[BF_OFF_FLAGS];
+	view->p.nhashes = (uint16_t) bf_load_le(buf + BF_OFF_NHASHES, 2);
+	view->p.seed = bf_load_le(buf + BF_OFF_SEED, 8);
+	view->p.ncells = bf_load_le(buf + BF_OFF_NCELLS, 8);
+	view->nadded = bf_load_le(buf + BF_OFF_NADDED, 8);
+	view->elemlen = (size_t) bf_load_le(buf + BF_OFF_ELEMLEN, 2);
+}
+
+/* The extensions the flags call for (derived: bound, est; target), into view (unchecked). */
+static void
+read_extension(const uint8_t *buf, bf_view *view)
+{
+	if (view->flags & BF_FLAG_DERIVED)
+	{
+		view->bound = bf_load_le(buf + BF_HEADER_SIZE, 8);
+		view->est_distinct = bf_load_le(buf + BF_HEADER_SIZE + 8, 8);
+	}
+	if (view->flags & BF_FLAG_TARGET)
+		view->target_ppb = (uint32_t) bf_load_le(buf + BF_HEADER_SIZE, 4);
+}
+
 /*
  * bf_check_header() and bf_check_header_all(): with_opt_in, whether another
  * maker's filter and a window filter are taken (bf_layout_is_opt_in()).
@@ -450,14 +477,7 @@ check_header(const uint8_t *buf, size_t len, bool with_opt_in, bf_view *view, bf
 		               "unknown format version %u (this build reads version %d)",
 		               (unsigned) view->version, BF_VERSION);
 
-	view->p.layout = buf[BF_OFF_LAYOUT];
-	view->p.scheme = buf[BF_OFF_SCHEME];
-	view->flags = buf[BF_OFF_FLAGS];
-	view->p.nhashes = (uint16_t) bf_load_le(buf + BF_OFF_NHASHES, 2);
-	view->p.seed = bf_load_le(buf + BF_OFF_SEED, 8);
-	view->p.ncells = bf_load_le(buf + BF_OFF_NCELLS, 8);
-	view->nadded = bf_load_le(buf + BF_OFF_NADDED, 8);
-	view->elemlen = (size_t) bf_load_le(buf + BF_OFF_ELEMLEN, 2);
+	read_fields(buf, view);
 
 	/* unknown flags first, before the fields they could change the meaning of */
 	if ((view->flags & ~BF_KNOWN_FLAGS) != 0)
@@ -477,14 +497,9 @@ check_header(const uint8_t *buf, size_t len, bool with_opt_in, bf_view *view, bf
 		               "bytes) implies %zu",
 		               len, (unsigned long long) view->p.ncells, view->elemlen, expected);
 
-	if (view->flags & BF_FLAG_DERIVED)
-	{
-		view->bound = bf_load_le(buf + BF_HEADER_SIZE, 8);
-		view->est_distinct = bf_load_le(buf + BF_HEADER_SIZE + 8, 8);
-	}
+	read_extension(buf, view);
 	if (view->flags & BF_FLAG_TARGET)
 	{
-		view->target_ppb = (uint32_t) bf_load_le(buf + BF_HEADER_SIZE, 4);
 		if (view->target_ppb < 1 || view->target_ppb >= BF_TARGET_SCALE)
 			return bf_fail(err, BF_ERR_PARAM,
 			               "target rate of %u parts per billion is out of range (1 to 999999999)",
@@ -539,21 +554,8 @@ bf_view_decode_trusted(uint8_t *buf, size_t len, bf_view *view)
 	(void) len;
 	memset(view, 0, sizeof(*view));
 	view->version = buf[BF_OFF_VERSION];
-	view->p.layout = buf[BF_OFF_LAYOUT];
-	view->p.scheme = buf[BF_OFF_SCHEME];
-	view->flags = buf[BF_OFF_FLAGS];
-	view->p.nhashes = (uint16_t) bf_load_le(buf + BF_OFF_NHASHES, 2);
-	view->p.seed = bf_load_le(buf + BF_OFF_SEED, 8);
-	view->p.ncells = bf_load_le(buf + BF_OFF_NCELLS, 8);
-	view->nadded = bf_load_le(buf + BF_OFF_NADDED, 8);
-	view->elemlen = (size_t) bf_load_le(buf + BF_OFF_ELEMLEN, 2);
-	if (view->flags & BF_FLAG_DERIVED)
-	{
-		view->bound = bf_load_le(buf + BF_HEADER_SIZE, 8);
-		view->est_distinct = bf_load_le(buf + BF_HEADER_SIZE + 8, 8);
-	}
-	if (view->flags & BF_FLAG_TARGET)
-		view->target_ppb = (uint32_t) bf_load_le(buf + BF_HEADER_SIZE, 4);
+	read_fields(buf, view);
+	read_extension(buf, view);
 	locate(buf, view);
 }
 
