@@ -44,18 +44,18 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/index/aminsert.o \
 	src/index/amvacuum.o src/index/amprobe.o src/index/amsql.o src/index/amcontains.o \
 	src/index/amaccess.o src/index/amkeys.o src/index/amsnapshot.o \
-	src/index/amsource.o
+	src/index/amsource.o src/index/amspace.o src/index/amrebuild.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \
 	bloom_badinput bloom_bpchar bloom_bytea bloom_setops bloom_counting bloom_planner bloom_blocked bloom_auto bloom_makers bloom_window runtime_filter \
 	runtime_filter_right runtime_filter_edges runtime_skip runtime_skip_plans runtime_parallel bloom_index \
-	bloom_index_visibility bloom_index_refresh runtime_index \
+	bloom_index_visibility bloom_index_refresh bloom_index_rebuild runtime_index \
 	bloom_upgrade
 # two sessions or more (specs/, run by pg_isolation_regress after REGRESS):
 # SERIALIZABLE readers, partitions attached beside a reader, who may lock
 ISOLATION = index_ssi index_ssi_window index_own_adds index_attach index_privileges \
-	index_too_new
+	index_too_new index_rebuild
 
 # Our own files build with -Wextra -Werror.  PostgreSQL's headers need only
 # -Wno-unused-parameter (their inline functions and fmgr macros).

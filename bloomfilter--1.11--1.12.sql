@@ -114,5 +114,27 @@ CREATE AGGREGATE bloom_window_agg(value anyelement, at timestamptz, capacity big
 COMMENT ON AGGREGATE bloom_window_agg(anyelement, timestamptz, bigint, float8, int, interval, timestamptz) IS
     'a window filter of the values, each added in the generation its time falls in, the window ending at the generation holding window_end (later rows left out)';
 
+-- Issue 52, part 1: the bloomfilter index forgets deleted keys.  VACUUM
+-- rebuilds its filter online (reloptions rebuild_factor, default 1.2, and
+-- rebuild_rate_factor, default 2.0); bloom_index_rebuild rebuilds now, for
+-- the table's owner; bloom_index_info tells when and why it last did.
+-- VOLATILE: it changes the index.  PARALLEL UNSAFE: it writes.
+CREATE FUNCTION bloom_index_rebuild(index regclass) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_rebuild' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION bloom_index_rebuild(regclass) IS
+    'rebuild a bloomfilter index''s filter from its table''s rows now, inserts going on, so that deleted rows'' keys leave it (false: the last rebuild''s pages are still held by older transactions; try again later)';
+
+-- three more columns: a function's result type cannot change in place
+DROP FUNCTION bloom_index_info(regclass);
+CREATE FUNCTION bloom_index_info(index regclass,
+    OUT layers integer, OUT keys_added bigint, OUT capacity bigint, OUT size_bytes bigint,
+    OUT bits_set bigint, OUT false_positive_rate double precision,
+    OUT estimated_rate double precision, OUT live_rows double precision,
+    OUT keys_per_live_row double precision, OUT last_rebuilt timestamptz,
+    OUT last_rebuild_reason text, OUT rebuilds bigint)
+    AS 'MODULE_PATHNAME', 'bloom_index_info' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_info(regclass) IS
+    'a bloomfilter index''s layers, keys added, capacity, size, declared and estimated rates, keys added per live row of its table, and when and why (keys, rate or manual) VACUUM or bloom_index_rebuild last rebuilt its filter, and how often';
+
 -- said once, by CREATE EXTENSION and ALTER EXTENSION UPDATE
 SELECT bloom_runtime_check();

@@ -194,6 +194,22 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #endif
 
 /*
+ * A rebuild of an index's filter (index/amrebuild.c) pauses as VACUUM does
+ * (18 added whether it is ANALYZE's), and is for the table's owner (16 made
+ * ownership checks one function for every kind of object).
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_VACUUM_DELAY_POINT() vacuum_delay_point(false)
+#else
+#define BLOOM_VACUUM_DELAY_POINT() vacuum_delay_point()
+#endif
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_OWNS_TABLE(relid) object_ownercheck(RelationRelationId, (relid), GetUserId())
+#else
+#define BLOOM_OWNS_TABLE(relid) pg_class_ownercheck((relid), GetUserId())
+#endif
+
+/*
  * The count of completed transactions that GetSnapshotData reuses a
  * snapshot by, and this backend's local transaction id: 17 renamed the
  * shared variables (ShmemVariableCache to TransamVariables) and put the

@@ -7,7 +7,7 @@
  * The first layer is sized for the table's distinct keys: the pass keeps
  * the keys' hashes while they fit in maintenance_work_mem, and at its end
  * counts the distinct ones and sizes the layer for them, with
- * BLOOM_INDEX_BUILD_HEADROOM for the inserts to come.  A table whose
+ * bloom_index_headroom for the inserts to come.  A table whose
  * hashes do not fit gets a first layer sized for the planner's estimate of
  * its rows (which needs no ANALYZE), or for the hashes kept so far if more,
  * with the same headroom, when they stop fitting, and the pass goes on
@@ -35,14 +35,6 @@
 
 #include <math.h>
 
-/*
- * Room for inserts in a first layer sized for the table's distinct keys: a
- * layer at its capacity is full, and a page of it that crosses the fill of
- * its capacity (which about half do, when the layer holds just that) would
- * add a layer at the next insert into it.  5 % costs 5 % more bits.
- */
-#define BLOOM_INDEX_BUILD_HEADROOM 1.05
-
 /* A layer being built in memory: its bits, and per page the keys added. */
 typedef struct MemoryLayer
 {
@@ -64,6 +56,7 @@ typedef struct BuildState
 	Size nhashes;
 	Size max_hashes;
 	MemoryContext scratch; /* what hashing a row allocates, reset after it */
+	double headroom;       /* bloom_index_headroom */
 } BuildState;
 
 static void add_layer(BuildState *state, uint64 capacity);
@@ -117,6 +110,7 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	memset(&state, 0, sizeof(state));
 	state.index = index;
 	state.heap = heap;
+	state.headroom = bloom_index_headroom(index);
 	state.scratch =
 	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter build row", ALLOCSET_SMALL_SIZES);
 	bloom_index_hasher(index, &state.hasher);
@@ -140,8 +134,17 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		Size distinct = bf_hashes_sort_unique(state.hashes, state.nhashes, tmp);
 
 		pfree(tmp);
-		size_first_layer(&state, (uint64) ceil(Max(distinct, 1) * BLOOM_INDEX_BUILD_HEADROOM));
+		size_first_layer(&state, (uint64) ceil(Max(distinct, 1) * state.headroom));
 	}
+	/* the ratio a rebuild's trigger compares with (amvacuum.c) */
+	state.meta.rebuild.baseline_rows = state.rows;
+	for (uint32 i = 0; i < state.meta.nlayers; i++)
+		for (uint32 p = 0; p < state.meta.layers[i].npages; p++)
+			state.meta.rebuild.baseline_keys += state.layers[i].page_added[p];
+	state.meta.rebuild.high_water = state.meta.nlayers == 0
+	                                    ? BLOOM_INDEX_METAPAGE + 1
+	                                    : state.meta.layers[state.meta.nlayers - 1].first +
+	                                          state.meta.layers[state.meta.nlayers - 1].npages;
 	write_pages(&state);
 
 	result = palloc0(sizeof(IndexBuildResult));
@@ -243,8 +246,8 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 		 * fill at capacity first), and would be followed by a second layer
 		 * of twice its size (10,000,000 keys: 46 MB instead of 12).
 		 */
-		size_first_layer(state, (uint64) ceil(Max(tuples, (double) state->max_hashes) *
-		                                      BLOOM_INDEX_BUILD_HEADROOM));
+		size_first_layer(state,
+		                 (uint64) ceil(Max(tuples, (double) state->max_hashes) * state->headroom));
 		add_key(state, h);
 		return;
 	}
@@ -287,7 +290,7 @@ fill_page(BuildState *state, int i, uint32 p, Page page)
 	BloomIndexOpaque *opaque;
 	uint64 set = 0;
 
-	bloom_index_init_data_page(page, i);
+	bloom_index_init_data_page(page, i, 0);
 	memcpy((char *) page + spot.offset, from, bytes);
 	set = pg_popcount((const char *) from, bytes);
 	opaque = BloomIndexPageGetOpaque(page);

@@ -301,9 +301,7 @@ keep_page_buffers(ContainsCache *cache, ContainsLeaf *leaf)
 	const BloomIndexMeta *meta = &leaf->meta;
 	BlockNumber end;
 
-	if (meta->nlayers == 0)
-		return;
-	end = meta->layers[meta->nlayers - 1].first + meta->layers[meta->nlayers - 1].npages;
+	end = meta->rebuild.high_water; /* every page a layer names lies before it */
 	/* at most 4 MB of them (an index of 8 GB): pages past those are looked up */
 	end = Min(end, (BlockNumber) 1 << 20);
 	if (end <= leaf->page_buffers.n)

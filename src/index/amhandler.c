@@ -55,6 +55,15 @@ bloom_index_module_init(void)
 	add_int_reloption(options_kind, "capacity",
 	                  "Keys of the first layer (0: the table's rows when the index is built)", 0, 0,
 	                  INT_MAX, AccessExclusiveLock);
+	/* (read by VACUUM, which holds ShareUpdateExclusiveLock: a change waits for it) */
+	add_real_reloption(options_kind, "rebuild_factor",
+	                   "VACUUM rebuilds the filter when its keys pass this many per live key "
+	                   "(against the ratio at its last build); 0: never",
+	                   BLOOM_INDEX_DEFAULT_REBUILD_FACTOR, 0, 100, ShareUpdateExclusiveLock);
+	add_real_reloption(options_kind, "rebuild_rate_factor",
+	                   "VACUUM rebuilds the filter when its estimated false-positive rate passes "
+	                   "this many times the declared one; 0: never",
+	                   BLOOM_INDEX_DEFAULT_REBUILD_RATE_FACTOR, 0, 1e6, ShareUpdateExclusiveLock);
 }
 
 Datum
@@ -115,13 +124,32 @@ index_options(Datum reloptions, bool validate)
 	    {.optname = "false_positive_rate",
 	     .opttype = RELOPT_TYPE_REAL,
 	     .offset = offsetof(BloomIndexOptions, false_positive_rate)},
+	    {.optname = "rebuild_factor",
+	     .opttype = RELOPT_TYPE_REAL,
+	     .offset = offsetof(BloomIndexOptions, rebuild_factor)},
+	    {.optname = "rebuild_rate_factor",
+	     .opttype = RELOPT_TYPE_REAL,
+	     .offset = offsetof(BloomIndexOptions, rebuild_rate_factor)},
 	    {.optname = "capacity",
 	     .opttype = RELOPT_TYPE_INT,
 	     .offset = offsetof(BloomIndexOptions, capacity)},
 	};
 
-	return (bytea *) build_reloptions(reloptions, validate, options_kind, sizeof(BloomIndexOptions),
-	                                  table, lengthof(table));
+	BloomIndexOptions *options = build_reloptions(
+	    reloptions, validate, options_kind, sizeof(BloomIndexOptions), table, lengthof(table));
+
+	/* below these a rebuild would find nothing to drop, and VACUUM would rebuild every time */
+	if (validate && options != NULL && options->rebuild_factor != 0 &&
+	    options->rebuild_factor < 1.05)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("rebuild_factor must be 0 (never) or at least 1.05, not %g",
+		                       options->rebuild_factor)));
+	if (validate && options != NULL && options->rebuild_rate_factor != 0 &&
+	    options->rebuild_rate_factor <= 1)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("rebuild_rate_factor must be 0 (never) or more than 1, not %g",
+		                       options->rebuild_rate_factor)));
+	return (bytea *) options;
 }
 
 /*

@@ -82,14 +82,23 @@ bloom_index_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_c
 	return false;
 }
 
-/*
- * Set the key's bits in its block of layer last; returns whether that page
- * is now full (bloomindex.h), and nothing changed if the key was held.
- */
-static bool
-add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
+/* What adding a key to a layer found. */
+typedef enum LayerAdd
 {
-	const BloomIndexLayer *l = &meta->layers[last];
+	LAYER_ADDED, /* the key's bits are set (by this add or before) */
+	LAYER_FULL,  /* and the page is now full (bloomindex.h) */
+	LAYER_STALE, /* the page was given to another layer: the directory is old */
+} LayerAdd;
+
+/*
+ * Set the key's bits in its block of layer l, number layer_no of its
+ * directory; nothing changed if the key was held, or if the page is no
+ * longer l's (LAYER_STALE).
+ */
+static LayerAdd
+add_to_layer(Relation index, const BloomIndexMeta *meta, const BloomIndexLayer *l, int layer_no,
+             uint64 h)
+{
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, meta->seed,
 	               l->ncells};
 	BloomIndexSpot spot;
@@ -101,7 +110,11 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 	buf = ReadBuffer(index, spot.blkno);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
-	bloom_index_check_data_page(index, page, spot.blkno, last);
+	if (!bloom_index_check_data_page(index, page, spot.blkno, layer_no, l->stamp))
+	{
+		UnlockReleaseBuffer(buf);
+		return LAYER_STALE;
+	}
 	if (!bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h))
 	{
 		GenericXLogState *xlog;
@@ -122,35 +135,81 @@ add_to_layer(Relation index, const BloomIndexMeta *meta, int last, uint64 h)
 	                                 spot.blocks_in_page, l->npages) *
 	           (double) spot.blocks_in_page * BF_BLOCK_BITS;
 	UnlockReleaseBuffer(buf);
-	return full;
+	return full ? LAYER_FULL : LAYER_ADDED;
+}
+
+/*
+ * Add the key with hash h to meta's directory: to its last layer, unless
+ * an earlier one holds it already; and to the layer a rebuild fills, if
+ * one does (amrebuild.c), whatever the directory held: the rebuild's layer
+ * must end with every key added while its scan ran.  *full: the last layer
+ * is full.
+ */
+static LayerAdd
+add_to_directory(Relation index, const BloomIndexMeta *meta, uint64 h, bool *full)
+{
+	int last = meta->nlayers - 1;
+	bool held = false;
+	LayerAdd added = LAYER_ADDED;
+
+	*full = false;
+	for (int i = 0; i < last && !held; i++)
+		held = bloom_index_layer_contains(index, meta, i, h, NULL);
+	if (!held)
+	{
+		added = add_to_layer(index, meta, &meta->layers[last], last, h);
+		if (added == LAYER_STALE)
+			return LAYER_STALE;
+		*full = added == LAYER_FULL;
+	}
+	if (meta->rebuild.flags & BLOOM_INDEX_PENDING)
+		added = add_to_layer(index, meta, &meta->rebuild.pending, 0, h);
+	return added == LAYER_STALE ? LAYER_STALE : LAYER_ADDED;
 }
 
 void
 bloom_index_add(Relation index, Datum value)
 {
-	BloomIndexMeta meta;
+	BloomIndexMeta meta, stale;
 	BloomHasher hasher;
-	uint64 h;
-	int last;
+	bool full;
+	bool was_stale = false;
 
 	bloom_index_local_changes++; /* before anything: see its comment */
-	bloom_index_read_meta(index, &meta);
-	if (meta.nlayers == 0)
+	bloom_index_cached_hasher(index, &hasher);
+	for (;;)
 	{
-		/* an unlogged index's empty init fork, after a crash */
-		add_layer(index, 0);
+		uint64 h;
+
 		bloom_index_read_meta(index, &meta);
 		if (meta.nlayers == 0)
-			elog(ERROR, "bloomfilter index \"%s\" could not add its first layer",
-			     RelationGetRelationName(index));
+		{
+			/* an unlogged index's empty init fork, after a crash */
+			add_layer(index, 0);
+			bloom_index_read_meta(index, &meta);
+			if (meta.nlayers == 0)
+				elog(ERROR, "bloomfilter index \"%s\" could not add its first layer",
+				     RelationGetRelationName(index));
+		}
+		h = bloom_hash_value(&hasher, value, meta.seed);
+		if (add_to_directory(index, &meta, h, &full) != LAYER_STALE)
+			break;
+		/*
+		 * A page given to another layer since the directory was read: a
+		 * rebuild's switch came between (and its old pages freed, which
+		 * waits for older snapshots: rare).  The new directory takes the
+		 * key; the same directory twice is damage, not a race.
+		 */
+		if (was_stale && memcmp(&stale, &meta, sizeof(meta)) == 0)
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+			                errmsg("bloomfilter index \"%s\" is corrupt: a page of its "
+			                       "directory is stamped for another layer",
+			                       RelationGetRelationName(index)),
+			                errhint("Rebuild it with REINDEX.")));
+		stale = meta;
+		was_stale = true;
 	}
-	bloom_index_cached_hasher(index, &hasher);
-	h = bloom_hash_value(&hasher, value, meta.seed);
-	last = meta.nlayers - 1;
-	for (int i = 0; i < last; i++)
-		if (bloom_index_layer_contains(index, &meta, i, h, NULL))
-			return;
-	if (add_to_layer(index, &meta, last, h) && !(meta.flags & BLOOM_INDEX_CANNOT_GROW))
+	if (full && !(meta.flags & BLOOM_INDEX_CANNOT_GROW))
 		add_layer(index, meta.nlayers);
 }
 
@@ -169,11 +228,9 @@ add_layer(Relation index, uint32 expected_layers)
 {
 	BloomIndexMeta meta;
 	BloomIndexLayer layer;
-	GenericXLogState *xlog = NULL;
-	Buffer buffers[MAX_GENERIC_XLOG_PAGES];
+	GenericXLogState *xlog;
 	Buffer metabuf;
-	int pending = 0;
-	BlockNumber first, end;
+	BlockNumber first;
 	bool grown;
 
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
@@ -184,38 +241,18 @@ add_layer(Relation index, uint32 expected_layers)
 		return;
 	}
 	/*
-	 * Right after the last layer's pages: pages an interrupted growth (an
-	 * error, a cancel, a crash) left past them are named by no layer, read
-	 * by no one, and written only under the growers' lock; they are reused.
+	 * In a free run, else at the high-water mark (amspace.c): pages an
+	 * interrupted growth (an error, a cancel, a crash) left there are named
+	 * by no layer, read by no one, and written only under the growers'
+	 * lock; they are reused.
 	 */
-	first = meta.nlayers > 0
-	            ? meta.layers[meta.nlayers - 1].first + meta.layers[meta.nlayers - 1].npages
-	            : BLOOM_INDEX_METAPAGE + 1;
-	end = RelationGetNumberOfBlocks(index);
-	grown = bloom_index_next_layer(&meta, meta.capacity, first, &layer);
-	for (uint32 p = 0; grown && p < layer.npages; p++)
-	{
-		Buffer buf = first + p < end ? ReadBufferExtended(index, MAIN_FORKNUM, first + p,
-		                                                  RBM_ZERO_AND_LOCK, NULL)
-		                             : bloom_index_new_buffer(index, MAIN_FORKNUM);
-
-		if (BufferGetBlockNumber(buf) != first + p)
-			elog(ERROR, "bloomfilter index \"%s\": new page %u, expected %u",
-			     RelationGetRelationName(index), BufferGetBlockNumber(buf), first + p);
-		if (pending == 0)
-			xlog = GenericXLogStart(index);
-		bloom_index_init_data_page(GenericXLogRegisterBuffer(xlog, buf, GENERIC_XLOG_FULL_IMAGE),
-		                           meta.nlayers);
-		buffers[pending++] = buf;
-		if (pending == MAX_GENERIC_XLOG_PAGES || p + 1 == layer.npages)
-		{
-			GenericXLogFinish(xlog);
-			for (int b = 0; b < pending; b++)
-				UnlockReleaseBuffer(buffers[b]);
-			pending = 0;
-			CHECK_FOR_INTERRUPTS(); /* no buffer lock held here */
-		}
-	}
+	grown = bloom_index_next_layer(&meta, meta.capacity, 0, &layer);
+	first = grown ? bloom_index_place(&meta, layer.npages) : InvalidBlockNumber;
+	grown = grown && (uint64) first + layer.npages <= MaxBlockNumber;
+	layer.first = first;
+	layer.stamp = meta.rebuild.stamp;
+	if (grown)
+		bloom_index_write_empty_layer(index, &layer, meta.nlayers);
 
 	/* publish: only adders change the metapage, and this one holds their lock */
 	metabuf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
@@ -223,11 +260,14 @@ add_layer(Relation index, uint32 expected_layers)
 	xlog = GenericXLogStart(index);
 	{
 		Page page = GenericXLogRegisterBuffer(xlog, metabuf, 0);
-		BloomIndexMeta *on_page = (BloomIndexMeta *) PageGetContents(page);
+		BloomIndexMeta *on_page = bloom_index_meta_for_write(page);
 
 		Assert(on_page->nlayers == expected_layers);
 		if (grown)
+		{
+			bloom_index_take(on_page, layer.first, layer.npages);
 			on_page->layers[on_page->nlayers++] = layer;
+		}
 		else
 			on_page->flags |= BLOOM_INDEX_CANNOT_GROW;
 	}

@@ -39,12 +39,88 @@ special_is_ours(Page page)
 	       BloomIndexPageGetOpaque(page)->page_id == BLOOM_INDEX_PAGE_ID;
 }
 
-/* Whether page is our metapage, with room for a whole BloomIndexMeta. */
+/* Whether page is our metapage, with room for a version 1 BloomIndexMeta at least. */
 static bool
 is_meta_page(Page page)
 {
 	return special_is_ours(page) && (BloomIndexPageGetOpaque(page)->flags & BLOOM_INDEX_META) &&
-	       ((PageHeader) page)->pd_lower >= MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta);
+	       ((PageHeader) page)->pd_lower >=
+	           MAXALIGN(SizeOfPageHeaderData) + BLOOM_INDEX_META_V1_SIZE;
+}
+
+/* Whether a metapage holds the version 2 part too (its free space pointer past it). */
+static bool
+has_rebuild_part(Page page)
+{
+	return ((PageHeader) page)->pd_lower >= MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta);
+}
+
+/* The end of the pages a version 1 directory names: its last layer's (they lie in order). */
+static BlockNumber
+v1_high_water(const BloomIndexMeta *meta)
+{
+	uint32 n = Min(meta->nlayers, BLOOM_INDEX_MAX_LAYERS);
+
+	return n > 0 ? meta->layers[n - 1].first + meta->layers[n - 1].npages
+	             : BLOOM_INDEX_METAPAGE + 1;
+}
+
+/*
+ * Copy the contents of page (a metapage) into *meta; a version 1 metapage's
+ * second part as a version 2 index starts it: nothing pending, free or
+ * retired, every page before its last layer's end in use.
+ */
+static void
+copy_meta(Page page, BloomIndexMeta *meta)
+{
+	if (has_rebuild_part(page))
+	{
+		memcpy(meta, PageGetContents(page), sizeof(BloomIndexMeta));
+		return;
+	}
+	memcpy(meta, PageGetContents(page), BLOOM_INDEX_META_V1_SIZE);
+	memset(&meta->rebuild, 0, sizeof(meta->rebuild));
+	meta->rebuild.high_water = v1_high_water(meta);
+}
+
+BloomIndexMeta *
+bloom_index_meta_for_write(Page page)
+{
+	BloomIndexMeta *on_page = (BloomIndexMeta *) PageGetContents(page);
+
+	Assert(is_meta_page(page));
+	if (!has_rebuild_part(page))
+	{
+		BloomIndexMeta upgraded;
+
+		copy_meta(page, &upgraded);
+		upgraded.version = BLOOM_INDEX_VERSION;
+		memcpy(on_page, &upgraded, sizeof(BloomIndexMeta));
+		/* the contents are data, not a hole: full-page images keep them */
+		((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta);
+	}
+	return on_page;
+}
+
+/* Whether run e of pages lies after the metapage and before end. */
+static bool
+extent_is_sane(const BloomIndexExtent *e, uint64 end)
+{
+	return e->npages > 0 && e->first > BLOOM_INDEX_METAPAGE && (uint64) e->first + e->npages <= end;
+}
+
+/* Whether layer l's numbers can be, its pages before end. */
+static bool
+layer_is_sane(const BloomIndexMeta *meta, const BloomIndexLayer *l, uint64 end)
+{
+	uint64 blocks = l->ncells / BF_BLOCK_BITS;
+	BloomIndexExtent e = {l->first, l->npages};
+
+	return l->ncells > 0 && l->ncells % BF_BLOCK_BITS == 0 && l->ncells <= BF_MAX_BITS &&
+	       l->nhashes >= 1 && l->nhashes <= BF_MAX_HASHES && (l->rate > 0 && l->rate < 1) &&
+	       (l->full_fill > 0 && l->full_fill <= 1) && l->capacity >= 1 &&
+	       l->npages == (blocks + meta->blocks_per_page - 1) / meta->blocks_per_page &&
+	       extent_is_sane(&e, end);
 }
 
 /*
@@ -54,12 +130,13 @@ is_meta_page(Page page)
 static const char *
 meta_problem(const BloomIndexMeta *meta, bool *version_only)
 {
-	uint64 next = BLOOM_INDEX_METAPAGE + 1;
+	const BloomIndexRebuildMeta *r = &meta->rebuild;
+	uint64 end = r->high_water;
 
 	*version_only = false;
 	if (meta->magic != BLOOM_INDEX_MAGIC)
 		return "The metapage has the wrong magic number.";
-	if (meta->version != BLOOM_INDEX_VERSION)
+	if (meta->version != BLOOM_INDEX_VERSION && meta->version != BLOOM_INDEX_VERSION_1)
 	{
 		*version_only = true;
 		return "The metapage's version is not this build's.";
@@ -71,21 +148,22 @@ meta_problem(const BloomIndexMeta *meta, bool *version_only)
 	if (!(meta->rate > 0 && meta->rate < 1) || !(meta->growth > 1 && meta->growth <= 1e6) ||
 	    !(meta->tightening > 0 && meta->tightening < 1))
 		return "The metapage's rate, growth or tightening is out of range.";
+	if (end <= BLOOM_INDEX_METAPAGE || end > MaxBlockNumber || r->nfree > BLOOM_INDEX_MAX_FREE ||
+	    r->nretired > BLOOM_INDEX_MAX_RETIRED || (r->flags & ~BLOOM_INDEX_PENDING) != 0 ||
+	    r->last_reason > BLOOM_INDEX_REBUILT_MANUAL)
+		return "The metapage's free pages or rebuild state are out of range.";
+	/* every page named lies between the metapage and the high-water mark */
 	for (uint32 i = 0; i < meta->nlayers; i++)
-	{
-		const BloomIndexLayer *l = &meta->layers[i];
-		uint64 blocks = l->ncells / BF_BLOCK_BITS;
-
-		/* each layer's pages follow the one before's (a crash may leave pages between) */
-		if (l->ncells == 0 || l->ncells % BF_BLOCK_BITS != 0 || l->ncells > BF_MAX_BITS ||
-		    l->nhashes < 1 || l->nhashes > BF_MAX_HASHES || l->first < next ||
-		    !(l->rate > 0 && l->rate < 1) || !(l->full_fill > 0 && l->full_fill <= 1) ||
-		    l->capacity < 1 ||
-		    l->npages != (blocks + meta->blocks_per_page - 1) / meta->blocks_per_page ||
-		    (uint64) l->first + l->npages > MaxBlockNumber)
+		if (!layer_is_sane(meta, &meta->layers[i], end))
 			return psprintf("Layer %u is malformed.", i);
-		next = (uint64) l->first + l->npages;
-	}
+	if ((r->flags & BLOOM_INDEX_PENDING) && !layer_is_sane(meta, &r->pending, end))
+		return "The rebuild's layer is malformed.";
+	for (uint32 i = 0; i < r->nfree; i++)
+		if (!extent_is_sane(&r->free[i], end))
+			return "A run of free pages lies outside the index.";
+	for (uint32 i = 0; i < r->nretired; i++)
+		if (!extent_is_sane(&r->retired[i].pages, end))
+			return "A run of retired pages lies outside the index.";
 	return NULL;
 }
 
@@ -118,20 +196,9 @@ bloom_index_try_read_meta(Relation index, BloomIndexMeta *meta)
 	page = BufferGetPage(buf);
 	ours = is_meta_page(page);
 	if (ours)
-		memcpy(meta, PageGetContents(page), sizeof(BloomIndexMeta));
+		copy_meta(page, meta);
 	UnlockReleaseBuffer(buf);
 	return ours && meta_problem(meta, &version_only) == NULL;
-}
-
-/*
- * The bytes of meta that say what the index holds: everything up to its
- * layers, and the layers it names (the rest is zero and never read).
- */
-static Size
-meta_extent(const BloomIndexMeta *meta)
-{
-	return offsetof(BloomIndexMeta, layers) +
-	       Min(meta->nlayers, BLOOM_INDEX_MAX_LAYERS) * sizeof(BloomIndexLayer);
 }
 
 /*
@@ -147,19 +214,17 @@ meta_extent(const BloomIndexMeta *meta)
 static void
 check_extent(Relation index, const BloomIndexMeta *meta)
 {
-	BlockNumber end, nblocks;
+	BlockNumber end = meta->rebuild.high_water, nblocks;
 
-	if (meta->nlayers == 0)
-		return;
-	end = meta->layers[meta->nlayers - 1].first + meta->layers[meta->nlayers - 1].npages;
 	/* the file's size asked only past what it was seen to hold: no system call per insert */
 	if (end <= bloom_index_relcache(index)->known_blocks)
 		return;
 	nblocks = RelationGetNumberOfBlocks(index);
 	if (end > nblocks)
 		report_corrupt(index, BLOOM_INDEX_METAPAGE,
-		               psprintf("Layer %u ends at block %u, past the end of the index (%u blocks).",
-		                        meta->nlayers - 1, end, nblocks));
+		               psprintf("Pages in use end at block %u, past the end of the index (%u "
+		                        "blocks).",
+		                        end, nblocks));
 	bloom_index_relcache(index)->known_blocks = nblocks;
 }
 
@@ -184,7 +249,7 @@ bloom_index_read_meta(Relation index, BloomIndexMeta *meta)
 		UnlockReleaseBuffer(buf);
 		report_corrupt(index, BLOOM_INDEX_METAPAGE, "The first page is not a metapage.");
 	}
-	memcpy(meta, PageGetContents(page), sizeof(BloomIndexMeta));
+	copy_meta(page, meta);
 	UnlockReleaseBuffer(buf);
 	bloom_index_check_meta(index, meta);
 	check_extent(index, meta);
@@ -209,17 +274,22 @@ bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buff
 		Buffer buf = bloom_index_pin_recent(index, BLOOM_INDEX_METAPAGE, recent);
 		Page page;
 		bool same;
+		BloomIndexMeta now;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		/*
-		 * The whole directory, not a summary of it: TRUNCATE of a table
+		 * The whole metapage, not a summary of it: TRUNCATE of a table
 		 * created in the same transaction rewrites the index in place, and
-		 * its new layers may be as many as the old, elsewhere.
+		 * its new layers may be as many as the old, elsewhere; a rebuild
+		 * puts its layer where others were.
 		 */
-		same = is_meta_page(page) &&
-		       ((BloomIndexMeta *) PageGetContents(page))->nlayers == meta->nlayers &&
-		       memcmp(PageGetContents(page), meta, meta_extent(meta)) == 0;
+		same = is_meta_page(page);
+		if (same)
+		{
+			copy_meta(page, &now);
+			same = memcmp(&now, meta, sizeof(now)) == 0;
+		}
 		UnlockReleaseBuffer(buf);
 		if (same)
 			return;
@@ -230,14 +300,17 @@ bloom_index_refresh_meta(Relation index, BloomIndexMeta *meta, bool *valid, Buff
 	*valid = true;
 }
 
-void
-bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer)
+bool
+bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer, uint16 stamp)
 {
 	BloomIndexOpaque *opaque;
 
 	if (!special_is_ours(page))
 		report_corrupt(index, blkno, "A data page is not one of this index's.");
 	opaque = BloomIndexPageGetOpaque(page);
+	/* given to another layer since the caller read its directory (pages.h) */
+	if ((opaque->flags & BLOOM_INDEX_DATA) && opaque->stamp != stamp)
+		return false;
 	if (!(opaque->flags & BLOOM_INDEX_DATA) || opaque->layer != layer)
 		report_corrupt(index, blkno,
 		               psprintf("A data page of layer %d says it belongs to layer %u.", layer,
@@ -249,6 +322,7 @@ bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int la
 	        BLOOM_INDEX_DATA_OFFSET + BLOOM_INDEX_BLOCKS_PER_PAGE * BLOOM_INDEX_BLOCK_BYTES ||
 	    ((PageHeader) page)->pd_upper != ((PageHeader) page)->pd_special)
 		report_corrupt(index, blkno, "A data page's free-space pointers are not its own.");
+	return true;
 }
 
 void
@@ -266,7 +340,7 @@ bloom_index_init_meta_page(Page page, const BloomIndexMeta *meta)
 }
 
 void
-bloom_index_init_data_page(Page page, int layer)
+bloom_index_init_data_page(Page page, int layer, uint16 stamp)
 {
 	BloomIndexOpaque *opaque;
 
@@ -274,6 +348,7 @@ bloom_index_init_data_page(Page page, int layer)
 	opaque = BloomIndexPageGetOpaque(page);
 	opaque->flags = BLOOM_INDEX_DATA;
 	opaque->layer = (uint16) layer;
+	opaque->stamp = stamp;
 	opaque->page_id = BLOOM_INDEX_PAGE_ID;
 	((PageHeader) page)->pd_lower =
 	    BLOOM_INDEX_DATA_OFFSET + BLOOM_INDEX_BLOCKS_PER_PAGE * BLOOM_INDEX_BLOCK_BYTES;
@@ -311,8 +386,10 @@ bloom_index_walk_layer(Relation index, const BloomIndexMeta *meta, int i,
 		CHECK_FOR_INTERRUPTS();
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		bloom_index_check_data_page(index, page, spot.blkno, i);
-		visit(index, page, &spot, (const uint8 *) page + spot.offset, arg);
+		if (bloom_index_check_data_page(index, page, spot.blkno, i, l->stamp))
+			visit(index, page, &spot, (const uint8 *) page + spot.offset, arg);
+		else
+			visit(index, page, &spot, NULL, arg);
 		UnlockReleaseBuffer(buf);
 	}
 }
@@ -330,6 +407,7 @@ bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capacity)
 	meta->capacity = capacity;
 	meta->blocks_per_page = BLOOM_INDEX_BLOCKS_PER_PAGE;
 	meta->nlayers = 0;
+	meta->rebuild.high_water = BLOOM_INDEX_METAPAGE + 1;
 }
 
 /* Whether a blocked filter of ncells bits, at its best k, holds keys keys at rate. */
@@ -364,6 +442,28 @@ most_keys(uint64 ncells, double rate, double at_least)
 			hi = mid;
 	}
 	return lo;
+}
+
+/*
+ * Room in a first layer for the keys to come, per distinct key it is sized
+ * for.  Without rebuilds, 5 %: a layer at its capacity is full, and a page
+ * of it that crosses the fill of its capacity (which about half do, when
+ * the layer holds just that) would add a layer at the next insert into it.
+ * With rebuilds, the factor and a quarter more: VACUUM rebuilds when the
+ * keys reach the factor, and autovacuum comes only after a fifth of the
+ * rows changed (autovacuum_vacuum_scale_factor), so the keys may pass the
+ * factor by that much first; a layer that held fewer would grow a second,
+ * twice its size, before each rebuild, and the index would hold both and
+ * the rebuild's (three times its rows' size); with this one, two (the old
+ * and the new, side by side until the old is freed).
+ */
+double
+bloom_index_headroom(Relation index)
+{
+	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
+	double factor = options ? options->rebuild_factor : BLOOM_INDEX_DEFAULT_REBUILD_FACTOR;
+
+	return factor > 0 ? factor + 0.25 : 1.05;
 }
 
 bool

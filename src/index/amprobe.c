@@ -33,8 +33,9 @@ bloom_index_layer_contains(Relation index, const BloomIndexMeta *meta, int layer
 	buf = pin_page(index, spot.blkno, recent);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	bloom_index_check_data_page(index, page, spot.blkno, layer);
-	held = bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h);
+	/* a page given to another layer (a directory older than a rebuild): "maybe" */
+	held = !bloom_index_check_data_page(index, page, spot.blkno, layer, l->stamp) ||
+	       bf_blocked_block_holds(&p, (const uint8 *) page + spot.offset, h);
 	UnlockReleaseBuffer(buf);
 	return held;
 }

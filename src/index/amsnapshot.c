@@ -49,10 +49,17 @@ static void
 copy_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bits, void *arg)
 {
 	LayerCopy *copy = arg;
+	uint8 *to = copy->bits + (Size) copy->page * copy->per_page;
+	Size bytes = (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
 
-	memcpy(copy->bits + (Size) copy->page * copy->per_page, bits,
-	       (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
-	copy->added += BloomIndexPageGetOpaque(page)->nadded;
+	/* a page given to another layer (a directory older than a rebuild): every bit "maybe" */
+	if (bits == NULL)
+		memset(to, 0xFF, bytes);
+	else
+	{
+		memcpy(to, bits, bytes);
+		copy->added += BloomIndexPageGetOpaque(page)->nadded;
+	}
 	copy->page++;
 }
 

@@ -1,7 +1,7 @@
 /*
  * amsql.c
  *	  The SQL functions that read a whole bloomfilter index:
- *	    bloom_index_info(index)             layers, keys, size, rates, staleness
+ *	    bloom_index_info(index)             layers, keys, size, rates, staleness, rebuilds
  *	    bloom_index_verify(index)           every page checked, every row's key found
  *	    bloom_index_filter(index)           the filter as a bloom value (amsnapshot.c)
  *	    bloom_index_refresh(index, known)   the same with its stamp, or the stamp alone if known
@@ -22,6 +22,7 @@
 #include "catalog/index.h"
 #include "common/hashfn.h"
 #include "funcapi.h"
+#include "utils/builtins.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
@@ -29,6 +30,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(bloom_index_info);
 PG_FUNCTION_INFO_V1(bloom_index_verify);
@@ -48,6 +50,8 @@ count_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *b
 {
 	LayerCounts *counts = arg;
 
+	if (bits == NULL)
+		return; /* given to another layer since the directory was read: not this one's */
 	counts->added += BloomIndexPageGetOpaque(page)->nadded;
 	counts->set += BloomIndexPageGetOpaque(page)->nset;
 }
@@ -70,9 +74,12 @@ typedef struct InfoSums
 	uint64 set;
 	uint64 capacity;
 	uint64 bytes;
-	double rate;      /* the declared rate (the first index's) */
-	double all_clear; /* the chance that no layer answers wrongly */
-	double live;      /* live rows of the tables, or -1 if one is unknown */
+	double rate;        /* the declared rate (the first index's) */
+	double all_clear;   /* the chance that no layer answers wrongly */
+	double live;        /* live rows of the tables, or -1 if one is unknown */
+	int64 last_rebuilt; /* the latest rebuild's time (TimestampTz), 0 if none */
+	uint32 last_reason; /* and its BloomIndexRebuildReason */
+	uint64 rebuilds;
 } InfoSums;
 
 /* Add index leaf's figures, and its table's live rows, to sums. */
@@ -98,6 +105,12 @@ info_add(Oid leaf, InfoSums *sums)
 		                                        meta.layers[i].nhashes);
 	}
 	sums->layers += meta.nlayers;
+	sums->rebuilds += meta.rebuild.rebuilds;
+	if (meta.rebuild.rebuilds > 0 && meta.rebuild.last_rebuilt >= sums->last_rebuilt)
+	{
+		sums->last_rebuilt = meta.rebuild.last_rebuilt;
+		sums->last_reason = meta.rebuild.last_reason;
+	}
 	sums->bytes += (uint64) RelationGetNumberOfBlocks(index) * BLCKSZ;
 	if (sums->rate == 0)
 		sums->rate = meta.rate;
@@ -119,10 +132,11 @@ bloom_index_info(PG_FUNCTION_ARGS)
 {
 	Oid table;
 	Relation index = bloom_index_open_read(PG_GETARG_OID(0), &table, NULL);
-	InfoSums sums = {0, 0, 0, 0, 0, 0, 1.0, 0};
+	InfoSums sums = {0, 0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0};
 	TupleDesc desc;
-	Datum values[9];
-	bool nulls[9] = {false};
+	Datum values[12];
+	bool nulls[12] = {false};
+	const char *reason;
 	ListCell *lc;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -140,6 +154,15 @@ bloom_index_info(PG_FUNCTION_ARGS)
 	nulls[7] = sums.live < 0;
 	values[8] = Float8GetDatum(sums.live > 0 ? (double) sums.added / sums.live : 0);
 	nulls[8] = !(sums.live > 0);
+	/* (1.12's columns; a 1.11 definition has the first 9) */
+	reason = bloom_index_rebuild_reason_name(sums.last_reason);
+	values[9] = TimestampTzGetDatum((TimestampTz) sums.last_rebuilt);
+	nulls[9] = sums.rebuilds == 0;
+	values[10] = reason != NULL ? CStringGetTextDatum(reason) : (Datum) 0;
+	nulls[10] = reason == NULL;
+	values[11] = Int64GetDatum((int64) sums.rebuilds);
+	if (desc->natts != 9 && desc->natts != 12)
+		elog(ERROR, "bloom_index_info: a result of %d columns, not 9 or 12", desc->natts);
 	index_close(index, NoLock);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
@@ -183,9 +206,17 @@ verify_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bo
 static void
 verify_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bits, void *arg)
 {
-	uint64 set =
-	    pg_popcount((const char *) bits, (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
-	uint64 counted = BloomIndexPageGetOpaque(page)->nset;
+	uint64 set, counted;
+
+	/*
+	 * Given to another layer since the directory was read (the caller's
+	 * snapshot keeps a primary from that; a standby's replay does not): the
+	 * page is that layer's, checked by a verify that reads its directory.
+	 */
+	if (bits == NULL)
+		return;
+	set = pg_popcount((const char *) bits, (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES);
+	counted = BloomIndexPageGetOpaque(page)->nset;
 
 	if (set != counted)
 		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),

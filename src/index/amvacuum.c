@@ -1,18 +1,51 @@
 /*
  * amvacuum.c
- *	  VACUUM of a bloomfilter index: there is nothing to remove.
+ *	  VACUUM of a bloomfilter index: nothing to remove row by row, but the
+ *	  filter rebuilt (amrebuild.c) when it holds too many keys of deleted
+ *	  rows; and bloom_index_rebuild(), which rebuilds now.
  *
- * The index keeps no row pointers, so no dead row can be found in it: a
- * Bloom filter cannot forget a key, and stays a superset of the table's
- * keys (no false negatives) until REINDEX.  The callback VACUUM passes is
- * not called.  (CREATE INDEX CONCURRENTLY asks the same function for the
- * row pointers the index holds: none, so it adds every row again, which
- * sets no bit twice: aminsert.c.)  The statistics reported are the index's
- * pages and, as its tuples, the table's, estimated.
+ * The index keeps no row pointers, so no dead row can be found in it, and
+ * the callback bulk delete passes is not called.  (CREATE INDEX
+ * CONCURRENTLY asks the same function for the row pointers the index holds:
+ * none, so it adds every row again, which sets no bit twice: aminsert.c.)
+ * A Bloom filter cannot forget a key; a filter made anew from the table's
+ * rows can.  VACUUM's cleanup makes one when either reloption says so:
+ *   rebuild_factor: the keys the pages count reach that many times the
+ *     table's live rows, times the keys per row of the last build or
+ *     rebuild (a column with duplicates has fewer keys than rows from the
+ *     start, and must not be rebuilt for that);
+ *   rebuild_rate_factor: the filter's estimated false-positive rate, from
+ *     each layer's keys, reaches that many times the declared rate (a
+ *     filter that could not grow, or keys far past its sizing).
+ * The keys of a large layer are estimated from 256 of its pages, spread
+ * evenly: VACUUM reads no more of an index it does not rebuild.
+ * ANALYZE's cleanup call, and VACUUM with INDEX_CLEANUP off, do nothing.
+ * The statistics reported are the index's pages and, as its tuples, the
+ * table's, estimated.
  */
 #include "am.h"
 
+#include <math.h>
+
+#include "access/table.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "commands/defrem.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "optimizer/plancat.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+PG_FUNCTION_INFO_V1(bloom_index_rebuild);
+
+/* pages of a layer read to estimate its keys, at most */
+#define SAMPLE_PAGES 256
 
 IndexBulkDeleteResult *
 bloom_index_bulk_delete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
@@ -23,15 +56,185 @@ bloom_index_bulk_delete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
+/* The keys layer l's pages count (read through strategy), estimated from a sample if many. */
+static double
+layer_keys(Relation index, const BloomIndexMeta *meta, const BloomIndexLayer *l,
+           BufferAccessStrategy strategy)
+{
+	uint32 step = Max(l->npages / SAMPLE_PAGES, 1);
+	double keys = 0;
+	uint32 read = 0;
+
+	for (uint32 p = 0; p < l->npages; p += step)
+	{
+		Buffer buf = ReadBufferExtended(index, MAIN_FORKNUM, l->first + p, RBM_NORMAL, strategy);
+		Page page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (bloom_index_check_data_page(index, page, l->first + p, (int) (l - meta->layers),
+		                                l->stamp))
+			keys += (double) BloomIndexPageGetOpaque(page)->nadded;
+		UnlockReleaseBuffer(buf);
+		read++;
+	}
+	return read > 0 ? keys * l->npages / read : 0;
+}
+
+/*
+ * Why index's filter is due a rebuild, with live_rows live rows in its
+ * table, or BLOOM_INDEX_REBUILT_NEVER if it is not.
+ */
+static BloomIndexRebuildReason
+rebuild_due(Relation index, const BloomIndexMeta *meta, double live_rows,
+            BufferAccessStrategy strategy)
+{
+	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
+	double factor = options ? options->rebuild_factor : BLOOM_INDEX_DEFAULT_REBUILD_FACTOR;
+	double rate_factor =
+	    options ? options->rebuild_rate_factor : BLOOM_INDEX_DEFAULT_REBUILD_RATE_FACTOR;
+	double keys = 0, all_clear = 1, per_row;
+
+	if (factor <= 0 && rate_factor <= 0)
+		return BLOOM_INDEX_REBUILT_NEVER;
+	for (uint32 i = 0; i < meta->nlayers; i++)
+	{
+		const BloomIndexLayer *l = &meta->layers[i];
+		double k = layer_keys(index, meta, l, strategy);
+
+		keys += k;
+		all_clear *= 1.0 - bf_blocked_fpp(k, (double) l->ncells, l->nhashes);
+	}
+	per_row = meta->rebuild.baseline_rows > 0
+	              ? Min((double) meta->rebuild.baseline_keys / meta->rebuild.baseline_rows, 1.0)
+	              : 1.0;
+	if (factor > 0 && keys >= 1 && keys >= factor * per_row * Max(live_rows, 0))
+		return BLOOM_INDEX_REBUILT_KEYS;
+	if (rate_factor > 0 && 1.0 - all_clear >= rate_factor * meta->rate)
+		return BLOOM_INDEX_REBUILT_RATE;
+	return BLOOM_INDEX_REBUILT_NEVER;
+}
+
+/* The words bloom_index_info and VACUUM VERBOSE say for reason. */
+const char *
+bloom_index_rebuild_reason_name(uint32 reason)
+{
+	switch (reason)
+	{
+		case BLOOM_INDEX_REBUILT_KEYS:
+			return "keys";
+		case BLOOM_INDEX_REBUILT_RATE:
+			return "rate";
+		case BLOOM_INDEX_REBUILT_MANUAL:
+			return "manual";
+		default:
+			return NULL;
+	}
+}
+
 IndexBulkDeleteResult *
 bloom_index_vacuum_cleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
+	BloomIndexMeta meta;
+	BloomIndexRebuildReason reason;
+
 	if (info->analyze_only)
 		return stats;
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
+	/* nothing rebuilds it but this VACUUM (it holds the table's lock): a pending layer is left over */
+	bloom_index_tidy(info->index);
+	bloom_index_read_meta(info->index, &meta);
+	reason = meta.nlayers > 0
+	             ? rebuild_due(info->index, &meta, info->num_heap_tuples, info->strategy)
+	             : BLOOM_INDEX_REBUILT_NEVER;
+	if (reason != BLOOM_INDEX_REBUILT_NEVER)
+	{
+		/* (16 hands the table in info; 15 does not: VACUUM holds its lock) */
+		Relation heap = table_open(IndexGetRelation(RelationGetRelid(info->index), false), NoLock);
+
+		if (bloom_index_rebuild_filter(heap, info->index, info->num_heap_tuples, reason))
+			ereport(info->message_level,
+			        (errmsg("bloomfilter index \"%s\": rebuilt its filter (%s)",
+			                RelationGetRelationName(info->index),
+			                bloom_index_rebuild_reason_name(reason))));
+		table_close(heap, NoLock);
+	}
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->num_index_tuples = info->num_heap_tuples;
 	stats->estimated_count = true;
 	return stats;
+}
+
+/* Rebuild index indexoid (not partitioned) now; true if it is gone. */
+static bool
+rebuild_leaf(Oid indexoid)
+{
+	Oid heapoid = IndexGetRelation(indexoid, true);
+	Relation heap, index;
+	BlockNumber pages;
+	double tuples, allvisfrac;
+	bool done;
+
+	if (!OidIsValid(heapoid))
+		return true; /* dropped meanwhile: nothing to rebuild */
+	/* VACUUM's lock: no other rebuild, REINDEX, TRUNCATE or DROP meanwhile; inserts go on */
+	heap = table_open(heapoid, ShareUpdateExclusiveLock);
+	index = index_open(indexoid, RowExclusiveLock);
+	if (index->rd_rel->relam != get_index_am_oid(BLOOM_INDEX_AM_NAME, false) ||
+	    index->rd_index->indrelid != heapoid)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+		                errmsg("index \"%s\" is not a bloomfilter index",
+		                       RelationGetRelationName(index))));
+	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
+		ereport(ERROR,
+		        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		         errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+		         errhint("Rebuild it with REINDEX.")));
+	/* the planner's estimate of the live rows, which needs no ANALYZE */
+	estimate_rel_size(heap, NULL, &pages, &tuples, &allvisfrac);
+	done = bloom_index_rebuild_filter(heap, index, tuples, BLOOM_INDEX_REBUILT_MANUAL);
+	index_close(index, NoLock);
+	table_close(heap, NoLock);
+	return done;
+}
+
+/*
+ * bloom_index_rebuild(index regclass) -> boolean (1.12): rebuild the filter
+ * of a bloomfilter index (of each of a partitioned index's partitions) now,
+ * as VACUUM would, for the table's owner, as REINDEX is.  Rows deleted but
+ * not yet vacuumed keep their keys (amrebuild.c reads every tuple there is:
+ * a standby may show them until VACUUM's records that remove them).  False if a
+ * filter was not rebuilt because the pages of the last rebuild are still
+ * held by older transactions and its metapage has no room to list more.
+ */
+Datum
+bloom_index_rebuild(PG_FUNCTION_ARGS)
+{
+	Oid indexoid = PG_GETARG_OID(0);
+	Oid heapoid;
+	char kind = get_rel_relkind(indexoid);
+	bool all = true;
+	List *leaves;
+	ListCell *lc;
+
+	if (kind == '\0')
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+		                errmsg("relation with OID %u does not exist", indexoid)));
+	if (kind != RELKIND_INDEX && kind != RELKIND_PARTITIONED_INDEX)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+		                errmsg("\"%s\" is not an index", get_rel_name(indexoid))));
+	heapoid = IndexGetRelation(indexoid, false);
+	if (!BLOOM_OWNS_TABLE(heapoid))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		         errmsg("must be owner of table %s to rebuild its index", get_rel_name(heapoid))));
+	/* (each leaf's access method is checked under its lock; its tables' locks come first) */
+	leaves = kind == RELKIND_INDEX ? list_make1_oid(indexoid)
+	                               : find_all_inheritors(indexoid, NoLock, NULL);
+	foreach (lc, leaves)
+		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
+			all = rebuild_leaf(lfirst_oid(lc)) && all;
+	PG_RETURN_BOOL(all);
 }

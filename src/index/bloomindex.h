@@ -105,94 +105,11 @@
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 
+#include "access/transam.h"
+
 #include "keys.h" /* hashing keys (amkeys.c) */
 
-/* ---- the format of the pages ---- */
-
-/* The access method's name, as the install script creates it. */
-#define BLOOM_INDEX_AM_NAME "bloomfilter"
-
-#define BLOOM_INDEX_MAGIC 0x58494C42 /* "BLIX" */
-#define BLOOM_INDEX_VERSION 1
-#define BLOOM_INDEX_METAPAGE 0
-
-/* The last two bytes of every page's special space: this index's pages. */
-#define BLOOM_INDEX_PAGE_ID 0xFB1F
-
-/* BloomIndexOpaque.flags */
-#define BLOOM_INDEX_META 0x0001
-#define BLOOM_INDEX_DATA 0x0002
-
-/* growth and tightening of each new layer (the header says why) */
-#define BLOOM_INDEX_GROWTH 2.0
-#define BLOOM_INDEX_TIGHTENING 0.5
-
-/* Most layers: with a growth of 2, 2^40 times the first layer's keys. */
-#define BLOOM_INDEX_MAX_LAYERS 40
-
-/* A data page's blocks start here, on a cache line (64 bytes). */
-#define BLOOM_INDEX_BLOCK_BYTES (BF_BLOCK_BITS / 8)
-#define BLOOM_INDEX_DATA_OFFSET 64
-
-/* The special space of every page. */
-typedef struct BloomIndexOpaque
-{
-	uint64 nadded; /* data page: keys whose add set a bit here */
-	uint64 nset;   /* data page: bits set */
-	uint16 layer;  /* data page: its layer */
-	uint16 flags;  /* BLOOM_INDEX_META or BLOOM_INDEX_DATA */
-	uint16 unused;
-	uint16 page_id; /* BLOOM_INDEX_PAGE_ID */
-} BloomIndexOpaque;
-
-#define BloomIndexPageGetOpaque(page) ((BloomIndexOpaque *) PageGetSpecialPointer(page))
-
-/* 512-bit blocks per data page. */
-#define BLOOM_INDEX_BLOCKS_PER_PAGE                                            \
-	((BLCKSZ - BLOOM_INDEX_DATA_OFFSET - MAXALIGN(sizeof(BloomIndexOpaque))) / \
-	 BLOOM_INDEX_BLOCK_BYTES)
-
-/* One layer: a blocked512 filter of ncells bits over npages pages from first. */
-typedef struct BloomIndexLayer
-{
-	uint64 ncells;    /* m: bits, a multiple of 512 */
-	uint64 capacity;  /* keys it was sized for */
-	double rate;      /* its false-positive rate at capacity */
-	double full_fill; /* the fraction of the layer's bits set at its capacity */
-	BlockNumber first;
-	uint32 npages;
-	uint16 nhashes; /* k */
-	uint16 unused[3];
-} BloomIndexLayer;
-
-/* The metapage's contents. */
-typedef struct BloomIndexMeta
-{
-	uint32 magic;
-	uint32 version;
-	uint64 seed;       /* of the keys' hash function (bloom_agg's: 0) */
-	double rate;       /* the declared false-positive rate, of all layers together */
-	double growth;     /* BLOOM_INDEX_GROWTH when built */
-	double tightening; /* BLOOM_INDEX_TIGHTENING when built */
-	uint64 capacity;   /* keys of the first layer (the build's, or the option) */
-	uint32 blocks_per_page;
-	uint32 nlayers; /* 0 in an unlogged index's empty init fork: the first insert adds one */
-	uint32 flags;   /* BLOOM_INDEX_CANNOT_GROW */
-	uint32 unused;
-	BloomIndexLayer layers[BLOOM_INDEX_MAX_LAYERS];
-} BloomIndexMeta;
-
-/*
- * BloomIndexMeta.flags: no layer can be added (BLOOM_INDEX_MAX_LAYERS, or
- * the next one's rate too fine to be met): the last takes every key, its
- * rate climbing past its share; REINDEX sizes the index anew.
- */
-#define BLOOM_INDEX_CANNOT_GROW 0x0001
-
-StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BloomIndexMeta) +
-                         MAXALIGN(sizeof(BloomIndexOpaque)) <=
-                     BLCKSZ,
-                 "the metapage's contents fit in a page");
+#include "pages.h" /* the format of the pages */
 
 /* ---- options (amhandler.c) ---- */
 
@@ -201,9 +118,19 @@ typedef struct BloomIndexOptions
 	int32 vl_len_;
 	double false_positive_rate; /* declared rate */
 	int capacity;               /* keys of the first layer; 0: the table's rows at build */
+	double rebuild_factor;      /* VACUUM rebuilds past this many keys per live key; 0: never */
+	double rebuild_rate_factor; /* or past this times the declared rate; 0: never */
 } BloomIndexOptions;
 
 #define BLOOM_INDEX_DEFAULT_RATE 0.01
+#define BLOOM_INDEX_DEFAULT_REBUILD_FACTOR 1.2
+#define BLOOM_INDEX_DEFAULT_REBUILD_RATE_FACTOR 2.0
+
+/*
+ * The keys a first layer is sized for, per distinct key of the table, at a
+ * build or a rebuild (amhandler.c says why).
+ */
+extern double bloom_index_headroom(Relation index);
 
 /* Register the options (from _PG_init, through bloom_index_module_init). */
 extern void bloom_index_module_init(void);
@@ -261,15 +188,24 @@ extern void bloom_index_check_meta(Relation index, const BloomIndexMeta *meta);
 
 /*
  * Check that page (its block number blkno) is a data page of layer, or raise
- * XX002 naming the index.
+ * XX002 naming the index; false, and nothing raised, when it is a data page
+ * stamped for another layer than stamp (pages.h): given to another layer
+ * since the caller's directory was read, its bits none of the caller's.
  */
-extern void bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer);
+extern bool bloom_index_check_data_page(Relation index, Page page, BlockNumber blkno, int layer,
+                                        uint16 stamp);
 
 /* Initialize a metapage (an empty page of BLCKSZ) with meta's contents. */
 extern void bloom_index_init_meta_page(Page page, const BloomIndexMeta *meta);
 
-/* Initialize an empty data page of layer. */
-extern void bloom_index_init_data_page(Page page, int layer);
+/*
+ * The contents of page, a metapage registered for a change (generic WAL),
+ * to change in place; a version 1 metapage is made a version 2 one first.
+ */
+extern BloomIndexMeta *bloom_index_meta_for_write(Page page);
+
+/* Initialize an empty data page of layer, its pages stamped stamp. */
+extern void bloom_index_init_data_page(Page page, int layer, uint16 stamp);
 
 /* Where a key's block lies: its page and the byte offset of its block in it. */
 typedef struct BloomIndexSpot
@@ -286,7 +222,9 @@ extern BloomIndexSpot bloom_index_spot(const BloomIndexMeta *meta, const BloomIn
 /*
  * What bloom_index_walk_layer hands on for each page of a layer: the page
  * (share-locked, checked), its spot (the spot of its first block) and its
- * bits there, spot.blocks_in_page blocks of BLOOM_INDEX_BLOCK_BYTES.
+ * bits there, spot.blocks_in_page blocks of BLOOM_INDEX_BLOCK_BYTES; bits
+ * NULL when the page was given to another layer (a directory read before a
+ * rebuild): its bits are unknown, every one of them "maybe".
  */
 typedef void (*BloomIndexPageVisitor)(Relation index, Page page, const BloomIndexSpot *spot,
                                       const uint8 *bits, void *arg);
@@ -314,6 +252,34 @@ extern void bloom_index_new_meta(BloomIndexMeta *meta, double rate, uint64 capac
 /* A new page at the end of index's fork, pinned and locked exclusively. */
 extern Buffer bloom_index_new_buffer(Relation index, ForkNumber fork);
 
+/* ---- where layers go (amspace.c), under the growers' lock ---- */
+
+/* The first page of a new run of npages: the first free run that holds it, else the high-water mark. */
+extern BlockNumber bloom_index_place(const BloomIndexMeta *meta, uint32 npages);
+
+/* Take the run bloom_index_place chose out of meta's free pages, or past its high-water mark. */
+extern void bloom_index_take(BloomIndexMeta *meta, BlockNumber first, uint32 npages);
+
+/* Give run back to meta's free pages (merged with its neighbours; lost if the list is full). */
+extern void bloom_index_give(BloomIndexMeta *meta, BloomIndexExtent run);
+
+/* Retire run, which readers may hold until transactions before next end; false if the list is full. */
+extern bool bloom_index_retire(BloomIndexMeta *meta, BloomIndexExtent run, FullTransactionId next);
+
+/* How many of meta's retired runs no reader can hold any more. */
+extern uint32 bloom_index_recyclable(const BloomIndexMeta *meta);
+
+/* Free the retired runs no reader can hold any more. */
+extern void bloom_index_recycle(BloomIndexMeta *meta);
+
+/*
+ * Write layer's pages (at layer->first, where bloom_index_place put them)
+ * empty, stamped, as layer layer_no, each logged whole, four to a record,
+ * interruptible between records; before the metapage names them.
+ */
+extern void bloom_index_write_empty_layer(Relation index, const BloomIndexLayer *layer,
+                                          int layer_no);
+
 /* ---- hashing keys (amkeys.c): keys.h ---- */
 
 /* ---- adding a key (aminsert.c) ---- */
@@ -323,6 +289,28 @@ extern void bloom_index_add(Relation index, Datum value);
 
 /* This backend's adds that set a bit, and its new layers (aminsert.c says why). */
 extern uint64 bloom_index_local_changes;
+
+/* ---- rebuilding the filter (amrebuild.c; amvacuum.c decides when) ---- */
+
+/*
+ * Rebuild index's filter from heap's rows (heap locked against another
+ * VACUUM: ShareUpdateExclusiveLock at least), online: one layer sized for
+ * live_rows, filled by a scan while inserts write it too, then made the
+ * directory in one step.  False, and nothing changed, if the metapage has no
+ * room to retire the old directory's pages yet.
+ */
+extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
+                                       BloomIndexRebuildReason reason);
+
+/*
+ * Free what the last rebuild retired, if no reader can hold it any more, and
+ * a pending layer an interrupted rebuild left; for a caller that holds the
+ * table's ShareUpdateExclusiveLock (VACUUM), so that no rebuild is running.
+ */
+extern void bloom_index_tidy(Relation index);
+
+/* The word for a BloomIndexRebuildReason ("keys", "rate", "manual"), NULL for none (amvacuum.c). */
+extern const char *bloom_index_rebuild_reason_name(uint32 reason);
 
 /* ---- probing (amprobe.c) ---- */
 

@@ -1,0 +1,137 @@
+--
+-- A bloomfilter index forgets deleted keys (1.12): VACUUM rebuilds its
+-- filter when its keys outgrow the table's live rows (rebuild_factor) or
+-- its estimated rate passes a multiple of the declared one
+-- (rebuild_rate_factor); bloom_index_rebuild() rebuilds now.
+-- (Inserts racing a rebuild: specs/index_rebuild.spec, tests/index/.)
+--
+CREATE SCHEMA bloom_rebuild;
+SET search_path = bloom_rebuild, public;
+
+-- autovacuum off on every table here: only the test's VACUUMs rebuild
+CREATE TABLE events (k int8, note text) WITH (autovacuum_enabled = off);
+INSERT INTO events SELECT g, 'n' FROM generate_series(1, 20000) g;
+CREATE INDEX events_k ON events USING bloomfilter (k);
+-- built for its keys and the rebuild factor's room (1.2 + 0.25 per key), never rebuilt
+SELECT layers, capacity, last_rebuilt IS NULL AS never, last_rebuild_reason, rebuilds
+  FROM bloom_index_info('events_k');
+
+-- a VACUUM that finds too few deleted keys does nothing
+DELETE FROM events WHERE k <= 2000;
+VACUUM events;
+SELECT rebuilds FROM bloom_index_info('events_k');
+SELECT bool_and(bloom_index_contains('events_k', g)) AS deleted_keys_still_in
+  FROM generate_series(1, 2000) g;
+
+-- a day's keys out, another's in, until the keys pass 1.2 per live row
+DELETE FROM events WHERE k <= 6000;
+INSERT INTO events SELECT g, 'new' FROM generate_series(100001, 106000) g;
+SELECT layers, keys_added > 24000 AS keys_past_factor FROM bloom_index_info('events_k');
+VACUUM events;
+SELECT layers, last_rebuilt > now() - interval '1 hour' AS just_now, last_rebuild_reason, rebuilds,
+       keys_added BETWEEN 19000 AND 20000 AS keys_of_live_rows
+  FROM bloom_index_info('events_k');
+-- the deleted keys are gone but for false positives (under the declared 1 %)
+SELECT count(*) FILTER (WHERE bloom_index_contains('events_k', g)) < 60 AS deleted_keys_gone
+  FROM generate_series(1, 6000) g;
+-- every live key is there; every page whole
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+SELECT keys_missing, rows_checked FROM bloom_index_verify('events_k');
+-- inserts after the rebuild go into its layer
+INSERT INTO events SELECT g, 'later' FROM generate_series(200001, 201000) g;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+-- the filter as a value holds what the index holds
+SELECT bool_and(bloom_index_filter('events_k') @> k) AS filter_holds_every_key FROM events;
+
+-- ---- the options ----
+ALTER INDEX events_k SET (rebuild_factor = 1.01);
+ALTER INDEX events_k SET (rebuild_rate_factor = 1);
+ALTER INDEX events_k SET (rebuild_factor = -1);
+-- 0 turns it off: deleted keys stay
+ALTER INDEX events_k SET (rebuild_factor = 0, rebuild_rate_factor = 0);
+DELETE FROM events WHERE k > 100000;
+VACUUM events;
+SELECT rebuilds FROM bloom_index_info('events_k');
+-- a larger factor waits for more deleted keys
+ALTER INDEX events_k SET (rebuild_factor = 3);
+VACUUM events;
+SELECT rebuilds FROM bloom_index_info('events_k');
+ALTER INDEX events_k RESET (rebuild_factor, rebuild_rate_factor);
+VACUUM events;
+SELECT rebuilds, last_rebuild_reason FROM bloom_index_info('events_k');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+
+-- ---- bloom_index_rebuild: now, for the table's owner ----
+INSERT INTO events SELECT g, 'again' FROM generate_series(300001, 302000) g;
+SELECT bloom_index_rebuild('events_k');
+SELECT last_rebuild_reason, rebuilds FROM bloom_index_info('events_k');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+-- rows of this very transaction, not committed, are in the rebuilt filter
+BEGIN;
+INSERT INTO events SELECT g, 'open' FROM generate_series(400001, 400500) g;
+SELECT bloom_index_rebuild('events_k');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+COMMIT;
+SELECT keys_missing FROM bloom_index_verify('events_k');
+-- refusals
+CREATE ROLE regress_bloom_rebuilder;
+GRANT USAGE ON SCHEMA bloom_rebuild TO regress_bloom_rebuilder;
+GRANT SELECT, INSERT ON events TO regress_bloom_rebuilder;
+SET ROLE regress_bloom_rebuilder;
+SELECT bloom_index_rebuild('events_k');
+RESET ROLE;
+CREATE INDEX events_btree ON events (k);
+SELECT bloom_index_rebuild('events_btree');
+SELECT bloom_index_rebuild('events');
+SELECT bloom_index_rebuild(0);
+SELECT bloom_index_rebuild(NULL);
+DROP INDEX events_btree;
+
+-- ---- an expression, a column with duplicates, partitions ----
+CREATE TABLE names (name text) WITH (autovacuum_enabled = off);
+INSERT INTO names SELECT 'User' || (g % 5000) FROM generate_series(1, 20000) g;
+CREATE INDEX names_lower ON names USING bloomfilter (lower(name));
+-- four rows per key: the ratio at the build (0.25 keys per row) is the baseline, no rebuild
+VACUUM names;
+SELECT rebuilds, round(keys_per_live_row::numeric, 2) AS keys_per_row FROM bloom_index_info('names_lower');
+DELETE FROM names WHERE name LIKE 'User1%';
+INSERT INTO names SELECT 'Fresh' || g FROM generate_series(1, 2000) g;
+VACUUM names;
+SELECT rebuilds, last_rebuild_reason FROM bloom_index_info('names_lower');
+SELECT count(*) FILTER (WHERE bloom_index_contains('names_lower', 'user1' || g)) < 20 AS deleted_gone
+  FROM generate_series(0, 999) g;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('names_lower', lower(name))) AS false_negatives
+  FROM names;
+
+CREATE TABLE parted (k int4) PARTITION BY RANGE (k);
+CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10000) WITH (autovacuum_enabled = off);
+CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM (10000) TO (20000) WITH (autovacuum_enabled = off);
+INSERT INTO parted SELECT generate_series(0, 19999);
+CREATE INDEX parted_k ON parted USING bloomfilter (k);
+DELETE FROM parted WHERE k % 2 = 0;
+-- a rebuild before VACUUM keeps the deleted rows' keys: their tuples are still there
+SELECT bloom_index_rebuild('parted_k');
+SELECT count(*) FILTER (WHERE bloom_index_contains('parted_k', g)) = 10000 AS deleted_still_in
+  FROM generate_series(0, 19999, 2) g;
+-- VACUUM removes them, then rebuilds each partition's filter (twice the keys of the live rows)
+VACUUM parted;
+SELECT rebuilds, last_rebuild_reason FROM bloom_index_info('parted_k');
+SELECT count(*) FILTER (WHERE bloom_index_contains('parted_k', g)) < 200 AS deleted_gone
+  FROM generate_series(0, 19999, 2) g;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('parted_k', k)) AS false_negatives FROM parted;
+
+-- ---- an empty table: a small filter, nothing found ----
+DELETE FROM parted;
+VACUUM parted;
+SELECT rebuilds, layers FROM bloom_index_info('parted_k');
+SELECT bloom_index_contains('parted_k', 1) AS one;
+
+-- ---- a rebuild in a transaction that rolls back keeps its filter (it is not transactional) ----
+BEGIN;
+SELECT bloom_index_rebuild('events_k');
+ROLLBACK;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
+SELECT keys_missing FROM bloom_index_verify('events_k');
+
+DROP SCHEMA bloom_rebuild CASCADE;
+DROP ROLE regress_bloom_rebuilder;

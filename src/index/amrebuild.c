@@ -1,0 +1,355 @@
+/*
+ * amrebuild.c
+ *	  Rebuilding a bloomfilter index's filter while inserts go on, so that
+ *	  the keys of deleted rows leave it (amvacuum.c decides when: VACUUM,
+ *	  or bloom_index_rebuild()).
+ *
+ * The protocol (docs/design/index-rebuild.md has the argument at length):
+ *
+ * 1. Mark.  Under the growers' lock (LockPage on the metapage's block), a
+ *    new layer, sized for the table's live keys, is written empty where
+ *    amspace.c places it, its pages stamped anew; then one metapage record
+ *    names it as pending.  From then on every insert that reads the
+ *    metapage adds its key to the pending layer too (aminsert.c).
+ * 2. Scan.  Every tuple of the table, whatever its visibility
+ *    (SnapshotAny: live, dead, being inserted or deleted), is hashed into
+ *    a copy of the pending layer in memory.  A row inserted before the mark
+ *    is on its heap page before the scan starts (the executor inserts the
+ *    heap tuple, then calls aminsert, which read the metapage before the
+ *    mark), so the scan reads it; a row whose aminsert reads the metapage
+ *    after the mark adds its key to the pending layer itself.  Dead tuples
+ *    are included because a standby may still show them to a query until
+ *    the records that prune them, which conflict with that query, are
+ *    replayed; those are written before the switch.
+ * 3. Merge.  The memory copy is ORed into the pending pages, one page at a
+ *    time under its exclusive lock, each a generic WAL delta (never a full
+ *    image, which would erase the inserts' bits), its bits set counted anew.
+ * 4. Switch.  Under the growers' lock and the metapage's exclusive lock, one
+ *    record: the pending layer becomes the directory's only layer, and the
+ *    old layers' pages are retired (amspace.c frees them once no snapshot
+ *    older than the switch remains; a reader holding the old directory
+ *    meanwhile reads its old pages, which hold every key they held).
+ *
+ * An error, a cancel or a crash before the switch leaves the old directory
+ * whole: the index answers as before, and only pays for inserts written
+ * twice until the next VACUUM discards the pending layer.  The switch is one
+ * record, so a standby replays the primary's bytes.
+ */
+#include "am.h"
+
+#include <math.h>
+
+#include "access/generic_xlog.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "commands/vacuum.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+/* The pending layer's copy in memory, which the scan fills. */
+typedef struct RebuildImage
+{
+	BloomIndexMeta meta;    /* the metapage as the mark wrote it */
+	BloomIndexLayer *layer; /* its pending layer (&meta.rebuild.pending) */
+	uint8 *bits;            /* layer->ncells / 8 bytes */
+	uint64 *page_added;     /* keys that set a bit, per page */
+	double rows;            /* tuples with a key */
+} RebuildImage;
+
+/* Write meta (a copy changed from the metapage's, under the growers' lock) as the metapage. */
+static void
+write_meta(Relation index, const BloomIndexMeta *meta)
+{
+	Buffer buf = ReadBuffer(index, BLOOM_INDEX_METAPAGE);
+	GenericXLogState *xlog;
+	BloomIndexMeta *on_page;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	xlog = GenericXLogStart(index);
+	on_page = bloom_index_meta_for_write(GenericXLogRegisterBuffer(xlog, buf, 0));
+	memcpy(on_page, meta, sizeof(BloomIndexMeta));
+	on_page->version = BLOOM_INDEX_VERSION;
+	GenericXLogFinish(xlog);
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Free, in meta (the metapage's copy, under the growers' lock), the runs
+ * retired that no reader can hold any more, and a pending layer an
+ * interrupted rebuild left (only a rebuild fills one, and the caller holds
+ * the table's lock that every rebuild takes): inserts that still write it
+ * find its pages stamped for another layer once they are reused, and read
+ * the metapage again.
+ */
+static void
+free_what_can_be(BloomIndexMeta *meta)
+{
+	bloom_index_recycle(meta);
+	if (meta->rebuild.flags & BLOOM_INDEX_PENDING)
+	{
+		BloomIndexExtent left = {meta->rebuild.pending.first, meta->rebuild.pending.npages};
+
+		bloom_index_give(meta, left);
+		meta->rebuild.flags &= ~BLOOM_INDEX_PENDING;
+		memset(&meta->rebuild.pending, 0, sizeof(meta->rebuild.pending));
+	}
+}
+
+/*
+ * Step 1: the pending layer, for capacity keys, written and named.  False,
+ * and nothing written, when the metapage could not list the directory's
+ * pages as retired at the switch.  Frees what can be first.
+ */
+static bool
+mark(Relation index, uint64 capacity, RebuildImage *image)
+{
+	BloomIndexMeta *meta = &image->meta;
+	BloomIndexMeta sizing;
+	BloomIndexLayer layer;
+
+	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	bloom_index_read_meta(index, meta);
+	free_what_can_be(meta);
+	if (meta->rebuild.nretired + meta->nlayers > BLOOM_INDEX_MAX_RETIRED)
+	{
+		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+		return false;
+	}
+	/* sized as a first layer is (bloom_index_next_layer of a directory with none) */
+	sizing = *meta;
+	sizing.nlayers = 0;
+	if (!bloom_index_next_layer(&sizing, Max(capacity, 1), 0, &layer))
+		elog(ERROR, "bloomfilter index \"%s\": no layer for %llu keys at rate %g",
+		     RelationGetRelationName(index), (unsigned long long) capacity, meta->rate);
+	layer.first = bloom_index_place(meta, layer.npages);
+	if ((uint64) layer.first + layer.npages > MaxBlockNumber)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("bloomfilter index \"%s\" has no room for a rebuilt filter",
+		                       RelationGetRelationName(index))));
+	meta->rebuild.last_stamp++;
+	layer.stamp = meta->rebuild.last_stamp;
+	bloom_index_write_empty_layer(index, &layer, 0);
+	bloom_index_take(meta, layer.first, layer.npages);
+	meta->rebuild.pending = layer;
+	meta->rebuild.flags |= BLOOM_INDEX_PENDING;
+	write_meta(index, meta);
+	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	image->layer = &meta->rebuild.pending;
+	return true;
+}
+
+/* Add the key with hash h to the memory image. */
+static void
+image_add(RebuildImage *image, uint64 h)
+{
+	const BloomIndexLayer *l = image->layer;
+	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, image->meta.seed,
+	               l->ncells};
+	uint64 block = bf_blocked_block(&p, h);
+
+	if (bf_blocked_block_add(&p, image->bits + block * BLOOM_INDEX_BLOCK_BYTES, h) > 0)
+		image->page_added[block / image->meta.blocks_per_page]++;
+}
+
+/*
+ * Step 2: every tuple of heap hashed into the image, the index's expressions
+ * evaluated as the table's owner in a security-restricted operation (as
+ * VACUUM, REINDEX and ANALYZE run them).
+ */
+static void
+scan_heap(Relation heap, Relation index, RebuildImage *image)
+{
+	IndexInfo *info = BuildIndexInfo(index);
+	EState *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(heap, NULL);
+	BloomHasher hasher;
+	TableScanDesc scan;
+	Datum values[INDEX_MAX_KEYS];
+	bool isnull[INDEX_MAX_KEYS];
+	Oid caller;
+	int caller_context;
+	int guc_level;
+	uint64 seen = 0;
+
+	bloom_index_hasher(index, &hasher);
+	GetUserIdAndSecContext(&caller, &caller_context);
+	SetUserIdAndSecContext(heap->rd_rel->relowner, caller_context | SECURITY_RESTRICTED_OPERATION);
+	guc_level = NewGUCNestLevel();
+	BLOOM_RESTRICT_SEARCH_PATH();
+	econtext->ecxt_scantuple = slot;
+	/* every tuple there is (step 2 says why); a ring of buffers, from block 0 */
+	scan = table_beginscan_strat(heap, SnapshotAny, 0, NULL, true, false);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		MemoryContext old;
+
+		if (++seen % 1024 == 0)
+			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		FormIndexDatum(info, slot, estate, values, isnull);
+		if (!isnull[0])
+		{
+			image_add(image, bloom_hash_value(&hasher, values[0], image->meta.seed));
+			image->rows++;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	AtEOXact_GUC(false, guc_level);
+	SetUserIdAndSecContext(caller, caller_context);
+}
+
+/*
+ * Step 3: the image ORed into the pending pages; returns the keys their
+ * counts add up to.  Only this rebuild writes the pending layer's pages but
+ * for inserts, which only set bits: a page stamped otherwise is damage.
+ */
+static uint64
+merge(Relation index, RebuildImage *image)
+{
+	const BloomIndexLayer *l = image->layer;
+	uint64 keys = 0;
+
+	for (uint32 p = 0; p < l->npages; p++)
+	{
+		BloomIndexSpot spot =
+		    bloom_index_spot(&image->meta, l, (uint64) p * image->meta.blocks_per_page);
+		Size bytes = (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
+		const uint8 *from =
+		    image->bits + (Size) p * image->meta.blocks_per_page * BLOOM_INDEX_BLOCK_BYTES;
+		Buffer buf = ReadBuffer(index, spot.blkno);
+		Page page;
+		bool news = false;
+
+		CHECK_FOR_INTERRUPTS(); /* no lock held here */
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		if (!bloom_index_check_data_page(index, page, spot.blkno, 0, l->stamp))
+			elog(ERROR,
+			     "bloomfilter index \"%s\": the rebuild's page %u is stamped for another "
+			     "layer",
+			     RelationGetRelationName(index), spot.blkno);
+		for (Size b = 0; b < bytes && !news; b++)
+			news = (from[b] & ~((const uint8 *) page)[spot.offset + b]) != 0;
+		if (news)
+		{
+			GenericXLogState *xlog = GenericXLogStart(index);
+			Page copy = GenericXLogRegisterBuffer(xlog, buf, 0);
+			uint8 *to = (uint8 *) copy + spot.offset;
+			BloomIndexOpaque *opaque = BloomIndexPageGetOpaque(copy);
+
+			for (Size b = 0; b < bytes; b++)
+				to[b] |= from[b];
+			opaque->nset = pg_popcount((const char *) to, bytes);
+			opaque->nadded += image->page_added[p];
+			GenericXLogFinish(xlog);
+		}
+		keys += BloomIndexPageGetOpaque(BufferGetPage(buf))->nadded;
+		UnlockReleaseBuffer(buf);
+	}
+	return keys;
+}
+
+/*
+ * Step 4: the pending layer made the directory, the old layers retired, in
+ * one record; the baseline for the next trigger (keys per live row now).
+ */
+static void
+switch_directory(Relation index, const RebuildImage *image, uint64 keys, double live_rows,
+                 BloomIndexRebuildReason reason)
+{
+	BloomIndexMeta meta;
+	FullTransactionId next;
+
+	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	bloom_index_read_meta(index, &meta);
+	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) ||
+	    memcmp(&meta.rebuild.pending, image->layer, sizeof(BloomIndexLayer)) != 0)
+		elog(ERROR, "bloomfilter index \"%s\": the rebuild's layer is no longer pending",
+		     RelationGetRelationName(index));
+	/* any transaction that may hold the old directory has an xmin before this */
+	next = ReadNextFullTransactionId();
+	for (uint32 i = 0; i < meta.nlayers; i++)
+	{
+		BloomIndexExtent run = {meta.layers[i].first, meta.layers[i].npages};
+
+		/* (mark left room for every layer there was, and only growers add one: not now) */
+		if (!bloom_index_retire(&meta, run, next))
+			elog(ERROR, "bloomfilter index \"%s\": no room to retire layer %u",
+			     RelationGetRelationName(index), i);
+	}
+	memset(meta.layers, 0, sizeof(meta.layers));
+	meta.layers[0] = meta.rebuild.pending;
+	meta.nlayers = 1;
+	meta.capacity = meta.layers[0].capacity;
+	meta.flags &= ~BLOOM_INDEX_CANNOT_GROW;
+	meta.rebuild.stamp = meta.layers[0].stamp;
+	meta.rebuild.flags &= ~BLOOM_INDEX_PENDING;
+	memset(&meta.rebuild.pending, 0, sizeof(meta.rebuild.pending));
+	meta.rebuild.last_rebuilt = GetCurrentTimestamp();
+	meta.rebuild.last_reason = reason;
+	meta.rebuild.rebuilds++;
+	meta.rebuild.baseline_keys = keys;
+	meta.rebuild.baseline_rows = live_rows;
+	write_meta(index, &meta);
+	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+}
+
+bool
+bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
+                           BloomIndexRebuildReason reason)
+{
+	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
+	RebuildImage image;
+	BloomIndexMeta now;
+	double per_row;
+	uint64 capacity;
+	uint64 keys;
+
+	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
+	/* the table's live keys: rows times keys per row at the last build or rebuild */
+	bloom_index_read_meta(index, &now);
+	per_row = now.rebuild.baseline_rows > 0
+	              ? Min((double) now.rebuild.baseline_keys / now.rebuild.baseline_rows, 1.0)
+	              : 1.0;
+	capacity = options && options->capacity > 0
+	               ? (uint64) options->capacity
+	               : (uint64) ceil(Max(live_rows * per_row, 1.0) * bloom_index_headroom(index));
+	memset(&image, 0, sizeof(image));
+	if (!mark(index, capacity, &image))
+		return false;
+	image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
+	memset(image.bits, 0, image.layer->ncells / 8);
+	image.page_added = palloc0(image.layer->npages * sizeof(uint64));
+	scan_heap(heap, index, &image);
+	keys = merge(index, &image);
+	switch_directory(index, &image, keys, live_rows, reason);
+	pfree(image.bits);
+	pfree(image.page_added);
+	return true;
+}
+
+void
+bloom_index_tidy(Relation index)
+{
+	BloomIndexMeta meta;
+
+	bloom_index_read_meta(index, &meta);
+	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) && bloom_index_recyclable(&meta) == 0)
+		return; /* nothing to write (the usual case: no record) */
+	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	bloom_index_read_meta(index, &meta);
+	free_what_can_be(&meta);
+	write_meta(index, &meta);
+	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+}
