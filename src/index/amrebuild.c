@@ -317,21 +317,43 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
 	uint64 keys;
 
 	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
-	/* the table's live keys: rows times keys per row at the last build or rebuild */
+	/*
+	 * The table's live keys: rows times keys per row at the last build or
+	 * rebuild, with the room a build leaves (bloom_index_headroom); at least
+	 * the capacity option (a floor here: the rebuilt layer does not grow
+	 * while it is filled).
+	 */
 	bloom_index_read_meta(index, &now);
 	per_row = now.rebuild.baseline_rows > 0
 	              ? Min((double) now.rebuild.baseline_keys / now.rebuild.baseline_rows, 1.0)
 	              : 1.0;
-	capacity = options && options->capacity > 0
-	               ? (uint64) options->capacity
-	               : (uint64) ceil(Max(live_rows * per_row, 1.0) * bloom_index_headroom(index));
-	memset(&image, 0, sizeof(image));
-	if (!mark(index, capacity, &image))
-		return false;
-	image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
-	memset(image.bits, 0, image.layer->ncells / 8);
-	image.page_added = palloc0(image.layer->npages * sizeof(uint64));
-	scan_heap(heap, index, &image);
+	capacity = (uint64) ceil(Max(live_rows * per_row, 1.0) * bloom_index_headroom(index));
+	if (options && options->capacity > 0)
+		capacity = Max(capacity, (uint64) options->capacity);
+	for (int attempt = 0;; attempt++)
+	{
+		uint64 scanned = 0;
+
+		memset(&image, 0, sizeof(image));
+		if (!mark(index, capacity, &image))
+			return false;
+		image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
+		memset(image.bits, 0, image.layer->ncells / 8);
+		image.page_added = palloc0(image.layer->npages * sizeof(uint64));
+		scan_heap(heap, index, &image);
+		for (uint32 p = 0; p < image.layer->npages; p++)
+			scanned += image.page_added[p];
+		/*
+		 * More keys than the estimate of live rows said (statistics behind
+		 * the table): once, sized again for what the scan found; the next
+		 * mark frees this layer.
+		 */
+		if (attempt > 0 || scanned <= image.layer->capacity)
+			break;
+		capacity = (uint64) ceil((double) scanned * bloom_index_headroom(index));
+		pfree(image.bits);
+		pfree(image.page_added);
+	}
 	keys = merge(index, &image);
 	switch_directory(index, &image, keys, live_rows, reason);
 	pfree(image.bits);

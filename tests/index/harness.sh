@@ -22,7 +22,11 @@
 # the filter calls absent (a false negative).  Meanwhile another session
 # commits keys of its own, and adds some of the batch's keys in transactions
 # it rolls back (their bits set by a transaction the checks cannot see, so
-# that the harness's own add of such a key sets none).  The indexes start
+# that the harness's own add of such a key sets none), and a third rebuilds
+# the table's filter again and again (1.12: bloom_index_rebuild, VACUUM,
+# and rebuilds cancelled by a statement_timeout of a few milliseconds,
+# mid-scan or mid-merge), so that every way reads and writes while a
+# rebuild's layer is filled and switched in.  The indexes start
 # small (capacity 500), so layers grow during the rounds.  Between rounds,
 # one of: TRUNCATE (in place, in the transaction that truncates twice),
 # REINDEX, REINDEX CONCURRENTLY, a partition detached, a large insert
@@ -178,6 +182,19 @@ writer() {
 	done
 }
 
+# the third session, until stopped: rebuilds of tbl's filter, some cancelled
+rebuilder() {
+	local tbl=$1
+	while :; do
+		case $((RANDOM % 3)) in
+		0) q -c "SELECT bloom_index_rebuild('${tbl}_k')" ;;
+		1) q -c "VACUUM $tbl" ;;
+		2) q -c "SET statement_timeout = '$((RANDOM % 20 + 1))ms'" -c "SELECT bloom_index_rebuild('${tbl}_k')" ;;
+		esac >/dev/null 2>>"$work/rebuild_errors"
+		sleep 0.05
+	done
+}
+
 most_layers=0
 for round in $(seq 1 "$rounds"); do
 	read -r -a ways <<<"${HARNESS_WAYS:-function trigger loop serial}"
@@ -199,6 +216,8 @@ for round in $(seq 1 "$rounds"); do
 		q -c "CREATE TRIGGER drop_seen BEFORE INSERT ON $tbl FOR EACH ROW EXECUTE FUNCTION drop_seen('$tbl')"
 	writer "$tbl" &
 	wpid=$!
+	rebuilder "$tbl" &
+	rpid=$!
 	case "$way" in
 	function)
 		# (the check above the sort, so that it runs row by row with the inserts)
@@ -256,8 +275,8 @@ for round in $(seq 1 "$rounds"); do
 		wait "$s0"
 		;;
 	esac
-	kill "$wpid" 2>/dev/null
-	wait "$wpid" 2>/dev/null
+	kill "$wpid" "$rpid" 2>/dev/null
+	wait "$wpid" "$rpid" 2>/dev/null
 	[ "$way" = trigger ] && q -c "DROP TRIGGER drop_seen ON $tbl"
 
 	# the work itself ran: SERIALIZABLE's 40001, a deadlock of the ATTACH with
@@ -355,6 +374,15 @@ for round in 1 2 3; do
 		"$(q -c "SELECT count(*) FROM names WHERE NOT (bloom_index_contains('names_k', upper(name))
 		         AND bloom_index_contains('names_e', lower(name)))")"
 done
+
+# the rebuilds ran, and failed only as they may: cancelled by their timeout,
+# or a deadlock with a loop's REINDEX or TRUNCATE (which the detector breaks)
+check "rebuilds ran during the rounds" t \
+	"$(q -c "SELECT (SELECT rebuilds FROM bloom_index_info('plain_k')) + (SELECT rebuilds FROM bloom_index_info('parted_k')) > 0")"
+check "rebuilds failed only by their timeout or a deadlock" "" \
+	"$(grep 'ERROR:' "$work/rebuild_errors" 2>/dev/null |
+		grep -v -e 'canceling statement due to statement timeout' -e 'deadlock detected' | head -n 3)"
+echo "harness: $(grep -c 'statement timeout' "$work/rebuild_errors" 2>/dev/null) rebuilds cancelled by their timeout"
 
 # a last look: every key of both tables in its filter, the layers grown
 check "the plain table's index grew layers in some round" t "$([ "$most_layers" -gt 1 ] && echo t || echo f)"

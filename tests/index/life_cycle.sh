@@ -16,6 +16,12 @@
 #     with its options, and holds the keys;
 #   - pages an interrupted growth left past the last layer are reused by
 #     the next layer;
+#   - a rebuild of the filter (1.12) killed mid-scan with the server, inserts
+#     going on: after recovery every key is there, and VACUUM frees the
+#     rebuild's layer and rebuilds; a standby replays a rebuild to the
+#     primary's bytes;
+#   - an index written by 1.9 to 1.11 (a version 1 metapage, made here by
+#     hand) is read, written and rebuilt;
 #   - a damaged page, or a metapage naming pages past the end of the file,
 #     is reported as index corruption (XX002), and the server stays up.
 # Run as root with the extension installed into PostgreSQL N:
@@ -132,6 +138,48 @@ check "... and takes keys again" "0|1|t" \
 check "... into a first layer of the size it was built with ($scratch_capacity keys), not one key's" \
 	"$scratch_capacity" "$(sql 0 <<<"SELECT capacity FROM bloom_index_info('scratch_k');")"
 
+# ---- a rebuild killed with the server, mid-scan ----
+# (the expression sleeps a millisecond a row: the scan takes some seconds)
+sql 0 <<'SQL'
+CREATE FUNCTION slow_key(int8) RETURNS int8 LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN PERFORM pg_sleep(0.001); RETURN $1; END$$;
+CREATE TABLE slow (k int8) WITH (autovacuum_enabled = off);
+INSERT INTO slow SELECT generate_series(1, 4000);
+CREATE INDEX slow_k ON slow USING bloomfilter (slow_key(k));
+DELETE FROM slow WHERE k <= 2000;
+CHECKPOINT;
+SQL
+(sql 0 <<<"SELECT bloom_index_rebuild('slow_k');" >/dev/null 2>&1) &
+(
+	i=0
+	while :; do
+		i=$((i + 1))
+		echo "INSERT INTO slow VALUES ($((100000 + i)));"
+	done | sql 0 >/dev/null 2>&1
+) &
+sleep 2
+check "the rebuild was scanning when the server was killed" 1 \
+	"$(sql 0 <<<"SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%bloom_index_rebuild%' AND pid <> pg_backend_pid();")"
+pm=$(head -n 1 "$work/primary/postmaster.pid")
+procs="$pm $(pgrep -P "$pm" | tr '\n' ' ')"
+# shellcheck disable=SC2086
+kill -9 $procs
+wait 2>/dev/null
+for _ in $(seq 1 100); do
+	alive=0
+	for p in $procs; do kill -0 "$p" 2>/dev/null && alive=1; done
+	[ "$alive" = 0 ] && break
+	sleep 0.1
+done
+start primary
+check "after recovery the filter is the one before the rebuild, with every key" "0|0" \
+	"$(sql 0 <<<"SELECT (SELECT rebuilds FROM bloom_index_info('slow_k')), keys_missing FROM bloom_index_verify('slow_k');")"
+sql 0 <<<"INSERT INTO slow SELECT generate_series(200001, 200100);"
+sql 0 <<<"VACUUM slow;"
+check "VACUUM then rebuilds it: every key there, the deleted ones gone" "1|0|t" \
+	"$(sql 0 <<<"SELECT (SELECT rebuilds FROM bloom_index_info('slow_k')), (SELECT keys_missing FROM bloom_index_verify('slow_k')),
+	   (SELECT count(*) FILTER (WHERE bloom_index_contains('slow_k', g::int8)) < 100 FROM generate_series(1, 2000) g);")"
+
 # ---- a call site's copy of the filter, and another session's commit ----
 # one statement probes many keys (its call site copies the filter), then,
 # after another session commits a new key, probes that key at the same call
@@ -179,6 +227,18 @@ check "the standby's index holds every key its table holds" 0 \
 	"$(sql 1 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
 check "the standby's layers are the primary's" "$(sql 0 <<<"SELECT layers FROM bloom_index_info('seen_k');")" \
 	"$(sql 1 <<<"SELECT layers FROM bloom_index_info('seen_k');")"
+# a rebuild on the primary (VACUUM, after deletes): the standby replays it
+sql 0 <<<"DELETE FROM seen WHERE k BETWEEN 100000001 AND 100080000; VACUUM seen;"
+lsn=$(sql 0 <<<"SELECT pg_current_wal_lsn();")
+for _ in $(seq 1 120); do
+	[ "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")" = t ] && break
+	sleep 0.5
+done
+check "VACUUM rebuilt the primary's filter" t "$(sql 0 <<<"SELECT rebuilds > 0 FROM bloom_index_info('seen_k');")"
+check "the standby's rebuilt filter is the primary's, byte for byte" "$(sql 0 <<<"$filter")" "$(sql 1 <<<"$filter")"
+check "... and answers every key as the primary does" "$(sql 0 <<<"$probe")" "$(sql 1 <<<"$probe")"
+check "... and holds every key its table holds" 0 \
+	"$(sql 1 <<<"SELECT keys_missing FROM bloom_index_verify('seen_k');")"
 as_pg "$bin/pg_ctl -D $work/standby -m fast stop >/dev/null"
 
 # ---- pg_dump / pg_restore ----
@@ -215,9 +275,38 @@ check "... and ends where its twin does, with the same layers" "0|t" \
 check "... and holds every key" "0|30000" \
 	"$(sql 0 <<<"SELECT keys_missing, rows_checked FROM bloom_index_verify('grow_k');")"
 
+# ---- an index of 1.9 to 1.11: a version 1 metapage ----
+# made by hand from a new one (the server stopped): version 1, its contents
+# ending after the layers (pd_lower 24 + 1,984), the rest zero, as those
+# releases wrote it
+sql 0 <<'SQL'
+CREATE TABLE old (k int8) WITH (autovacuum_enabled = off);
+INSERT INTO old SELECT generate_series(1, 30000);
+CREATE INDEX old_k ON old USING bloomfilter (k);
+CHECKPOINT;
+SQL
+old_file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('old_k');")
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+printf '\xd8\x07' | dd of="$old_file" bs=1 seek=12 count=2 conv=notrunc status=none
+printf '\x01\x00\x00\x00' | dd of="$old_file" bs=1 seek=28 count=4 conv=notrunc status=none
+dd if=/dev/zero of="$old_file" bs=1 seek=2008 count=2000 conv=notrunc status=none
+start primary
+check "a version 1 index is read: every key, every page" "0|30000" \
+	"$(sql 0 <<<"SELECT keys_missing, rows_checked FROM bloom_index_verify('old_k');")"
+sql 0 <<<"DELETE FROM old WHERE k <= 15000; INSERT INTO old SELECT generate_series(100001, 120000);"
+check "... takes keys, growing a layer" "t|0" \
+	"$(sql 0 <<<"SELECT layers > 1, (SELECT keys_missing FROM bloom_index_verify('old_k')) FROM bloom_index_info('old_k');")"
+sql 0 <<<"VACUUM old;"
+check "... and VACUUM rebuilds it: every key, the deleted ones gone" "1|1|0|t" \
+	"$(sql 0 <<<"SELECT layers, rebuilds, (SELECT keys_missing FROM bloom_index_verify('old_k')),
+	   (SELECT count(*) FILTER (WHERE bloom_index_contains('old_k', g::int8)) < 300 FROM generate_series(1, 15000) g)
+	   FROM bloom_index_info('old_k');")"
+
 # ---- damaged pages ----
 # a data page whose special space is not the index's (its header still valid,
-# so that the buffer manager reads it): the index's own check reports it
+# so that the buffer manager reads it): the index's own check reports it.
+# (REINDEX first: after the rebuild above, blocks 1 and 2 are no layer's.)
+sql 0 <<<"REINDEX INDEX seen_k;"
 file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('seen_k');")
 sql 0 <<<"CHECKPOINT;"
 as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
