@@ -12,7 +12,8 @@
  * its rows (which needs no ANALYZE), or for the hashes kept so far if more,
  * with the same headroom, when they stop fitting, and the pass goes on
  * adding keys to it.  The
- * capacity option, when given, sizes the first layer instead, from the
+ * capacity option, when given, sizes the first layer instead (with the
+ * same headroom where rebuilds are on: bloom_index_option_capacity), from the
  * start.  Either way a layer is at least one page's worth.
  *
  * Keys go into memory layers exactly as inserts go into pages (aminsert.c):
@@ -114,8 +115,7 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	state.scratch =
 	    AllocSetContextCreate(CurrentMemoryContext, "bloomfilter build row", ALLOCSET_SMALL_SIZES);
 	bloom_index_hasher(index, &state.hasher);
-	bloom_index_new_meta(&state.meta, rate,
-	                     options && options->capacity > 0 ? (uint64) options->capacity : 0);
+	bloom_index_new_meta(&state.meta, rate, bloom_index_option_capacity(index));
 	if (state.meta.capacity > 0)
 		size_first_layer(&state, state.meta.capacity);
 	else
@@ -136,8 +136,11 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		pfree(tmp);
 		size_first_layer(&state, (uint64) ceil(Max(distinct, 1) * state.headroom));
 	}
-	/* the ratio a rebuild's trigger compares with (amvacuum.c) */
+	/* what a rebuild's trigger compares with (amvacuum.c) */
 	state.meta.rebuild.baseline_rows = state.rows;
+	state.meta.rebuild.baseline_gone = bloom_index_rows_gone(heap);
+	if (state.meta.rebuild.baseline_gone >= 0)
+		state.meta.rebuild.flags |= BLOOM_INDEX_GONE_KNOWN;
 	for (uint32 i = 0; i < state.meta.nlayers; i++)
 		for (uint32 p = 0; p < state.meta.layers[i].npages; p++)
 			state.meta.rebuild.baseline_keys += state.layers[i].page_added[p];
@@ -365,8 +368,8 @@ bloom_index_build_empty(Relation index)
 	uint64 capacity = 1;
 	Buffer buf;
 
-	if (options && options->capacity > 0)
-		capacity = (uint64) options->capacity;
+	if (bloom_index_option_capacity(index) > 0)
+		capacity = bloom_index_option_capacity(index);
 	else if (smgrexists(RelationGetSmgr(index), MAIN_FORKNUM) &&
 	         RelationGetNumberOfBlocks(index) > BLOOM_INDEX_METAPAGE &&
 	         bloom_index_try_read_meta(index, &built) && built.capacity > 0)

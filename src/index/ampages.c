@@ -81,6 +81,9 @@ copy_meta(Page page, BloomIndexMeta *meta)
 	memcpy(meta, PageGetContents(page), BLOOM_INDEX_META_V1_SIZE);
 	memset(&meta->rebuild, 0, sizeof(meta->rebuild));
 	meta->rebuild.high_water = v1_high_water(meta);
+	/* a later version's metapage ends past its second part: this one is cut short */
+	if (meta->version != BLOOM_INDEX_VERSION_1)
+		meta->rebuild.high_water = 0; /* meta_problem reports it */
 }
 
 BloomIndexMeta *
@@ -149,7 +152,7 @@ meta_problem(const BloomIndexMeta *meta, bool *version_only)
 	    !(meta->tightening > 0 && meta->tightening < 1))
 		return "The metapage's rate, growth or tightening is out of range.";
 	if (end <= BLOOM_INDEX_METAPAGE || end > MaxBlockNumber || r->nfree > BLOOM_INDEX_MAX_FREE ||
-	    r->nretired > BLOOM_INDEX_MAX_RETIRED || (r->flags & ~BLOOM_INDEX_PENDING) != 0 ||
+	    r->nretired > BLOOM_INDEX_MAX_RETIRED || (r->flags & ~BLOOM_INDEX_REBUILD_FLAGS) != 0 ||
 	    r->last_reason > BLOOM_INDEX_REBUILT_MANUAL)
 		return "The metapage's free pages or rebuild state are out of range.";
 	/* every page named lies between the metapage and the high-water mark */
@@ -464,6 +467,22 @@ bloom_index_headroom(Relation index)
 	double factor = options ? options->rebuild_factor : BLOOM_INDEX_DEFAULT_REBUILD_FACTOR;
 
 	return factor > 0 ? factor + 0.25 : 1.05;
+}
+
+uint64
+bloom_index_option_capacity(Relation index)
+{
+	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
+	double headroom = bloom_index_headroom(index);
+
+	if (options == NULL || options->capacity <= 0)
+		return 0;
+	/*
+	 * The keys the table keeps, with the rebuild factor's room (without
+	 * rebuilds, exactly what was asked, as before 1.12)
+	 */
+	return headroom > 1.05 ? (uint64) ceil((double) options->capacity * headroom)
+	                       : (uint64) options->capacity;
 }
 
 bool

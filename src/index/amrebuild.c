@@ -45,6 +45,7 @@
 #include "commands/vacuum.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -88,9 +89,9 @@ write_meta(Relation index, const BloomIndexMeta *meta)
  * the metapage again.
  */
 static void
-free_what_can_be(BloomIndexMeta *meta)
+free_what_can_be(Relation index, BloomIndexMeta *meta)
 {
-	bloom_index_recycle(meta);
+	bloom_index_recycle(index, meta);
 	if (meta->rebuild.flags & BLOOM_INDEX_PENDING)
 	{
 		BloomIndexExtent left = {meta->rebuild.pending.first, meta->rebuild.pending.npages};
@@ -115,7 +116,7 @@ mark(Relation index, uint64 capacity, RebuildImage *image)
 
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	bloom_index_read_meta(index, meta);
-	free_what_can_be(meta);
+	free_what_can_be(index, meta);
 	if (meta->rebuild.nretired + meta->nlayers > BLOOM_INDEX_MAX_RETIRED)
 	{
 		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
@@ -262,10 +263,11 @@ merge(Relation index, RebuildImage *image)
 
 /*
  * Step 4: the pending layer made the directory, the old layers retired, in
- * one record; the baseline for the next trigger (keys per live row now).
+ * one record; the baseline for the next trigger (amvacuum.c): the keys now,
+ * the rows the scan read, the table's rows gone (deleted or moved) before it.
  */
 static void
-switch_directory(Relation index, const RebuildImage *image, uint64 keys, double live_rows,
+switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 gone,
                  BloomIndexRebuildReason reason)
 {
 	BloomIndexMeta meta;
@@ -300,36 +302,53 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, double 
 	meta.rebuild.last_reason = reason;
 	meta.rebuild.rebuilds++;
 	meta.rebuild.baseline_keys = keys;
-	meta.rebuild.baseline_rows = live_rows;
+	meta.rebuild.baseline_rows = image->rows;
+	meta.rebuild.baseline_gone = gone;
+	if (gone >= 0)
+		meta.rebuild.flags |= BLOOM_INDEX_GONE_KNOWN;
+	else
+		meta.rebuild.flags &= ~BLOOM_INDEX_GONE_KNOWN;
 	write_meta(index, &meta);
 	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 }
 
+int64
+bloom_index_rows_gone(Relation heap)
+{
+	PgStat_StatTabEntry *stats = pgstat_fetch_stat_tabentry(RelationGetRelid(heap));
+
+	if (stats == NULL)
+		return -1;
+	return (int64) (stats->tuples_deleted + stats->tuples_updated - stats->tuples_hot_updated);
+}
+
+double
+bloom_index_keys_per_row(const BloomIndexMeta *meta)
+{
+	const BloomIndexRebuildMeta *r = &meta->rebuild;
+
+	return r->baseline_rows > 0 ? Min((double) r->baseline_keys / r->baseline_rows, 1.0) : 1.0;
+}
+
 bool
-bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
+bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
                            BloomIndexRebuildReason reason)
 {
-	BloomIndexOptions *options = (BloomIndexOptions *) index->rd_options;
 	RebuildImage image;
-	BloomIndexMeta now;
-	double per_row;
 	uint64 capacity;
 	uint64 keys;
+	int64 gone;
 
 	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
 	/*
-	 * The table's live keys: rows times keys per row at the last build or
-	 * rebuild, with the room a build leaves (bloom_index_headroom); at least
-	 * the capacity option (a floor here: the rebuilt layer does not grow
-	 * while it is filled).
+	 * The live keys with the room a build leaves (bloom_index_headroom); at
+	 * least the capacity option (a floor here: the rebuilt layer does not
+	 * grow while it is filled).
 	 */
-	bloom_index_read_meta(index, &now);
-	per_row = now.rebuild.baseline_rows > 0
-	              ? Min((double) now.rebuild.baseline_keys / now.rebuild.baseline_rows, 1.0)
-	              : 1.0;
-	capacity = (uint64) ceil(Max(live_rows * per_row, 1.0) * bloom_index_headroom(index));
-	if (options && options->capacity > 0)
-		capacity = Max(capacity, (uint64) options->capacity);
+	capacity = (uint64) ceil(Max(live_keys, 1.0) * bloom_index_headroom(index));
+	capacity = Max(capacity, bloom_index_option_capacity(index));
+	/* (before the scan: a row deleted from here on may still be read by it) */
+	gone = bloom_index_rows_gone(heap);
 	for (int attempt = 0;; attempt++)
 	{
 		uint64 scanned = 0;
@@ -344,9 +363,9 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
 		for (uint32 p = 0; p < image.layer->npages; p++)
 			scanned += image.page_added[p];
 		/*
-		 * More keys than the estimate of live rows said (statistics behind
-		 * the table): once, sized again for what the scan found; the next
-		 * mark frees this layer.
+		 * More keys than the estimate said (statistics behind the table):
+		 * once, sized again for what the scan found; the next mark frees
+		 * this layer.
 		 */
 		if (attempt > 0 || scanned <= image.layer->capacity)
 			break;
@@ -355,7 +374,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
 		pfree(image.page_added);
 	}
 	keys = merge(index, &image);
-	switch_directory(index, &image, keys, live_rows, reason);
+	switch_directory(index, &image, keys, gone, reason);
 	pfree(image.bits);
 	pfree(image.page_added);
 	return true;
@@ -367,11 +386,11 @@ bloom_index_tidy(Relation index)
 	BloomIndexMeta meta;
 
 	bloom_index_read_meta(index, &meta);
-	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) && bloom_index_recyclable(&meta) == 0)
+	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) && bloom_index_recyclable(index, &meta) == 0)
 		return; /* nothing to write (the usual case: no record) */
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	bloom_index_read_meta(index, &meta);
-	free_what_can_be(&meta);
+	free_what_can_be(index, &meta);
 	write_meta(index, &meta);
 	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 }

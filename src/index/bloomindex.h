@@ -132,6 +132,14 @@ typedef struct BloomIndexOptions
  */
 extern double bloom_index_headroom(Relation index);
 
+/*
+ * The keys a first layer is sized for from the capacity option (0 if it is
+ * not set): the option, with bloom_index_headroom's room where rebuilds are
+ * on (the option names the keys the table keeps; the layer must also take
+ * those added until the next rebuild).
+ */
+extern uint64 bloom_index_option_capacity(Relation index);
+
 /* Register the options (from _PG_init, through bloom_index_module_init). */
 extern void bloom_index_module_init(void);
 
@@ -267,10 +275,10 @@ extern void bloom_index_give(BloomIndexMeta *meta, BloomIndexExtent run);
 extern bool bloom_index_retire(BloomIndexMeta *meta, BloomIndexExtent run, FullTransactionId next);
 
 /* How many of meta's retired runs no reader can hold any more. */
-extern uint32 bloom_index_recyclable(const BloomIndexMeta *meta);
+extern uint32 bloom_index_recyclable(Relation index, const BloomIndexMeta *meta);
 
 /* Free the retired runs no reader can hold any more. */
-extern void bloom_index_recycle(BloomIndexMeta *meta);
+extern void bloom_index_recycle(Relation index, BloomIndexMeta *meta);
 
 /*
  * Write layer's pages (at layer->first, where bloom_index_place put them)
@@ -295,12 +303,21 @@ extern uint64 bloom_index_local_changes;
 /*
  * Rebuild index's filter from heap's rows (heap locked against another
  * VACUUM: ShareUpdateExclusiveLock at least), online: one layer sized for
- * live_rows, filled by a scan while inserts write it too, then made the
+ * live_keys, filled by a scan while inserts write it too, then made the
  * directory in one step.  False, and nothing changed, if the metapage has no
  * room to retire the old directory's pages yet.
  */
-extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double live_rows,
+extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
                                        BloomIndexRebuildReason reason);
+
+/*
+ * The rows of heap deleted, or updated off their page (their old version's
+ * key may be gone), since the statistics began; -1 if they keep none.
+ */
+extern int64 bloom_index_rows_gone(Relation heap);
+
+/* Keys per row at the last build or rebuild (at most 1; 1 if unknown). */
+extern double bloom_index_keys_per_row(const BloomIndexMeta *meta);
 
 /*
  * Free what the last rebuild retired, if no reader can hold it any more, and

@@ -109,8 +109,10 @@ typedef enum BloomIndexRebuildReason
 	BLOOM_INDEX_REBUILT_MANUAL, /* bloom_index_rebuild() */
 } BloomIndexRebuildReason;
 
-/* BloomIndexRebuildMeta.flags: a rebuild's layer is being filled (inserts write it too) */
-#define BLOOM_INDEX_PENDING 0x0001
+/* BloomIndexRebuildMeta.flags */
+#define BLOOM_INDEX_PENDING 0x0001    /* a rebuild's layer is being filled (inserts write it too) */
+#define BLOOM_INDEX_GONE_KNOWN 0x0002 /* baseline_gone was read from the statistics */
+#define BLOOM_INDEX_REBUILD_FLAGS (BLOOM_INDEX_PENDING | BLOOM_INDEX_GONE_KNOWN)
 
 /*
  * The metapage's second part (version 2): where free pages are, and the
@@ -130,7 +132,8 @@ typedef struct BloomIndexRebuildMeta
 	int64 last_rebuilt;   /* TimestampTz; 0 if never */
 	uint64 rebuilds;      /* how many */
 	uint64 baseline_keys; /* keys (page counts) right after the last build or rebuild, or 0 */
-	double baseline_rows; /* live rows then */
+	double baseline_rows; /* rows with a key its scan read */
+	int64 baseline_gone;  /* the table's rows deleted or moved then (amrebuild.c), if GONE_KNOWN */
 	BloomIndexExtent free[BLOOM_INDEX_MAX_FREE];
 	BloomIndexRetired retired[BLOOM_INDEX_MAX_RETIRED];
 } BloomIndexRebuildMeta;

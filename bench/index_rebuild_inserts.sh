@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bench/index_rebuild_inserts.sh: inserts into a table with a bloomfilter
+# index while its filter is rebuilt (issue 52, part 1's second figure),
+# against the same inserts while nothing else runs, side by side in one run:
+# ROUNDS (3) rounds of two phases of SECONDS (10) each, in turn,
+#   quiet:   pgbench inserts single-row transactions (CLIENTS clients, 1);
+#   rebuild: the same, while another session rebuilds the filter again and
+#            again (bloom_index_rebuild: mark, scan of ROWS rows, merge,
+#            switch), so that every insert of the phase meets a rebuild;
+# at PostgreSQL's default settings (synchronous_commit on).  Prints each
+# phase's transactions per second, the medians' ratio, the rebuilds done,
+# and the keys of the table the filter calls absent (must be 0).
+#   PGHOST=... PGPORT=... PGUSER=... bash bench/index_rebuild_inserts.sh [DB]
+set -euo pipefail
+db=${1:-bench_rebuild_inserts}
+rows=${ROWS:-2000000}
+rounds=${ROUNDS:-3}
+seconds=${SECONDS_EACH:-10}
+clients=${CLIENTS:-1}
+pgbench=${PGBENCH:-$(dirname "$(command -v psql)")/pgbench}
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+work=$(mktemp -d)
+trap 'jobs -p | xargs -r kill 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+q -c "SET client_min_messages = warning; CREATE EXTENSION bloomfilter" 2>/dev/null
+q <<SQL
+CREATE TABLE t (k int8) WITH (autovacuum_enabled = false);
+INSERT INTO t SELECT g FROM generate_series(1, $rows) g;
+CREATE INDEX t_k ON t USING bloomfilter (k);
+VACUUM ANALYZE t;
+SQL
+echo "INSERT INTO t VALUES (($rows + 1 + random() * 1e12)::int8);" >"$work/insert.sql"
+
+# tps of SECONDS of inserts
+inserts() {
+	"$pgbench" -n -c "$clients" -T "$seconds" -f "$work/insert.sql" "$db" 2>/dev/null |
+		sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1
+}
+
+# until $work/stop appears (then it ends after the rebuild under way)
+rebuild_loop() {
+	while [ ! -e "$work/stop" ]; do
+		q -c "SELECT bloom_index_rebuild('t_k')" >/dev/null
+	done
+}
+
+echo "== $rows rows; $rounds rounds of $seconds s quiet, $seconds s beside rebuilds; $clients client(s); pgbench single-row inserts"
+printf '%6s %12s %12s\n' round quiet_tps rebuild_tps
+quiet=()
+busy=()
+start_rebuilds=$(q -c "SELECT rebuilds FROM bloom_index_info('t_k')")
+for r in $(seq 1 "$rounds"); do
+	a=$(inserts)
+	rm -f "$work/stop"
+	rebuild_loop &
+	rpid=$!
+	sleep 0.2 # the first rebuild under way
+	b=$(inserts)
+	touch "$work/stop"
+	wait "$rpid"
+	printf '%6s %12s %12s\n' "$r" "$a" "$b"
+	quiet+=("$a")
+	busy+=("$b")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+mq=$(median "${quiet[@]}")
+mb=$(median "${busy[@]}")
+echo "median tps: quiet $mq, beside rebuilds $mb: ratio $(awk -v a="$mq" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
+echo "rebuilds done: $(($(q -c "SELECT rebuilds FROM bloom_index_info('t_k')") - start_rebuilds))"
+echo "keys of the table the filter calls absent: $(q -c "SELECT count(*) FROM t WHERE NOT bloom_index_contains('t_k', k)")"
+psql -X -q -d postgres -c "DROP DATABASE $db"
