@@ -40,6 +40,7 @@
 #include <math.h>
 
 #include "access/generic_xlog.h"
+#include "access/xact.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
 #include "commands/vacuum.h"
@@ -51,6 +52,7 @@
 #include "storage/lmgr.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/timestamp.h"
 
 /* The pending layer's copy in memory, which the scan fills. */
@@ -211,6 +213,54 @@ scan_heap(Relation heap, Relation index, RebuildImage *image)
 }
 
 /*
+ * scan_heap for VACUUM: an error reading the table (an index expression
+ * that fails on a row a failed insert left, or that was never truly
+ * immutable) gives up the rebuild with a WARNING, the old filter whole,
+ * instead of failing the VACUUM; false then.  A cancel or a shutdown is
+ * still the VACUUM's.  (bloom_index_rebuild lets the error through: it was
+ * asked for.)
+ */
+static bool
+scan_heap_guarded(Relation heap, Relation index, RebuildImage *image)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool done = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		scan_heap(heap, index, image);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData *error;
+
+		MemoryContextSwitchTo(cxt);
+		error = CopyErrorData();
+		if (error->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		    error->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN || !IsTransactionState())
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		ereport(WARNING,
+		        (errcode(error->sqlerrcode),
+		         errmsg("bloomfilter index \"%s\": its filter was not rebuilt",
+		                RelationGetRelationName(index)),
+		         errdetail("Reading the table's rows failed: %s", error->message),
+		         errhint("The filter is the one before; bloom_index_rebuild() shows the error.")));
+		FreeErrorData(error);
+		done = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return done;
+}
+
+/*
  * Step 3: the image ORed into the pending pages; returns the keys their
  * counts add up to.  Only this rebuild writes the pending layer's pages but
  * for inserts, which only set bits: a page stamped otherwise is damage.
@@ -266,7 +316,7 @@ merge(Relation index, RebuildImage *image)
  * one record; the baseline for the next trigger (amvacuum.c): the keys now,
  * the rows the scan read, the table's rows gone (deleted or moved) before it.
  */
-static void
+static bool
 switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 gone,
                  BloomIndexRebuildReason reason)
 {
@@ -279,16 +329,24 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 g
 	    memcmp(&meta.rebuild.pending, image->layer, sizeof(BloomIndexLayer)) != 0)
 		elog(ERROR, "bloomfilter index \"%s\": the rebuild's layer is no longer pending",
 		     RelationGetRelationName(index));
+	/*
+	 * Layers grown while the scan ran may leave no room to list every old
+	 * run as retired: the rebuild gives up then (the next VACUUM frees its
+	 * layer, and tries again), the old filter whole.
+	 */
+	if (meta.rebuild.nretired + meta.nlayers > BLOOM_INDEX_MAX_RETIRED)
+	{
+		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+		return false;
+	}
 	/* any transaction that may hold the old directory has an xmin before this */
 	next = ReadNextFullTransactionId();
 	for (uint32 i = 0; i < meta.nlayers; i++)
 	{
 		BloomIndexExtent run = {meta.layers[i].first, meta.layers[i].npages};
+		bool listed PG_USED_FOR_ASSERTS_ONLY = bloom_index_retire(&meta, run, next);
 
-		/* (mark left room for every layer there was, and only growers add one: not now) */
-		if (!bloom_index_retire(&meta, run, next))
-			elog(ERROR, "bloomfilter index \"%s\": no room to retire layer %u",
-			     RelationGetRelationName(index), i);
+		Assert(listed);
 	}
 	memset(meta.layers, 0, sizeof(meta.layers));
 	meta.layers[0] = meta.rebuild.pending;
@@ -310,6 +368,7 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 g
 		meta.rebuild.flags &= ~BLOOM_INDEX_GONE_KNOWN;
 	write_meta(index, &meta);
 	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
+	return true;
 }
 
 int64
@@ -338,6 +397,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	uint64 capacity;
 	uint64 keys;
 	int64 gone;
+	bool switched;
 
 	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
 	/*
@@ -359,7 +419,14 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 		image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
 		memset(image.bits, 0, image.layer->ncells / 8);
 		image.page_added = palloc0(image.layer->npages * sizeof(uint64));
-		scan_heap(heap, index, &image);
+		if (reason == BLOOM_INDEX_REBUILT_MANUAL)
+			scan_heap(heap, index, &image);
+		else if (!scan_heap_guarded(heap, index, &image))
+		{
+			pfree(image.bits);
+			pfree(image.page_added);
+			return false;
+		}
 		for (uint32 p = 0; p < image.layer->npages; p++)
 			scanned += image.page_added[p];
 		/*
@@ -374,10 +441,10 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 		pfree(image.page_added);
 	}
 	keys = merge(index, &image);
-	switch_directory(index, &image, keys, gone, reason);
+	switched = switch_directory(index, &image, keys, gone, reason);
 	pfree(image.bits);
 	pfree(image.page_added);
-	return true;
+	return switched;
 }
 
 void

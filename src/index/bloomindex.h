@@ -28,10 +28,11 @@
  * build has 8 layers, one page read each per probe, and no layer more than
  * twice the size it needs.  (RedisBloom's defaults are the same.)
  *
- * Pages (every page has a BloomIndexOpaque in its special space):
+ * Pages (every page has a BloomIndexOpaque in its special space; pages.h):
  *	 block 0     the metapage: the declared rate, the seed, and the layers'
- *	             directory (BloomIndexMeta)
- *	 then        each layer's data pages, in order: BLOOM_INDEX_BLOCKS_PER_PAGE
+ *	             directory (BloomIndexMeta), and (version 2) where free
+ *	             pages are and the rebuild's state
+ *	 then        each layer's data pages, a run of its own (amspace.c): BLOOM_INDEX_BLOCKS_PER_PAGE
  *	             blocks of 64 bytes from offset BLOOM_INDEX_DATA_OFFSET (a
  *	             cache line each); the layer's block b is block b % that in
  *	             its page b / that.  The last page of a layer may hold fewer.
@@ -52,8 +53,8 @@
  * Every change is logged through generic WAL (access/generic_xlog.h): an
  * insert logs the bytes of the one block it changed and the page's counts,
  * a new layer logs its new pages whole.  Recovery and standbys need nothing
- * of ours.  A new layer's pages are added at the end of the index before
- * the metapage names them; a crash, an error or a cancel between the two
+ * of ours.  A new layer's pages are written (in a free run, or at the
+ * high-water mark) before the metapage names them; a crash, an error or a cancel between the two
  * leaves pages that no layer names, which the next layer reuses.  Adding a layer is serialized by a
  * heavyweight lock on the metapage's block (LockPage), not by its buffer
  * lock, which is taken only to publish the new directory: adds and probes
@@ -67,9 +68,11 @@
  * function 1 must be that function (checked when the index is built).
  *
  * Deletes are not seen: a Bloom filter cannot forget, so the filter stays a
- * superset of the table's keys (no false negatives) and REINDEX rebuilds
- * it.  bloom_index_info tells how many keys were added against the table's
- * live rows.
+ * superset of the table's keys (no false negatives) until a new one is made
+ * from the table's rows: VACUUM does (1.12: amvacuum.c says when,
+ * amrebuild.c how, online), and so does REINDEX.  bloom_index_info tells
+ * how many keys were added against the table's live rows, and when and why
+ * the filter was last rebuilt.
  *
  * The files:
  *	 amhandler.c   the handler (its callbacks: am.h), options, amvalidate,
@@ -79,7 +82,9 @@
  *	 aminsert.c    adding a key; a new layer when the last is full
  *	 amkeys.c      how keys are hashed (as bloom_agg hashes them; keys.h),
  *	             under the collation the column compares under
- *	 amvacuum.c    VACUUM (nothing to remove)
+ *	 amvacuum.c    VACUUM: when to rebuild the filter; bloom_index_rebuild()
+ *	 amrebuild.c   the online rebuild (mark, scan, merge, switch)
+ *	 amspace.c     where layers go: the high-water mark, free and retired runs
  *	 amprobe.c     whether the index may hold a key, for the SQL functions
  *	 amsnapshot.c  the filter as a layered bloom value
  *	 amaccess.c    who may read an index, its partitions' indexes, predicate

@@ -11,7 +11,9 @@
  *
  * Why the index may stand in for the inner side: every row the join's
  * snapshot sees was inserted into the index before it was committed, and
- * the index forgets nothing, so its filter holds every key of the table's
+ * the index forgets only keys of rows no snapshot sees (a rebuild, 1.12,
+ * reads every tuple still in the table and takes every insert made while
+ * it runs: amrebuild.c), so its filter holds every key of the table's
  * visible rows (and of some rows that are not: a false positive, never a
  * false negative), provided the index is valid and not newer than the
  * snapshot (indcheckxmin), covers the column itself (no expression, no
