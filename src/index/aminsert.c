@@ -31,7 +31,7 @@
 #include "storage/predicate.h"
 #include "utils/memutils.h"
 
-static void add_layer(Relation index, uint32 expected_layers);
+static void add_layer(Relation index, uint32 expected_layers, const BloomIndexLayer *expected_last);
 
 /*
  * This backend's adds to bloomfilter indexes: bumped before every key is
@@ -185,7 +185,7 @@ bloom_index_add(Relation index, Datum value)
 		if (meta.nlayers == 0)
 		{
 			/* an unlogged index's empty init fork, after a crash */
-			add_layer(index, 0);
+			add_layer(index, 0, NULL);
 			bloom_index_read_meta(index, &meta);
 			if (meta.nlayers == 0)
 				elog(ERROR, "bloomfilter index \"%s\" could not add its first layer",
@@ -197,9 +197,18 @@ bloom_index_add(Relation index, Datum value)
 		/*
 		 * A page given to another layer since the directory was read: a
 		 * rebuild's switch came between (and its old pages freed, which
-		 * waits for older snapshots: rare).  The new directory takes the
-		 * key; the same directory twice is damage, not a race.
+		 * waits for older snapshots: rare), or a left pending layer was
+		 * freed.  The new directory takes the key.  The same directory
+		 * twice: a grower or a rebuild's mark may be writing pages it will
+		 * name next (never ones the metapage names: amrebuild.c), so wait
+		 * for it (its lock) and read again; still the same is damage.
 		 */
+		if (was_stale && memcmp(&stale, &meta, sizeof(meta)) == 0)
+		{
+			LockPage(index, BLOOM_INDEX_METAPAGE, ShareLock);
+			UnlockPage(index, BLOOM_INDEX_METAPAGE, ShareLock);
+			bloom_index_read_meta(index, &meta);
+		}
 		if (was_stale && memcmp(&stale, &meta, sizeof(meta)) == 0)
 			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
 			                errmsg("bloomfilter index \"%s\" is corrupt: a page of its "
@@ -210,12 +219,13 @@ bloom_index_add(Relation index, Datum value)
 		was_stale = true;
 	}
 	if (full && !(meta.flags & BLOOM_INDEX_CANNOT_GROW))
-		add_layer(index, meta.nlayers);
+		add_layer(index, meta.nlayers, &meta.layers[meta.nlayers - 1]);
 }
 
 /*
- * Append a layer, unless the index no longer has expected_layers layers
- * (someone else did it meanwhile).  One adder at a time, under a
+ * Append a layer, unless the index no longer has expected_layers layers,
+ * the last of them expected_last (NULL: none) (someone else did it
+ * meanwhile).  One adder at a time, under a
  * heavyweight lock on the metapage's block: the new pages at the end, each
  * logged whole, four to a record, interruptible; then, under the metapage's
  * buffer lock for a moment, the directory naming them.  Adds and probes
@@ -224,7 +234,7 @@ bloom_index_add(Relation index, Datum value)
  * WARNING tells why.
  */
 static void
-add_layer(Relation index, uint32 expected_layers)
+add_layer(Relation index, uint32 expected_layers, const BloomIndexLayer *expected_last)
 {
 	BloomIndexMeta meta;
 	BloomIndexLayer layer;
@@ -235,7 +245,13 @@ add_layer(Relation index, uint32 expected_layers)
 
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	bloom_index_read_meta(index, &meta);
-	if (meta.nlayers != expected_layers || (meta.flags & BLOOM_INDEX_CANNOT_GROW))
+	/*
+	 * (the last layer too: a rebuild's switch may have made a directory of
+	 * as many layers, whose last is not the one found full)
+	 */
+	if (meta.nlayers != expected_layers || (meta.flags & BLOOM_INDEX_CANNOT_GROW) ||
+	    (expected_last != NULL &&
+	     memcmp(&meta.layers[meta.nlayers - 1], expected_last, sizeof(BloomIndexLayer)) != 0))
 	{
 		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 		return;

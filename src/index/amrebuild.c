@@ -40,6 +40,9 @@
 #include <math.h>
 
 #include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/transam.h"
 #include "access/xact.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
@@ -118,7 +121,17 @@ mark(Relation index, uint64 capacity, RebuildImage *image)
 
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	bloom_index_read_meta(index, meta);
-	free_what_can_be(index, meta);
+	/*
+	 * What is freed is published before any of it is written again: a page
+	 * the metapage still names (a left pending layer's) must not change
+	 * under an insert that read it (the insert, finding it stamped for
+	 * another layer, reads the metapage again, and must find it changed).
+	 */
+	if ((meta->rebuild.flags & BLOOM_INDEX_PENDING) || bloom_index_recyclable(index, meta) > 0)
+	{
+		free_what_can_be(index, meta);
+		write_meta(index, meta);
+	}
 	if (meta->rebuild.nretired + meta->nlayers > BLOOM_INDEX_MAX_RETIRED)
 	{
 		UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
@@ -161,6 +174,31 @@ image_add(RebuildImage *image, uint64 h)
 }
 
 /*
+ * Whether slot's tuple (a heap tuple) was inserted by a transaction that
+ * aborted: seen by no snapshot anywhere (a standby replays the abort before
+ * the switch), and one whose index expression may fail, or whose toasted
+ * values may be gone: a failed insert leaves its tuple until it is pruned.
+ * A tuple of another table access method is read.
+ */
+static bool
+inserter_aborted(TupleTableSlot *slot)
+{
+	HeapTupleHeader header;
+	TransactionId xmin;
+
+	if (!TTS_IS_BUFFERTUPLE(slot))
+		return false;
+	header = ((BufferHeapTupleTableSlot *) slot)->base.tuple->t_data;
+	if (HeapTupleHeaderXminCommitted(header) || HeapTupleHeaderXminFrozen(header))
+		return false;
+	if (HeapTupleHeaderXminInvalid(header))
+		return true;
+	/* (the commit log: no lock taken; one in progress, or that crashed, is not aborted) */
+	xmin = HeapTupleHeaderGetRawXmin(header);
+	return TransactionIdIsNormal(xmin) && TransactionIdDidAbort(xmin);
+}
+
+/*
  * Step 2: every tuple of heap hashed into the image, the index's expressions
  * evaluated as the table's owner in a security-restricted operation (as
  * VACUUM, REINDEX and ANALYZE run them).
@@ -195,6 +233,8 @@ scan_heap(Relation heap, Relation index, RebuildImage *image)
 
 		if (++seen % 1024 == 0)
 			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
+		if (inserter_aborted(slot))
+			continue;
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		FormIndexDatum(info, slot, estate, values, isnull);

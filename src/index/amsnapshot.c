@@ -52,9 +52,17 @@ copy_page(Relation index, Page page, const BloomIndexSpot *spot, const uint8 *bi
 	uint8 *to = copy->bits + (Size) copy->page * copy->per_page;
 	Size bytes = (Size) spot->blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
 
-	/* a page given to another layer (a directory older than a rebuild): every bit "maybe" */
+	/*
+	 * A page given to another layer (a directory older than a rebuild):
+	 * every bit "maybe", and counted as a key, so that the value is never
+	 * taken for an empty filter (bloom_index_snapshot empties one whose
+	 * pages count none).
+	 */
 	if (bits == NULL)
+	{
 		memset(to, 0xFF, bytes);
+		copy->added++;
+	}
 	else
 	{
 		memcpy(to, bits, bytes);

@@ -38,6 +38,7 @@
 #include "optimizer/plancat.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -218,6 +219,11 @@ rebuild_leaf(Oid indexoid)
 
 	if (!OidIsValid(heapoid))
 		return true; /* dropped meanwhile: nothing to rebuild */
+	/* each partition's owner, as VACUUM checks each (a partition may have another) */
+	if (!BLOOM_OWNS_TABLE(heapoid))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+		         errmsg("must be owner of table %s to rebuild its index", get_rel_name(heapoid))));
 	/* VACUUM's lock: no other rebuild, REINDEX, TRUNCATE or DROP meanwhile; inserts go on */
 	heap = table_open(heapoid, ShareUpdateExclusiveLock);
 	index = index_open(indexoid, RowExclusiveLock);
@@ -261,6 +267,9 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	List *leaves;
 	ListCell *lc;
 
+	/* it writes the index: as VACUUM, not in a read-only transaction nor during recovery */
+	PreventCommandIfReadOnly("bloom_index_rebuild()");
+	PreventCommandDuringRecovery("bloom_index_rebuild()");
 	if (kind == '\0')
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
 		                errmsg("relation with OID %u does not exist", indexoid)));

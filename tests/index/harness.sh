@@ -190,7 +190,7 @@ rebuilder() {
 		0) q -c "SELECT bloom_index_rebuild('${tbl}_k')" ;;
 		1) q -c "VACUUM $tbl" ;;
 		2) q -c "SET statement_timeout = '$((RANDOM % 20 + 1))ms'" -c "SELECT bloom_index_rebuild('${tbl}_k')" ;;
-		esac >/dev/null 2>>"$work/rebuild_errors"
+		esac >>"$work/rebuilt" 2>>"$work/rebuild_errors"
 		sleep 0.05
 	done
 }
@@ -377,8 +377,10 @@ done
 
 # the rebuilds ran, and failed only as they may: cancelled by their timeout,
 # or a deadlock with a loop's REINDEX or TRUNCATE (which the detector breaks)
-check "rebuilds ran during the rounds" t \
-	"$(q -c "SELECT (SELECT rebuilds FROM bloom_index_info('plain_k')) + (SELECT rebuilds FROM bloom_index_info('parted_k')) > 0")"
+# (counted from bloom_index_rebuild's answers: REINDEX and TRUNCATE between
+# rounds start the index's own count again)
+check "rebuilds ran during the rounds" t "$([ "$(grep -c '^t$' "$work/rebuilt" 2>/dev/null)" -gt 0 ] && echo t || echo f)"
+echo "harness: $(grep -c '^t$' "$work/rebuilt" 2>/dev/null) rebuilds by bloom_index_rebuild, besides VACUUM's"
 check "rebuilds failed only by their timeout or a deadlock" "" \
 	"$(grep 'ERROR:' "$work/rebuild_errors" 2>/dev/null |
 		grep -v -e 'canceling statement due to statement timeout' -e 'deadlock detected' | head -n 3)"
