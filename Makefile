@@ -44,7 +44,7 @@ RUNTIME_OBJS = src/runtime/settings.o src/runtime/private.o src/runtime/cost.o \
 INDEX_OBJS = src/index/amhandler.o src/index/ampages.o src/index/ambuild.o src/index/aminsert.o \
 	src/index/amvacuum.o src/index/amprobe.o src/index/amsql.o src/index/amcontains.o \
 	src/index/amaccess.o src/index/amkeys.o src/index/amsnapshot.o \
-	src/index/amsource.o src/index/amspace.o src/index/amrebuild.o
+	src/index/amsource.o src/index/amspace.o src/index/amrebuild.o src/index/amrebuild_scan.o
 OBJS = bloomfilter.o $(TYPE_OBJS) $(RUNTIME_OBJS) $(INDEX_OBJS) $(CORE_OBJS)
 
 REGRESS = bloom_type bloom_functions bloom_agg bloom_calc bloom_membership bloom_semijoin \

@@ -172,6 +172,40 @@ BEGIN READ ONLY;
 SELECT bloom_index_rebuild('fragile_i');
 ROLLBACK;
 
+-- deleted rows with toasted keys, not yet removed: their values may be gone
+-- (the TOAST table vacuumed first): the rebuild waits for a VACUUM that removes them
+CREATE TABLE docs (body text) WITH (autovacuum_enabled = off);
+ALTER TABLE docs ALTER COLUMN body SET STORAGE EXTERNAL;
+INSERT INTO docs SELECT repeat(md5(g::text), 100) FROM generate_series(1, 50) g;
+CREATE INDEX docs_body ON docs USING bloomfilter (body);
+DELETE FROM docs WHERE length(body) > 0 AND body < '5';
+SELECT bloom_index_rebuild('docs_body');
+SELECT flush();
+VACUUM docs;
+SELECT bloom_index_rebuild('docs_body');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('docs_body', body)) AS false_negatives FROM docs;
+
+-- a parallel VACUUM (its leader cleans this index up while workers run: no subtransaction)
+CREATE TABLE wide_rows (id int PRIMARY KEY, v int, k int8) WITH (autovacuum_enabled = off);
+INSERT INTO wide_rows SELECT g, g, g FROM generate_series(1, 20000) g;
+CREATE INDEX wide_rows_v ON wide_rows (v);
+CREATE INDEX wide_rows_k ON wide_rows USING bloomfilter (k);
+DELETE FROM wide_rows WHERE id % 2 = 0;
+SELECT flush();
+SET min_parallel_index_scan_size = 0;
+VACUUM (PARALLEL 2) wide_rows;
+RESET min_parallel_index_scan_size;
+SELECT rebuilds, last_rebuild_reason FROM bloom_index_info('wide_rows_k');
+-- updates that keep the key (not HOT: an indexed column changes) leave no key:
+-- VACUUM does not rebuild for them, however many
+UPDATE wide_rows SET v = v + 1 WHERE id % 4 = 1;
+SELECT flush();
+VACUUM wide_rows;
+UPDATE wide_rows SET v = v + 1 WHERE id % 4 = 3;
+SELECT flush();
+VACUUM wide_rows;
+SELECT rebuilds FROM bloom_index_info('wide_rows_k');
+
 -- ---- a rebuild in a transaction that rolls back keeps its filter (it is not transactional) ----
 BEGIN;
 SELECT bloom_index_rebuild('events_k');

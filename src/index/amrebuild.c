@@ -11,9 +11,10 @@
  *    amspace.c places it, its pages stamped anew; then one metapage record
  *    names it as pending.  From then on every insert that reads the
  *    metapage adds its key to the pending layer too (aminsert.c).
- * 2. Scan.  Every tuple of the table, whatever its visibility
- *    (SnapshotAny: live, dead, being inserted or deleted), is hashed into
- *    a copy of the pending layer in memory.  A row inserted before the mark
+ * 2. Scan (amrebuild_scan.c).  Every tuple of the table, whatever its
+ *    visibility (SnapshotAny: live, dead, being inserted or deleted; only
+ *    those whose insert aborted are left out, which no one sees), is
+ *    hashed into a copy of the pending layer in memory.  A row inserted before the mark
  *    is on its heap page before the scan starts (the executor inserts the
  *    heap tuple, then calls aminsert, which read the metapage before the
  *    mark), so the scan reads it; a row whose aminsert reads the metapage
@@ -28,45 +29,28 @@
  *    record: the pending layer becomes the directory's only layer, and the
  *    old layers' pages are retired (amspace.c frees them once no snapshot
  *    older than the switch remains; a reader holding the old directory
- *    meanwhile reads its old pages, which hold every key they held).
+ *    meanwhile reads its old pages, which hold every key they held, and
+ *    one that reads a page given since to another layer, which its stamp
+ *    tells, answers "maybe": pages.h).
  *
  * An error, a cancel or a crash before the switch leaves the old directory
  * whole: the index answers as before, and only pays for inserts written
  * twice until the next VACUUM discards the pending layer.  The switch is one
  * record, so a standby replays the primary's bytes.
  */
-#include "am.h"
+#include "rebuild.h"
 
 #include <math.h>
 
 #include "access/generic_xlog.h"
-#include "access/heapam.h"
-#include "access/htup_details.h"
 #include "access/transam.h"
-#include "access/xact.h"
-#include "access/tableam.h"
-#include "catalog/index.h"
-#include "commands/vacuum.h"
-#include "executor/executor.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
-#include "utils/guc.h"
 #include "utils/memutils.h"
-#include "utils/resowner.h"
 #include "utils/timestamp.h"
-
-/* The pending layer's copy in memory, which the scan fills. */
-typedef struct RebuildImage
-{
-	BloomIndexMeta meta;    /* the metapage as the mark wrote it */
-	BloomIndexLayer *layer; /* its pending layer (&meta.rebuild.pending) */
-	uint8 *bits;            /* layer->ncells / 8 bytes */
-	uint64 *page_added;     /* keys that set a bit, per page */
-	double rows;            /* tuples with a key */
-} RebuildImage;
 
 /* Write meta (a copy changed from the metapage's, under the growers' lock) as the metapage. */
 static void
@@ -158,146 +142,6 @@ mark(Relation index, uint64 capacity, RebuildImage *image)
 	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	image->layer = &meta->rebuild.pending;
 	return true;
-}
-
-/* Add the key with hash h to the memory image. */
-static void
-image_add(RebuildImage *image, uint64 h)
-{
-	const BloomIndexLayer *l = image->layer;
-	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, image->meta.seed,
-	               l->ncells};
-	uint64 block = bf_blocked_block(&p, h);
-
-	if (bf_blocked_block_add(&p, image->bits + block * BLOOM_INDEX_BLOCK_BYTES, h) > 0)
-		image->page_added[block / image->meta.blocks_per_page]++;
-}
-
-/*
- * Whether slot's tuple (a heap tuple) was inserted by a transaction that
- * aborted: seen by no snapshot anywhere (a standby replays the abort before
- * the switch), and one whose index expression may fail, or whose toasted
- * values may be gone: a failed insert leaves its tuple until it is pruned.
- * A tuple of another table access method is read.
- */
-static bool
-inserter_aborted(TupleTableSlot *slot)
-{
-	HeapTupleHeader header;
-	TransactionId xmin;
-
-	if (!TTS_IS_BUFFERTUPLE(slot))
-		return false;
-	header = ((BufferHeapTupleTableSlot *) slot)->base.tuple->t_data;
-	if (HeapTupleHeaderXminCommitted(header) || HeapTupleHeaderXminFrozen(header))
-		return false;
-	if (HeapTupleHeaderXminInvalid(header))
-		return true;
-	/* (the commit log: no lock taken; one in progress, or that crashed, is not aborted) */
-	xmin = HeapTupleHeaderGetRawXmin(header);
-	return TransactionIdIsNormal(xmin) && TransactionIdDidAbort(xmin);
-}
-
-/*
- * Step 2: every tuple of heap hashed into the image, the index's expressions
- * evaluated as the table's owner in a security-restricted operation (as
- * VACUUM, REINDEX and ANALYZE run them).
- */
-static void
-scan_heap(Relation heap, Relation index, RebuildImage *image)
-{
-	IndexInfo *info = BuildIndexInfo(index);
-	EState *estate = CreateExecutorState();
-	ExprContext *econtext = GetPerTupleExprContext(estate);
-	TupleTableSlot *slot = table_slot_create(heap, NULL);
-	BloomHasher hasher;
-	TableScanDesc scan;
-	Datum values[INDEX_MAX_KEYS];
-	bool isnull[INDEX_MAX_KEYS];
-	Oid caller;
-	int caller_context;
-	int guc_level;
-	uint64 seen = 0;
-
-	bloom_index_hasher(index, &hasher);
-	GetUserIdAndSecContext(&caller, &caller_context);
-	SetUserIdAndSecContext(heap->rd_rel->relowner, caller_context | SECURITY_RESTRICTED_OPERATION);
-	guc_level = NewGUCNestLevel();
-	BLOOM_RESTRICT_SEARCH_PATH();
-	econtext->ecxt_scantuple = slot;
-	/* every tuple there is (step 2 says why); a ring of buffers, from block 0 */
-	scan = table_beginscan_strat(heap, SnapshotAny, 0, NULL, true, false);
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
-	{
-		MemoryContext old;
-
-		if (++seen % 1024 == 0)
-			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
-		if (inserter_aborted(slot))
-			continue;
-		MemoryContextReset(econtext->ecxt_per_tuple_memory);
-		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		FormIndexDatum(info, slot, estate, values, isnull);
-		if (!isnull[0])
-		{
-			image_add(image, bloom_hash_value(&hasher, values[0], image->meta.seed));
-			image->rows++;
-		}
-		MemoryContextSwitchTo(old);
-	}
-	table_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
-	FreeExecutorState(estate);
-	AtEOXact_GUC(false, guc_level);
-	SetUserIdAndSecContext(caller, caller_context);
-}
-
-/*
- * scan_heap for VACUUM: an error reading the table (an index expression
- * that fails on a row a failed insert left, or that was never truly
- * immutable) gives up the rebuild with a WARNING, the old filter whole,
- * instead of failing the VACUUM; false then.  A cancel or a shutdown is
- * still the VACUUM's.  (bloom_index_rebuild lets the error through: it was
- * asked for.)
- */
-static bool
-scan_heap_guarded(Relation heap, Relation index, RebuildImage *image)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
-	volatile bool done = true;
-
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		scan_heap(heap, index, image);
-		ReleaseCurrentSubTransaction();
-	}
-	PG_CATCH();
-	{
-		ErrorData *error;
-
-		MemoryContextSwitchTo(cxt);
-		error = CopyErrorData();
-		if (error->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-		    error->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN || !IsTransactionState())
-			PG_RE_THROW();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		ereport(WARNING,
-		        (errcode(error->sqlerrcode),
-		         errmsg("bloomfilter index \"%s\": its filter was not rebuilt",
-		                RelationGetRelationName(index)),
-		         errdetail("Reading the table's rows failed: %s", error->message),
-		         errhint("The filter is the one before; bloom_index_rebuild() shows the error.")));
-		FreeErrorData(error);
-		done = false;
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-	CurrentResourceOwner = owner;
-	return done;
 }
 
 /*
@@ -429,15 +273,33 @@ bloom_index_keys_per_row(const BloomIndexMeta *meta)
 	return r->baseline_rows > 0 ? Min((double) r->baseline_keys / r->baseline_rows, 1.0) : 1.0;
 }
 
+/*
+ * Whether one layer holds capacity keys at the index's rate: a rebuilt
+ * filter is one layer, at most a bloom value's 1 GB of bits (about 900
+ * million keys at 1 %), where a build adds layers.
+ */
+static bool
+one_layer_holds(Relation index, uint64 capacity)
+{
+	BloomIndexMeta sizing;
+	BloomIndexLayer layer;
+
+	bloom_index_read_meta(index, &sizing);
+	sizing.nlayers = 0;
+	return bloom_index_next_layer(&sizing, Max(capacity, 1), 0, &layer) &&
+	       layer.capacity >= capacity;
+}
+
 bool
 bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
-                           BloomIndexRebuildReason reason)
+                           BloomIndexRebuildReason reason, int elevel)
 {
 	RebuildImage image;
 	uint64 capacity;
 	uint64 keys;
 	int64 gone;
 	bool switched;
+	RebuildScan scan;
 
 	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
 	/*
@@ -453,16 +315,29 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	{
 		uint64 scanned = 0;
 
+		if (!one_layer_holds(index, capacity))
+		{
+			ereport(elevel, (errmsg("bloomfilter index \"%s\": its filter was not rebuilt: %llu "
+			                        "keys need more than one layer",
+			                        RelationGetRelationName(index), (unsigned long long) capacity),
+			                 errhint("REINDEX builds one of several layers.")));
+			return false;
+		}
 		memset(&image, 0, sizeof(image));
 		if (!mark(index, capacity, &image))
 			return false;
 		image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
 		memset(image.bits, 0, image.layer->ncells / 8);
 		image.page_added = palloc0(image.layer->npages * sizeof(uint64));
-		if (reason == BLOOM_INDEX_REBUILT_MANUAL)
-			scan_heap(heap, index, &image);
-		else if (!scan_heap_guarded(heap, index, &image))
+		scan = bloom_index_rebuild_scan(heap, index, &image, reason != BLOOM_INDEX_REBUILT_MANUAL);
+		if (scan != REBUILD_SCANNED)
 		{
+			/* (the next VACUUM frees the layer marked) */
+			if (scan == REBUILD_DEFERRED)
+				ereport(elevel,
+				        (errmsg("bloomfilter index \"%s\": its filter was not rebuilt: deleted "
+				                "rows with toasted values are not removed yet",
+				                RelationGetRelationName(index))));
 			pfree(image.bits);
 			pfree(image.page_added);
 			return false;
@@ -481,7 +356,9 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 		pfree(image.page_added);
 	}
 	keys = merge(index, &image);
-	switched = switch_directory(index, &image, keys, gone, reason);
+	/* (the deleted rows the scan kept count as gone from the next baseline on, not before) */
+	switched = switch_directory(index, &image, keys,
+	                            gone >= 0 ? gone - (int64) image.deleted_kept : -1, reason);
 	pfree(image.bits);
 	pfree(image.page_added);
 	return switched;

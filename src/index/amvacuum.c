@@ -100,15 +100,24 @@ live_keys_estimate(Relation heap, const BloomIndexMeta *meta, double keys, doubl
 	double per_row = bloom_index_keys_per_row(meta);
 	int64 gone = bloom_index_rows_gone(heap);
 
+	double from_rows = Max(live_rows, 0) * per_row;
+
+	/*
+	 * The larger of the two: each errs low in its own case (the rows'
+	 * count where VACUUM skips pages; the statistics' where rows leave
+	 * without their keys: an update that keeps its key, a rolled-back
+	 * DELETE, a key deleted and inserted again).  A count of live keys too
+	 * low rebuilds too often, each time to the same keys.
+	 */
 	if ((meta->rebuild.flags & BLOOM_INDEX_GONE_KNOWN) && gone >= 0)
 	{
 		/* (counts reset since, or lost in a crash: count from zero) */
 		int64 since =
 		    gone >= meta->rebuild.baseline_gone ? gone - meta->rebuild.baseline_gone : gone;
 
-		return Max(keys - (double) since * per_row, 0);
+		return Max(Max(keys - (double) since * per_row, 0), from_rows);
 	}
-	return Max(live_rows, 0) * per_row;
+	return from_rows;
 }
 
 /* The keys index's layers count (their pages read through strategy, sampled where many). */
@@ -193,7 +202,7 @@ bloom_index_vacuum_cleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 		    heap, info->index, &meta, info->num_heap_tuples, info->strategy, &live_keys);
 
 		if (reason != BLOOM_INDEX_REBUILT_NEVER &&
-		    bloom_index_rebuild_filter(heap, info->index, live_keys, reason))
+		    bloom_index_rebuild_filter(heap, info->index, live_keys, reason, info->message_level))
 			ereport(info->message_level,
 			        (errmsg("bloomfilter index \"%s\": rebuilt its filter (%s)",
 			                RelationGetRelationName(info->index),
@@ -242,7 +251,7 @@ rebuild_leaf(Oid indexoid)
 	bloom_index_read_meta(index, &meta);
 	keys = index_keys(index, &meta, NULL, &rate);
 	done = bloom_index_rebuild_filter(heap, index, live_keys_estimate(heap, &meta, keys, tuples),
-	                                  BLOOM_INDEX_REBUILT_MANUAL);
+	                                  BLOOM_INDEX_REBUILT_MANUAL, NOTICE);
 	index_close(index, NoLock);
 	table_close(heap, NoLock);
 	return done;

@@ -309,11 +309,14 @@ extern uint64 bloom_index_local_changes;
  * Rebuild index's filter from heap's rows (heap locked against another
  * VACUUM: ShareUpdateExclusiveLock at least), online: one layer sized for
  * live_keys, filled by a scan while inserts write it too, then made the
- * directory in one step.  False, and nothing changed, if the metapage has no
- * room to retire the old directory's pages yet.
+ * directory in one step.  False, and the filter as it was, if it was not
+ * rebuilt: no room in the metapage to retire the old directory's pages
+ * yet, more keys than one layer holds, deleted rows with toasted values
+ * not yet removed, or (reason not MANUAL: VACUUM) the table could not be
+ * read; elevel: the level to say why (VACUUM VERBOSE's).
  */
 extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
-                                       BloomIndexRebuildReason reason);
+                                       BloomIndexRebuildReason reason, int elevel);
 
 /*
  * The rows of heap deleted, or updated off their page (their old version's

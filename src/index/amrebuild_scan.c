@@ -1,0 +1,207 @@
+/*
+ * amrebuild_scan.c
+ *	  The rebuild's scan of the table (amrebuild.c has the protocol): every
+ *	  tuple there is, whatever its visibility (SnapshotAny), hashed into the
+ *	  memory image of the layer being rebuilt, the index's expressions run
+ *	  as the table's owner.
+ *
+ * Which tuples: all but those whose insert aborted (no snapshot anywhere
+ * sees them, and an index expression may fail on them: a failed insert
+ * leaves its tuple until it is pruned; an INSERT ... ON CONFLICT that lost
+ * its race leaves one with no inserter at all).  Dead tuples are read:
+ * a standby may still show one to a query until the record that removes
+ * it, which conflicts with that query, is replayed; that record comes
+ * before the switch's.  But a dead tuple's toasted values may be gone
+ * already (its TOAST table vacuumed first): meeting a dead tuple with
+ * toasted values defers the rebuild to a VACUUM that has removed it
+ * (reading them could fail; leaving the key out could miss a standby query
+ * that still reads them, until the record that removes them).
+ */
+#include "rebuild.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/tableam.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "commands/vacuum.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/procarray.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+
+/* Add the key with hash h to the memory image. */
+static void
+image_add(RebuildImage *image, uint64 h)
+{
+	const BloomIndexLayer *l = image->layer;
+	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, image->meta.seed,
+	               l->ncells};
+	uint64 block = bf_blocked_block(&p, h);
+
+	if (bf_blocked_block_add(&p, image->bits + block * BLOOM_INDEX_BLOCK_BYTES, h) > 0)
+		image->page_added[block / image->meta.blocks_per_page]++;
+}
+
+/* What a tuple is to the scan. */
+typedef enum TupleKind
+{
+	TUPLE_READ,         /* read (live, being inserted or deleted, or deleted and still seen) */
+	TUPLE_READ_DELETED, /* read, though deleted or updated away (deleted_kept) */
+	TUPLE_SKIPPED,      /* its insert aborted */
+	TUPLE_TOASTED_DEAD, /* dead to every snapshot, with toasted values */
+} TupleKind;
+
+/*
+ * Which kind slot's tuple is, oldest_xmin the horizon of the table's
+ * snapshots (a tuple of another table access method is read).
+ */
+static TupleKind
+classify(TupleTableSlot *slot, TransactionId oldest_xmin)
+{
+	BufferHeapTupleTableSlot *heap_slot = (BufferHeapTupleTableSlot *) slot;
+	HeapTuple tuple;
+	HTSV_Result state;
+	TransactionId xmin;
+
+	if (!TTS_IS_BUFFERTUPLE(slot))
+		return TUPLE_READ;
+	tuple = heap_slot->base.tuple;
+	/* an insert that aborted, or that lost an INSERT ... ON CONFLICT race (its xmin made invalid) */
+	if (!HeapTupleHeaderXminCommitted(tuple->t_data) && !HeapTupleHeaderXminFrozen(tuple->t_data))
+	{
+		xmin = HeapTupleHeaderGetRawXmin(tuple->t_data);
+		if (HeapTupleHeaderXminInvalid(tuple->t_data) || !TransactionIdIsValid(xmin) ||
+		    (TransactionIdIsNormal(xmin) && TransactionIdDidAbort(xmin)))
+			return TUPLE_SKIPPED;
+	}
+	LockBuffer(heap_slot->buffer, BUFFER_LOCK_SHARE);
+	state = HeapTupleSatisfiesVacuum(tuple, oldest_xmin, heap_slot->buffer);
+	LockBuffer(heap_slot->buffer, BUFFER_LOCK_UNLOCK);
+	if (state == HEAPTUPLE_DEAD && HeapTupleHasExternal(tuple))
+		return TUPLE_TOASTED_DEAD;
+	/* (a HOT update's old version: the statistics do not count it gone, nor its key) */
+	if ((state == HEAPTUPLE_DEAD || state == HEAPTUPLE_RECENTLY_DEAD) &&
+	    !HeapTupleIsHotUpdated(tuple))
+		return TUPLE_READ_DELETED;
+	return TUPLE_READ;
+}
+
+/* scan_heap, its expressions run as the table's owner in a security-restricted operation. */
+static RebuildScan
+scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
+{
+	IndexInfo *info = BuildIndexInfo(index);
+	EState *estate = CreateExecutorState();
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	TupleTableSlot *slot = table_slot_create(heap, NULL);
+	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(heap);
+	BloomHasher hasher;
+	TableScanDesc scan;
+	Datum values[INDEX_MAX_KEYS];
+	bool isnull[INDEX_MAX_KEYS];
+	Oid caller;
+	int caller_context;
+	int guc_level;
+	uint64 seen = 0;
+	RebuildScan outcome = REBUILD_SCANNED;
+
+	bloom_index_hasher(index, &hasher);
+	GetUserIdAndSecContext(&caller, &caller_context);
+	SetUserIdAndSecContext(heap->rd_rel->relowner, caller_context | SECURITY_RESTRICTED_OPERATION);
+	guc_level = NewGUCNestLevel();
+	BLOOM_RESTRICT_SEARCH_PATH();
+	econtext->ecxt_scantuple = slot;
+	/* every tuple there is (the header says why); a ring of buffers, from block 0 */
+	scan = table_beginscan_strat(heap, SnapshotAny, 0, NULL, true, false);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		MemoryContext old;
+		TupleKind kind;
+
+		if (++seen % 1024 == 0)
+			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
+		kind = classify(slot, oldest_xmin);
+		if (kind == TUPLE_SKIPPED)
+			continue;
+		if (kind == TUPLE_TOASTED_DEAD)
+		{
+			outcome = REBUILD_DEFERRED;
+			break;
+		}
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		FormIndexDatum(info, slot, estate, values, isnull);
+		if (!isnull[0])
+		{
+			image_add(image, bloom_hash_value(&hasher, values[0], image->meta.seed));
+			image->rows++;
+			if (kind == TUPLE_READ_DELETED)
+				image->deleted_kept++;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	AtEOXact_GUC(false, guc_level);
+	SetUserIdAndSecContext(caller, caller_context);
+	return outcome;
+}
+
+RebuildScan
+bloom_index_rebuild_scan(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile RebuildScan outcome = REBUILD_SCANNED;
+
+	/*
+	 * bloom_index_rebuild lets an error through (it was asked for), and so
+	 * does a parallel VACUUM, which may start no subtransaction (its
+	 * leader cleans this index up while workers run): there only an index
+	 * expression that is not truly immutable fails, as it would REINDEX.
+	 */
+	if (!for_vacuum || IsInParallelMode())
+		return scan_heap(heap, index, image, for_vacuum);
+	/*
+	 * VACUUM: an error reading the table gives the rebuild up with a
+	 * WARNING, the old filter whole, instead of failing the VACUUM.  A
+	 * cancel or a shutdown is still the VACUUM's.
+	 */
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		outcome = scan_heap(heap, index, image, for_vacuum);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData *error;
+
+		MemoryContextSwitchTo(cxt);
+		error = CopyErrorData();
+		if (error->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		    error->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN || !IsTransactionState())
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		ereport(WARNING,
+		        (errcode(error->sqlerrcode),
+		         errmsg("bloomfilter index \"%s\": its filter was not rebuilt",
+		                RelationGetRelationName(index)),
+		         errdetail("Reading the table's rows failed: %s", error->message),
+		         errhint("The filter is the one before; bloom_index_rebuild() shows the error.")));
+		FreeErrorData(error);
+		outcome = REBUILD_FAILED;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return outcome;
+}
