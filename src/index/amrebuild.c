@@ -201,7 +201,7 @@ merge(Relation index, RebuildImage *image)
  * the rows the scan read, the table's rows gone (deleted or moved) before it.
  */
 static bool
-switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 gone,
+switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 gone, int64 added,
                  BloomIndexRebuildReason reason)
 {
 	BloomIndexMeta meta;
@@ -246,6 +246,7 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 g
 	meta.rebuild.baseline_keys = keys;
 	meta.rebuild.baseline_rows = image->rows;
 	meta.rebuild.baseline_gone = gone;
+	meta.rebuild.baseline_added = added;
 	if (gone >= 0)
 		meta.rebuild.flags |= BLOOM_INDEX_GONE_KNOWN;
 	else
@@ -263,6 +264,16 @@ bloom_index_rows_gone(Relation heap)
 	if (stats == NULL)
 		return -1;
 	return (int64) (stats->tuples_deleted + stats->tuples_updated - stats->tuples_hot_updated);
+}
+
+int64
+bloom_index_rows_added(Relation heap)
+{
+	PgStat_StatTabEntry *stats = pgstat_fetch_stat_tabentry(RelationGetRelid(heap));
+
+	if (stats == NULL)
+		return -1;
+	return (int64) (stats->tuples_inserted + stats->tuples_updated - stats->tuples_hot_updated);
 }
 
 double
@@ -297,7 +308,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	RebuildImage image;
 	uint64 capacity;
 	uint64 keys;
-	int64 gone;
+	int64 gone, added;
 	bool switched;
 	RebuildScan scan;
 
@@ -311,6 +322,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	capacity = Max(capacity, bloom_index_option_capacity(index));
 	/* (before the scan: a row deleted from here on may still be read by it) */
 	gone = bloom_index_rows_gone(heap);
+	added = bloom_index_rows_added(heap);
 	for (int attempt = 0;; attempt++)
 	{
 		uint64 scanned = 0;
@@ -358,7 +370,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	keys = merge(index, &image);
 	/* (the deleted rows the scan kept count as gone from the next baseline on, not before) */
 	switched = switch_directory(index, &image, keys,
-	                            gone >= 0 ? gone - (int64) image.deleted_kept : -1, reason);
+	                            gone >= 0 ? gone - (int64) image.deleted_kept : -1, added, reason);
 	pfree(image.bits);
 	pfree(image.page_added);
 	return switched;

@@ -324,6 +324,9 @@ extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double liv
  */
 extern int64 bloom_index_rows_gone(Relation heap);
 
+/* The rows inserted into heap, or updated onto another page (an add to its index each); -1 if unknown. */
+extern int64 bloom_index_rows_added(Relation heap);
+
 /* Keys per row at the last build or rebuild (at most 1; 1 if unknown). */
 extern double bloom_index_keys_per_row(const BloomIndexMeta *meta);
 

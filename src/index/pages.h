@@ -134,6 +134,7 @@ typedef struct BloomIndexRebuildMeta
 	uint64 baseline_keys; /* keys (page counts) right after the last build or rebuild, or 0 */
 	double baseline_rows; /* rows with a key its scan read */
 	int64 baseline_gone;  /* the table's rows deleted or moved then (amrebuild.c), if GONE_KNOWN */
+	int64 baseline_added; /* and rows inserted or moved (each an add to the index) */
 	BloomIndexExtent free[BLOOM_INDEX_MAX_FREE];
 	BloomIndexRetired retired[BLOOM_INDEX_MAX_RETIRED];
 } BloomIndexRebuildMeta;
