@@ -2,8 +2,12 @@
 # bench/index_rebuild_inserts.sh: inserts into a table with a bloomfilter
 # index while its filter is rebuilt (issue 52, part 1's second figure),
 # against the same inserts while nothing else runs, side by side in one run:
-# ROUNDS (3) rounds of two phases of SECONDS (10) each, in turn,
+# ROUNDS (3) rounds of three phases of SECONDS (10) each, in turn,
 #   quiet:   pgbench inserts single-row transactions (CLIENTS clients, 1);
+#   pending: the same, with a rebuild's layer marked and left (a rebuild
+#            cancelled mid-scan by a statement_timeout of 200 ms): every
+#            insert writes both filters, and no scan takes a core: the
+#            protocol's own cost to an insert;
 #   rebuild: the same, while another session rebuilds the filter again and
 #            again (bloom_index_rebuild: mark, scan of ROWS rows, merge,
 #            switch), so that every insert of the phase meets a rebuild;
@@ -45,12 +49,16 @@ rebuild_loop() {
 }
 
 echo "== $rows rows; $rounds rounds of $seconds s quiet, $seconds s beside rebuilds; $clients client(s); pgbench single-row inserts"
-printf '%6s %12s %12s\n' round quiet_tps rebuild_tps
+printf '%6s %12s %12s %12s\n' round quiet_tps pending_tps rebuild_tps
 quiet=()
+pend=()
 busy=()
 start_rebuilds=$(q -c "SELECT rebuilds FROM bloom_index_info('t_k')")
 for r in $(seq 1 "$rounds"); do
 	a=$(inserts)
+	q -c "SET statement_timeout = '200ms'" -c "SELECT bloom_index_rebuild('t_k')" >/dev/null 2>&1 || true
+	p=$(inserts)
+	q -c "VACUUM t" # frees the layer left
 	rm -f "$work/stop"
 	rebuild_loop &
 	rpid=$!
@@ -58,14 +66,16 @@ for r in $(seq 1 "$rounds"); do
 	b=$(inserts)
 	touch "$work/stop"
 	wait "$rpid"
-	printf '%6s %12s %12s\n' "$r" "$a" "$b"
+	printf '%6s %12s %12s %12s\n' "$r" "$a" "$p" "$b"
 	quiet+=("$a")
+	pend+=("$p")
 	busy+=("$b")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 mq=$(median "${quiet[@]}")
+mp=$(median "${pend[@]}")
 mb=$(median "${busy[@]}")
-echo "median tps: quiet $mq, beside rebuilds $mb: ratio $(awk -v a="$mq" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
+echo "median tps: quiet $mq; a rebuild's layer pending $mp: ratio $(awk -v a="$mq" -v b="$mp" 'BEGIN { printf "%.2f", b / a }'); beside rebuilds $mb: ratio $(awk -v a="$mq" -v b="$mb" 'BEGIN { printf "%.2f", b / a }')"
 echo "rebuilds done: $(($(q -c "SELECT rebuilds FROM bloom_index_info('t_k')") - start_rebuilds))"
 echo "keys of the table the filter calls absent: $(q -c "SELECT count(*) FROM t WHERE NOT bloom_index_contains('t_k', k)")"
 psql -X -q -d postgres -c "DROP DATABASE $db"
