@@ -138,9 +138,8 @@ bloom_index_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	}
 	/* what a rebuild's trigger compares with (amvacuum.c) */
 	state.meta.rebuild.baseline_rows = state.rows;
-	state.meta.rebuild.baseline_gone = bloom_index_rows_gone(heap);
-	state.meta.rebuild.baseline_added = bloom_index_rows_added(heap);
-	if (state.meta.rebuild.baseline_gone >= 0)
+	if (bloom_index_row_counts(heap, &state.meta.rebuild.baseline_gone,
+	                           &state.meta.rebuild.baseline_added))
 		state.meta.rebuild.flags |= BLOOM_INDEX_GONE_KNOWN;
 	for (uint32 i = 0; i < state.meta.nlayers; i++)
 		for (uint32 p = 0; p < state.meta.layers[i].npages; p++)

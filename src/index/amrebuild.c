@@ -201,8 +201,8 @@ merge(Relation index, RebuildImage *image)
  * the rows the scan read, the table's rows gone (deleted or moved) before it.
  */
 static bool
-switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 gone, int64 added,
-                 BloomIndexRebuildReason reason)
+switch_directory(Relation index, const RebuildImage *image, uint64 keys, bool counted, int64 gone,
+                 int64 added, BloomIndexRebuildReason reason)
 {
 	BloomIndexMeta meta;
 	FullTransactionId next;
@@ -245,9 +245,9 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 g
 	meta.rebuild.rebuilds++;
 	meta.rebuild.baseline_keys = keys;
 	meta.rebuild.baseline_rows = image->rows;
-	meta.rebuild.baseline_gone = gone;
+	meta.rebuild.baseline_gone = gone; /* (may be below 0: less the deleted rows the scan kept) */
 	meta.rebuild.baseline_added = added;
-	if (gone >= 0)
+	if (counted)
 		meta.rebuild.flags |= BLOOM_INDEX_GONE_KNOWN;
 	else
 		meta.rebuild.flags &= ~BLOOM_INDEX_GONE_KNOWN;
@@ -256,24 +256,18 @@ switch_directory(Relation index, const RebuildImage *image, uint64 keys, int64 g
 	return true;
 }
 
-int64
-bloom_index_rows_gone(Relation heap)
+bool
+bloom_index_row_counts(Relation heap, int64 *gone, int64 *added)
 {
 	PgStat_StatTabEntry *stats = pgstat_fetch_stat_tabentry(RelationGetRelid(heap));
 
+	*gone = *added = -1;
 	if (stats == NULL)
-		return -1;
-	return (int64) (stats->tuples_deleted + stats->tuples_updated - stats->tuples_hot_updated);
-}
-
-int64
-bloom_index_rows_added(Relation heap)
-{
-	PgStat_StatTabEntry *stats = pgstat_fetch_stat_tabentry(RelationGetRelid(heap));
-
-	if (stats == NULL)
-		return -1;
-	return (int64) (stats->tuples_inserted + stats->tuples_updated - stats->tuples_hot_updated);
+		return false;
+	/* (a HOT update adds no key and takes none away) */
+	*gone = (int64) (stats->tuples_deleted + stats->tuples_updated - stats->tuples_hot_updated);
+	*added = (int64) (stats->tuples_inserted + stats->tuples_updated - stats->tuples_hot_updated);
+	return true;
 }
 
 double
@@ -309,6 +303,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	uint64 capacity;
 	uint64 keys;
 	int64 gone, added;
+	bool counted;
 	bool switched;
 	RebuildScan scan;
 
@@ -321,8 +316,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	capacity = (uint64) ceil(Max(live_keys, 1.0) * bloom_index_headroom(index));
 	capacity = Max(capacity, bloom_index_option_capacity(index));
 	/* (before the scan: a row deleted from here on may still be read by it) */
-	gone = bloom_index_rows_gone(heap);
-	added = bloom_index_rows_added(heap);
+	counted = bloom_index_row_counts(heap, &gone, &added);
 	for (int attempt = 0;; attempt++)
 	{
 		uint64 scanned = 0;
@@ -369,8 +363,8 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	}
 	keys = merge(index, &image);
 	/* (the deleted rows the scan kept count as gone from the next baseline on, not before) */
-	switched = switch_directory(index, &image, keys,
-	                            gone >= 0 ? gone - (int64) image.deleted_kept : -1, added, reason);
+	switched = switch_directory(index, &image, keys, counted, gone - (int64) image.deleted_kept,
+	                            added, reason);
 	pfree(image.bits);
 	pfree(image.page_added);
 	return switched;

@@ -96,15 +96,15 @@ live_keys_estimate(Relation heap, const BloomIndexMeta *meta, double keys, doubl
 	const BloomIndexRebuildMeta *r = &meta->rebuild;
 	double per_row = bloom_index_keys_per_row(meta);
 	double from_rows = Max(live_rows, 0) * per_row;
-	int64 gone = bloom_index_rows_gone(heap);
-	int64 added = bloom_index_rows_added(heap);
+	int64 gone, added;
 
 	/*
 	 * Counts that lost what the index saw (reset, or lost in a crash: the
 	 * index took more new keys since than the statistics count rows added)
 	 * say nothing of what left: the rows' count then.
 	 */
-	if (!(r->flags & BLOOM_INDEX_GONE_KNOWN) || gone < r->baseline_gone || added < 0 ||
+	if (!(r->flags & BLOOM_INDEX_GONE_KNOWN) || !bloom_index_row_counts(heap, &gone, &added) ||
+	    gone < r->baseline_gone ||
 	    (double) (added - r->baseline_added) < 0.9 * (keys - (double) r->baseline_keys))
 		return from_rows;
 	/*

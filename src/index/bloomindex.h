@@ -319,13 +319,12 @@ extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double liv
                                        BloomIndexRebuildReason reason, int elevel);
 
 /*
- * The rows of heap deleted, or updated off their page (their old version's
- * key may be gone), since the statistics began; -1 if they keep none.
+ * The statistics' counts of heap's rows: *gone, deleted or updated off
+ * their page (their old version's key may be gone); *added, inserted or
+ * updated off their page (an add to the index each).  False, and both -1,
+ * if the statistics keep none.
  */
-extern int64 bloom_index_rows_gone(Relation heap);
-
-/* The rows inserted into heap, or updated onto another page (an add to its index each); -1 if unknown. */
-extern int64 bloom_index_rows_added(Relation heap);
+extern bool bloom_index_row_counts(Relation heap, int64 *gone, int64 *added);
 
 /* Keys per row at the last build or rebuild (at most 1; 1 if unknown). */
 extern double bloom_index_keys_per_row(const BloomIndexMeta *meta);
