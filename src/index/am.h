@@ -3,9 +3,10 @@
  *	  The access method's callbacks that amhandler.c hands to PostgreSQL
  *	  (bloomfilter_index_handler), each defined in the file of its work:
  *	  ambuild.c (CREATE INDEX, an unlogged index's init fork), aminsert.c (a
- *	  row's key) and amvacuum.c (nothing to remove).  Those files include it,
- *	  and amsource.c, which tells a bloomfilter index by its aminsert; the
- *	  rest of the room needs only bloomindex.h.
+ *	  row's key) and amvacuum.c (VACUUM: the filter rebuilt when due).
+ *	  Those files include it, and amsource.c, which tells a bloomfilter
+ *	  index by its aminsert, and rebuild.h; the rest of the room needs only
+ *	  bloomindex.h.
  */
 #ifndef BLOOM_INDEX_AM_H
 #define BLOOM_INDEX_AM_H

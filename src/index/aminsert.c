@@ -17,10 +17,13 @@
  * If that page's fraction of bits set has reached what the fullest of the
  * layer's pages has at its capacity, the layer is full (bloomindex.h): the
  * adder takes the growers' lock (add_layer) and, if no one has meanwhile,
- * appends a new layer: its pages right after the last layer's (reusing
- * any that an interrupted growth left there, else at the end of the
- * index), each logged whole, then the metapage naming it.  A key is never lost to a race: it is in whichever
- * layer it was added to, and every probe reads every layer.
+ * appends a new layer: its pages in a free run, else at the high-water
+ * mark (amspace.c; pages an interrupted growth left there are reused),
+ * each logged whole, then the metapage naming it.  A key is never lost to
+ * a race: it is in whichever layer it was added to, and every probe reads
+ * every layer.  While a rebuild's layer is pending (amrebuild.c), every
+ * add writes it too; a page found stamped for another layer (given away
+ * after a rebuild) sends the add back to the metapage.
  */
 #include "am.h"
 
