@@ -11,11 +11,14 @@
  * its race leaves one with no inserter at all).  Dead tuples are read:
  * a standby may still show one to a query until the record that removes
  * it, which conflicts with that query, is replayed; that record comes
- * before the switch's.  But a dead tuple's toasted values may be gone
- * already (its TOAST table vacuumed first): meeting a dead tuple with
- * toasted values defers the rebuild to a VACUUM that has removed it
- * (reading them could fail; leaving the key out could miss a standby query
- * that still reads them, until the record that removes them).
+ * before the switch's.  But the toasted values of a deleted row may be
+ * gone (its TOAST table is vacuumed, and pruned, on its own): a row dead
+ * to every snapshot whose index columns are toasted defers the rebuild to
+ * a VACUUM that has removed it; one still seen is read (its values go only
+ * once no snapshot sees it; an error reading them, if that came meanwhile,
+ * gives the rebuild up under VACUUM's guard), except in a parallel VACUUM,
+ * which may catch no error: there it defers too.  The columns that count
+ * are the index's (its column, or those its expressions read).
  */
 #include "rebuild.h"
 
@@ -27,6 +30,7 @@
 #include "catalog/index.h"
 #include "commands/vacuum.h"
 #include "executor/executor.h"
+#include "optimizer/optimizer.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
@@ -50,18 +54,42 @@ image_add(RebuildImage *image, uint64 h)
 /* What a tuple is to the scan. */
 typedef enum TupleKind
 {
-	TUPLE_READ,         /* read (live, being inserted or deleted, or deleted and still seen) */
-	TUPLE_READ_DELETED, /* read, though deleted or updated away (deleted_kept) */
-	TUPLE_SKIPPED,      /* its insert aborted */
-	TUPLE_TOASTED_DEAD, /* dead to every snapshot, with toasted values */
+	TUPLE_LIVE,    /* live, being inserted, or being deleted: read, a row */
+	TUPLE_DELETED, /* deleted or updated away, still seen by some snapshot: read (deleted_kept) */
+	TUPLE_OLD_VERSION,  /* a HOT update's old version: read (its key is its row's), no row */
+	TUPLE_SKIPPED,      /* its insert aborted: no one sees it */
+	TUPLE_TOASTED,      /* deleted, still seen, its index's columns toasted: may go meanwhile */
+	TUPLE_TOASTED_DEAD, /* the same, dead to every snapshot: the values may be gone already */
 } TupleKind;
+
+/* Whether a column of cols (attribute numbers offset as pull_varattnos does) is toasted out of line. */
+static bool
+reads_toasted(TupleTableSlot *slot, Bitmapset *cols)
+{
+	int col = -1;
+
+	while ((col = bms_next_member(cols, col)) >= 0)
+	{
+		AttrNumber attno = col + FirstLowInvalidHeapAttributeNumber;
+		bool isnull;
+		Datum value;
+
+		if (attno <= 0 || TupleDescAttr(slot->tts_tupleDescriptor, attno - 1)->attlen != -1)
+			continue;
+		value = slot_getattr(slot, attno, &isnull);
+		if (!isnull && VARATT_IS_EXTERNAL_ONDISK(DatumGetPointer(value)))
+			return true;
+	}
+	return false;
+}
 
 /*
  * Which kind slot's tuple is, oldest_xmin the horizon of the table's
- * snapshots (a tuple of another table access method is read).
+ * snapshots, cols the columns the index reads (a tuple of another table
+ * access method is live).
  */
 static TupleKind
-classify(TupleTableSlot *slot, TransactionId oldest_xmin)
+classify(TupleTableSlot *slot, TransactionId oldest_xmin, Bitmapset *cols)
 {
 	BufferHeapTupleTableSlot *heap_slot = (BufferHeapTupleTableSlot *) slot;
 	HeapTuple tuple;
@@ -69,7 +97,7 @@ classify(TupleTableSlot *slot, TransactionId oldest_xmin)
 	TransactionId xmin;
 
 	if (!TTS_IS_BUFFERTUPLE(slot))
-		return TUPLE_READ;
+		return TUPLE_LIVE;
 	tuple = heap_slot->base.tuple;
 	/* an insert that aborted, or that lost an INSERT ... ON CONFLICT race (its xmin made invalid) */
 	if (!HeapTupleHeaderXminCommitted(tuple->t_data) && !HeapTupleHeaderXminFrozen(tuple->t_data))
@@ -82,13 +110,28 @@ classify(TupleTableSlot *slot, TransactionId oldest_xmin)
 	LockBuffer(heap_slot->buffer, BUFFER_LOCK_SHARE);
 	state = HeapTupleSatisfiesVacuum(tuple, oldest_xmin, heap_slot->buffer);
 	LockBuffer(heap_slot->buffer, BUFFER_LOCK_UNLOCK);
-	if (state == HEAPTUPLE_DEAD && HeapTupleHasExternal(tuple))
-		return TUPLE_TOASTED_DEAD;
-	/* (a HOT update's old version: the statistics do not count it gone, nor its key) */
-	if ((state == HEAPTUPLE_DEAD || state == HEAPTUPLE_RECENTLY_DEAD) &&
-	    !HeapTupleIsHotUpdated(tuple))
-		return TUPLE_READ_DELETED;
-	return TUPLE_READ;
+	if (state != HEAPTUPLE_DEAD && state != HEAPTUPLE_RECENTLY_DEAD)
+		return TUPLE_LIVE;
+	if (HeapTupleHasExternal(tuple) && reads_toasted(slot, cols))
+		return state == HEAPTUPLE_DEAD ? TUPLE_TOASTED_DEAD : TUPLE_TOASTED;
+	/* (a HOT update's old version: the statistics count it gone no more than its key) */
+	return HeapTupleIsHotUpdated(tuple) ? TUPLE_OLD_VERSION : TUPLE_DELETED;
+}
+
+/*
+ * The columns index reads (pull_varattnos' offsets): its column, or those
+ * its expressions read.
+ */
+static Bitmapset *
+index_columns(IndexInfo *info)
+{
+	Bitmapset *cols = NULL;
+
+	if (info->ii_IndexAttrNumbers[0] != 0)
+		return bms_make_singleton(info->ii_IndexAttrNumbers[0] -
+		                          FirstLowInvalidHeapAttributeNumber);
+	pull_varattnos((Node *) info->ii_Expressions, 1, &cols);
+	return cols;
 }
 
 /* scan_heap, its expressions run as the table's owner in a security-restricted operation. */
@@ -100,6 +143,7 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 	ExprContext *econtext = GetPerTupleExprContext(estate);
 	TupleTableSlot *slot = table_slot_create(heap, NULL);
 	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(heap);
+	Bitmapset *cols = index_columns(info);
 	BloomHasher hasher;
 	TableScanDesc scan;
 	Datum values[INDEX_MAX_KEYS];
@@ -125,10 +169,17 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 
 		if (++seen % 1024 == 0)
 			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
-		kind = classify(slot, oldest_xmin);
+		kind = classify(slot, oldest_xmin, cols);
 		if (kind == TUPLE_SKIPPED)
 			continue;
-		if (kind == TUPLE_TOASTED_DEAD)
+		/*
+		 * A deleted row whose index values are toasted: they may be gone
+		 * already, or go while the scan runs (the TOAST table is vacuumed
+		 * and pruned on its own).  One dead to every snapshot defers the
+		 * rebuild to a VACUUM that has removed it; one still seen is read,
+		 * unless no error may be caught (a parallel VACUUM).
+		 */
+		if (kind == TUPLE_TOASTED_DEAD || (kind == TUPLE_TOASTED && IsInParallelMode()))
 		{
 			outcome = REBUILD_DEFERRED;
 			break;
@@ -139,8 +190,9 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 		if (!isnull[0])
 		{
 			image_add(image, bloom_hash_value(&hasher, values[0], image->meta.seed));
-			image->rows++;
-			if (kind == TUPLE_READ_DELETED)
+			if (kind == TUPLE_LIVE)
+				image->rows++;
+			else if (kind != TUPLE_OLD_VERSION)
 				image->deleted_kept++;
 		}
 		MemoryContextSwitchTo(old);

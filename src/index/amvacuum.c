@@ -162,7 +162,7 @@ rebuild_due(Relation heap, Relation index, const BloomIndexMeta *meta, double li
 	return BLOOM_INDEX_REBUILT_NEVER;
 }
 
-/* The words bloom_index_info and VACUUM VERBOSE say for reason. */
+/* The words bloom_index_info and VACUUM's messages say for reason. */
 const char *
 bloom_index_rebuild_reason_name(uint32 reason)
 {
@@ -259,8 +259,10 @@ rebuild_leaf(Oid indexoid)
  * bloom_index_rebuild(index regclass) -> boolean (1.12): rebuild the filter
  * of a bloomfilter index (of each of a partitioned index's partitions) now,
  * as VACUUM would, for the table's owner, as REINDEX is.  Rows deleted but
- * not yet vacuumed keep their keys (amrebuild.c reads every tuple there is:
- * a standby may show them until VACUUM's records that remove them).  False if a
+ * not yet vacuumed keep their keys (amrebuild_scan.c reads every tuple
+ * there is: a standby may show them until VACUUM's records that remove
+ * them), and one whose index columns are toasted defers it (false, and a
+ * NOTICE): its values may be gone.  False if a
  * filter was not rebuilt because the pages of the last rebuild are still
  * held by older transactions and its metapage has no room to list more.
  */

@@ -313,7 +313,7 @@ extern uint64 bloom_index_local_changes;
  * rebuilt: no room in the metapage to retire the old directory's pages
  * yet, more keys than one layer holds, deleted rows with toasted values
  * not yet removed, or (reason not MANUAL: VACUUM) the table could not be
- * read; elevel: the level to say why (VACUUM VERBOSE's).
+ * read; elevel: the level to say why (VACUUM's index messages: DEBUG2).
  */
 extern bool bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
                                        BloomIndexRebuildReason reason, int elevel);
