@@ -228,9 +228,12 @@ check "the standby's index holds every key its table holds" 0 \
 check "the standby's layers are the primary's" "$(sql 0 <<<"SELECT layers FROM bloom_index_info('seen_k');")" \
 	"$(sql 1 <<<"SELECT layers FROM bloom_index_info('seen_k');")"
 # a rebuild on the primary (VACUUM, after deletes): the standby replays it
-# (VACUUM in a session of its own: it counts the deletes from the statistics,
-# which the deleting session sends when it ends)
-sql 0 <<<"DELETE FROM seen WHERE k BETWEEN 100000001 AND 100080000;"
+# (autovacuum off: no rebuild of its own may follow the LSN waited for; the
+# deleting session sends its counts before it answers, pg_stat_force_next_flush:
+# VACUUM counts the deletes from the statistics, and a session ending sends
+# them only as its process ends, which may be after the next session's VACUUM)
+sql 0 <<<"ALTER TABLE seen SET (autovacuum_enabled = off);"
+sql 0 <<<"DELETE FROM seen WHERE k BETWEEN 100000001 AND 100080000; SELECT pg_stat_force_next_flush();" >/dev/null
 sql 0 <<<"VACUUM seen;"
 lsn=$(sql 0 <<<"SELECT pg_current_wal_lsn();")
 for _ in $(seq 1 120); do
@@ -296,7 +299,7 @@ dd if=/dev/zero of="$old_file" bs=1 seek=2008 count=2000 conv=notrunc status=non
 start primary
 check "a version 1 index is read: every key, every page" "0|30000" \
 	"$(sql 0 <<<"SELECT keys_missing, rows_checked FROM bloom_index_verify('old_k');")"
-sql 0 <<<"DELETE FROM old WHERE k <= 15000; INSERT INTO old SELECT generate_series(100001, 120000);"
+sql 0 <<<"DELETE FROM old WHERE k <= 15000; INSERT INTO old SELECT generate_series(100001, 120000); SELECT pg_stat_force_next_flush();" >/dev/null
 check "... takes keys, growing a layer" "t|0" \
 	"$(sql 0 <<<"SELECT layers > 1, (SELECT keys_missing FROM bloom_index_verify('old_k')) FROM bloom_index_info('old_k');")"
 sql 0 <<<"VACUUM old;"
