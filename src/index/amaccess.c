@@ -221,14 +221,18 @@ bloom_index_open_leaf(Oid indexoid, Oid *table, bool *too_new)
 	return open_checked(indexoid, heap, too_new);
 }
 
-List *
-bloom_index_leaves(Relation index, bool *too_new)
+/*
+ * The leaves of partitioned index (each opened and checked), and in
+ * *missing a partition of its table that holds rows and has none of them,
+ * or InvalidOid.
+ */
+static List *
+leaves_and_missing(Relation index, bool *too_new, Oid *missing)
 {
 	List *all, *result = NIL, *covered = NIL;
 	ListCell *lc;
 
-	if (index->rd_rel->relkind == RELKIND_INDEX)
-		return list_make1_oid(RelationGetRelid(index));
+	*missing = InvalidOid;
 	all = find_all_inheritors(RelationGetRelid(index), NoLock, NULL);
 	foreach (lc, all)
 		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
@@ -240,10 +244,6 @@ bloom_index_leaves(Relation index, bool *too_new)
 			result = lappend_oid(result, lfirst_oid(lc));
 			covered = lappend_oid(covered, table);
 		}
-	/*
-	 * Every partition that holds rows must have its index here: a foreign
-	 * partition gets none, and its rows would be keys the filter never saw.
-	 */
 	foreach (lc, find_all_inheritors(index->rd_index->indrelid, NoLock, NULL))
 	{
 		char kind = get_rel_relkind(lfirst_oid(lc));
@@ -251,14 +251,49 @@ bloom_index_leaves(Relation index, bool *too_new)
 		if ((kind == RELKIND_RELATION || kind == RELKIND_FOREIGN_TABLE ||
 		     kind == RELKIND_MATVIEW) &&
 		    !list_member_oid(covered, lfirst_oid(lc)))
-			ereport(ERROR,
-			        (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			         errmsg("partition \"%s\" has no index of bloomfilter index \"%s\"",
-			                get_rel_name(lfirst_oid(lc)), RelationGetRelationName(index)),
-			         errdetail("Its rows' keys are in no filter%s.",
-			                   kind == RELKIND_FOREIGN_TABLE
-			                       ? ": a foreign table gets no index of its partitioned table's"
-			                       : "")));
+		{
+			*missing = lfirst_oid(lc);
+			break;
+		}
+	}
+	return result;
+}
+
+List *
+bloom_index_leaves(Relation index, bool *too_new)
+{
+	Oid missing;
+	List *result;
+
+	if (index->rd_rel->relkind == RELKIND_INDEX)
+		return list_make1_oid(RelationGetRelid(index));
+	/*
+	 * Every partition that holds rows must have its index here: a foreign
+	 * partition gets none, and its rows would be keys the filter never saw.
+	 * A partition attached meanwhile (ATTACH PARTITION takes only SHARE
+	 * UPDATE EXCLUSIVE on the parent) may be seen by the second catalog
+	 * read and not the first, the locks taken between having brought in its
+	 * invalidations: the attach commits the partition and its index
+	 * together, so read both again, a few times, before calling it missing.
+	 */
+	for (int attempt = 0;; attempt++)
+	{
+		result = leaves_and_missing(index, too_new, &missing);
+		if (!OidIsValid(missing) || attempt == 3)
+			break;
+		AcceptInvalidationMessages();
+	}
+	if (OidIsValid(missing))
+	{
+		char kind = get_rel_relkind(missing);
+
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+		                errmsg("partition \"%s\" has no index of bloomfilter index \"%s\"",
+		                       get_rel_name(missing), RelationGetRelationName(index)),
+		                errdetail("Its rows' keys are in no filter%s.",
+		                          kind == RELKIND_FOREIGN_TABLE
+		                              ? ": a foreign table gets no index of its partitioned table's"
+		                              : "")));
 	}
 	return result;
 }
