@@ -72,6 +72,15 @@ start() {
 	as_pg "$bin/pg_ctl -D $work/$node -l $work/$node.log -w -t 120 start >/dev/null"
 }
 
+# wait_until NODE QUERY TRIES: until QUERY answers t on NODE, half a second
+# between tries, TRIES at most
+wait_until() {
+	for _ in $(seq 1 "$3"); do
+		[ "$(sql "$1" <<<"$2")" = t ] && return
+		sleep 0.5
+	done
+}
+
 # crash_primary: every process of the primary killed (SIGKILL), its clients
 # (background jobs) reaped, then the primary started again, once no process
 # of the old one holds its shared memory
@@ -126,10 +135,7 @@ for c in 1 2 3 4; do
 	) &
 done
 # until the index has grown a layer (a minute at most: a loaded machine inserts slowly)
-for _ in $(seq 1 120); do
-	[ "$(sql 0 <<<"SELECT layers > 1 FROM bloom_index_info('seen_k');")" = t ] && break
-	sleep 0.5
-done
+wait_until 0 "SELECT layers > 1 FROM bloom_index_info('seen_k');" 120
 sql 0 <<<"CHECKPOINT;"
 sleep 3
 crash_primary
@@ -214,10 +220,7 @@ CONF
 start standby
 sql 0 <<<"INSERT INTO seen SELECT g, 0 FROM generate_series(100000001, 100100000) g;"
 lsn=$(sql 0 <<<"SELECT pg_current_wal_lsn();")
-for _ in $(seq 1 120); do
-	[ "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")" = t ] && break
-	sleep 0.5
-done
+wait_until 1 "SELECT pg_last_wal_replay_lsn() >= '$lsn';" 120
 check "the standby replayed the inserts" t "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")"
 probe="SELECT count(*) FILTER (WHERE bloom_index_contains('seen_k', g::int8)) FROM generate_series(99950001, 100150000) g;"
 check "the standby answers every key as the primary does" "$(sql 0 <<<"$probe")" "$(sql 1 <<<"$probe")"
@@ -244,10 +247,7 @@ check "this VACUUM rebuilt the primary's filter" t \
 # up to a point before the rebuild)
 lsn=$(sql 0 <<<"SELECT pg_current_wal_insert_lsn();")
 # (two minutes at most: a loaded machine replays slowly)
-for _ in $(seq 1 240); do
-	[ "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")" = t ] && break
-	sleep 0.5
-done
+wait_until 1 "SELECT pg_last_wal_replay_lsn() >= '$lsn';" 240
 check "the standby replayed the rebuild" t "$(sql 1 <<<"SELECT pg_last_wal_replay_lsn() >= '$lsn';")"
 echo "life_cycle: primary's index: $(sql 0 <<<"SELECT layers, rebuilds, last_rebuilt FROM bloom_index_info('seen_k');"); standby's: $(sql 1 <<<"SELECT layers, rebuilds, last_rebuilt FROM bloom_index_info('seen_k');")"
 check "the standby's rebuilt filter is the primary's, byte for byte" "$(sql 0 <<<"$filter")" "$(sql 1 <<<"$filter")"
