@@ -78,9 +78,9 @@ write_meta(Relation index, const BloomIndexMeta *meta)
  * the metapage again.
  */
 static void
-free_what_can_be(Relation index, BloomIndexMeta *meta)
+free_what_can_be(Relation heap, BloomIndexMeta *meta)
 {
-	bloom_index_recycle(index, meta);
+	bloom_index_recycle(heap, meta);
 	if (meta->rebuild.flags & BLOOM_INDEX_PENDING)
 	{
 		BloomIndexExtent left = {meta->rebuild.pending.first, meta->rebuild.pending.npages};
@@ -97,7 +97,7 @@ free_what_can_be(Relation index, BloomIndexMeta *meta)
  * pages as retired at the switch.  Frees what can be first.
  */
 static bool
-mark(Relation index, uint64 capacity, RebuildImage *image)
+mark(Relation heap, Relation index, uint64 capacity, RebuildImage *image)
 {
 	BloomIndexMeta *meta = &image->meta;
 	BloomIndexMeta sizing;
@@ -111,9 +111,9 @@ mark(Relation index, uint64 capacity, RebuildImage *image)
 	 * under an insert that read it (the insert, finding it stamped for
 	 * another layer, reads the metapage again, and must find it changed).
 	 */
-	if ((meta->rebuild.flags & BLOOM_INDEX_PENDING) || bloom_index_recyclable(index, meta) > 0)
+	if ((meta->rebuild.flags & BLOOM_INDEX_PENDING) || bloom_index_recyclable(heap, meta) > 0)
 	{
-		free_what_can_be(index, meta);
+		free_what_can_be(heap, meta);
 		write_meta(index, meta);
 	}
 	if (meta->rebuild.nretired + meta->nlayers > BLOOM_INDEX_MAX_RETIRED)
@@ -330,7 +330,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 			return false;
 		}
 		memset(&image, 0, sizeof(image));
-		if (!mark(index, capacity, &image))
+		if (!mark(heap, index, capacity, &image))
 			return false;
 		image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
 		memset(image.bits, 0, image.layer->ncells / 8);
@@ -371,16 +371,16 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 }
 
 void
-bloom_index_tidy(Relation index)
+bloom_index_tidy(Relation heap, Relation index)
 {
 	BloomIndexMeta meta;
 
 	bloom_index_read_meta(index, &meta);
-	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) && bloom_index_recyclable(index, &meta) == 0)
+	if (!(meta.rebuild.flags & BLOOM_INDEX_PENDING) && bloom_index_recyclable(heap, &meta) == 0)
 		return; /* nothing to write (the usual case: no record) */
 	LockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 	bloom_index_read_meta(index, &meta);
-	free_what_can_be(index, &meta);
+	free_what_can_be(heap, &meta);
 	write_meta(index, &meta);
 	UnlockPage(index, BLOOM_INDEX_METAPAGE, ExclusiveLock);
 }

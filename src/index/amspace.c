@@ -145,7 +145,7 @@ bloom_index_retire(BloomIndexMeta *meta, BloomIndexExtent run, FullTransactionId
 }
 
 uint32
-bloom_index_recyclable(Relation index, const BloomIndexMeta *meta)
+bloom_index_recyclable(Relation heap, const BloomIndexMeta *meta)
 {
 	const BloomIndexRebuildMeta *r = &meta->rebuild;
 	uint32 n = 0;
@@ -153,25 +153,29 @@ bloom_index_recyclable(Relation index, const BloomIndexMeta *meta)
 	/*
 	 * nbtree's rule for its deleted pages: a transaction that may still hold
 	 * a directory read before the switch has an xmin before the next
-	 * transaction id of then.  (The index's horizon: its readers are of its
-	 * database; sessions of others do not hold its pages back.)  (A standby's readers are not counted: they
-	 * read a page given to another layer as "maybe", by its stamp.)
+	 * transaction id of then.  The horizon is the table's (GlobalVisTestFor
+	 * takes a table, not an index): its readers are of its database, so
+	 * sessions of others do not hold its pages back.  (A standby's readers
+	 * are not counted: they read a page given to another layer as "maybe",
+	 * by its stamp.)
 	 */
+	Assert(heap->rd_rel->relkind == RELKIND_RELATION || heap->rd_rel->relkind == RELKIND_MATVIEW);
 	for (uint32 i = 0; i < r->nretired; i++)
-		if (GlobalVisCheckRemovableFullXid(index, FullTransactionIdFromU64(r->retired[i].xid)))
+		if (GlobalVisCheckRemovableFullXid(heap, FullTransactionIdFromU64(r->retired[i].xid)))
 			n++;
 	return n;
 }
 
 void
-bloom_index_recycle(Relation index, BloomIndexMeta *meta)
+bloom_index_recycle(Relation heap, BloomIndexMeta *meta)
 {
 	BloomIndexRebuildMeta *r = &meta->rebuild;
 	uint32 kept = 0;
 
+	Assert(heap->rd_rel->relkind == RELKIND_RELATION || heap->rd_rel->relkind == RELKIND_MATVIEW);
 	for (uint32 i = 0; i < r->nretired; i++)
 	{
-		if (GlobalVisCheckRemovableFullXid(index, FullTransactionIdFromU64(r->retired[i].xid)))
+		if (GlobalVisCheckRemovableFullXid(heap, FullTransactionIdFromU64(r->retired[i].xid)))
 			bloom_index_give(meta, r->retired[i].pages);
 		else
 			r->retired[kept++] = r->retired[i];

@@ -183,18 +183,19 @@ IndexBulkDeleteResult *
 bloom_index_vacuum_cleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	BloomIndexMeta meta;
+	Relation heap;
 
 	if (info->analyze_only)
 		return stats;
 	if (stats == NULL)
 		stats = palloc0(sizeof(IndexBulkDeleteResult));
+	/* (16 hands the table in info; 15 does not: VACUUM holds its lock) */
+	heap = table_open(IndexGetRelation(RelationGetRelid(info->index), false), NoLock);
 	/* nothing rebuilds it but this VACUUM (it holds the table's lock): a pending layer is left over */
-	bloom_index_tidy(info->index);
+	bloom_index_tidy(heap, info->index);
 	bloom_index_read_meta(info->index, &meta);
 	if (meta.nlayers > 0)
 	{
-		/* (16 hands the table in info; 15 does not: VACUUM holds its lock) */
-		Relation heap = table_open(IndexGetRelation(RelationGetRelid(info->index), false), NoLock);
 		double live_keys = 0;
 		BloomIndexRebuildReason reason = rebuild_due(
 		    heap, info->index, &meta, info->num_heap_tuples, info->strategy, &live_keys);
@@ -205,8 +206,8 @@ bloom_index_vacuum_cleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 			        (errmsg("bloomfilter index \"%s\": rebuilt its filter (%s)",
 			                RelationGetRelationName(info->index),
 			                bloom_index_rebuild_reason_name(reason))));
-		table_close(heap, NoLock);
 	}
+	table_close(heap, NoLock);
 	stats->num_pages = RelationGetNumberOfBlocks(info->index);
 	stats->num_index_tuples = info->num_heap_tuples;
 	stats->estimated_count = true;

@@ -279,11 +279,11 @@ extern void bloom_index_give(BloomIndexMeta *meta, BloomIndexExtent run);
 /* Retire run, which readers may hold until transactions before next end; false if the list is full. */
 extern bool bloom_index_retire(BloomIndexMeta *meta, BloomIndexExtent run, FullTransactionId next);
 
-/* How many of meta's retired runs no reader can hold any more. */
-extern uint32 bloom_index_recyclable(Relation index, const BloomIndexMeta *meta);
+/* How many of meta's retired runs no reader can hold any more (heap: the index's table). */
+extern uint32 bloom_index_recyclable(Relation heap, const BloomIndexMeta *meta);
 
-/* Free the retired runs no reader can hold any more. */
-extern void bloom_index_recycle(Relation index, BloomIndexMeta *meta);
+/* Free the retired runs no reader can hold any more (heap: the index's table). */
+extern void bloom_index_recycle(Relation heap, BloomIndexMeta *meta);
 
 /*
  * Write layer's pages (at layer->first, where bloom_index_place put them)
@@ -334,7 +334,7 @@ extern double bloom_index_keys_per_row(const BloomIndexMeta *meta);
  * a pending layer an interrupted rebuild left; for a caller that holds the
  * table's ShareUpdateExclusiveLock (VACUUM), so that no rebuild is running.
  */
-extern void bloom_index_tidy(Relation index);
+extern void bloom_index_tidy(Relation heap, Relation index);
 
 /* The word for a BloomIndexRebuildReason ("keys", "rate", "manual"), NULL for none (amvacuum.c). */
 extern const char *bloom_index_rebuild_reason_name(uint32 reason);
