@@ -156,6 +156,74 @@ bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 	return added;
 }
 
+/*
+ * Prefetch distance of bf_window_add_many, in values: the bits of value
+ * i + WINDOW_AHEAD are requested while value i's are set (bf_bits.c's
+ * scheme; a value's k lines make the distance shorter than its 16).
+ */
+#define WINDOW_AHEAD 8
+#if defined(__GNUC__) || defined(__clang__)
+#define WINDOW_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
+#else
+#define WINDOW_PREFETCH_WRITE(p) ((void) (p))
+#endif
+
+/* Raise slot's count by n, stopping at 2^63-1 (as bf_window_add does one at a time). */
+static void
+count_added(bf_view *view, unsigned slot, uint64_t n)
+{
+	uint64_t count = bf_window_count(view, slot);
+
+	bf_window_set_count(view, slot, n > INT64_MAX - count ? INT64_MAX : count + n);
+}
+
+void
+bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generations, size_t n)
+{
+	bf_window_shape w;
+	uint64_t ring[WINDOW_AHEAD][BF_WINDOW_MAX_HASHES];
+	unsigned nbits[WINDOW_AHEAD];
+	unsigned run_slot = 0;
+	uint64_t run = 0; /* values of the last slot counted, not yet added to its count */
+
+	assert(view->p.layout == BF_LAYOUT_WINDOW);
+	bf_window_get(view, &w);
+	for (size_t i = 0; i < n + WINDOW_AHEAD; i++)
+	{
+		uint64_t *bits = ring[i % WINDOW_AHEAD];
+
+		if (i >= WINDOW_AHEAD)
+			for (unsigned j = 0; j < nbits[i % WINDOW_AHEAD]; j++)
+				view->data[bits[j] >> 3] |= (uint8_t) (1u << (bits[j] & 7));
+		if (i < n)
+		{
+			window_probe p = probe_start(view, &w, hashes[i]);
+			unsigned first = mod_slices(generations[i], w.slices), m = 0;
+			unsigned age = (unsigned) ((uint64_t) w.generation - (uint64_t) generations[i]);
+
+			assert(generations[i] <= w.generation && age < w.slices);
+			/* the slices bf_window_add writes, in its order */
+			for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
+			{
+				bits[m] = bit_in_slot(&p, slot_back(first, j, w.slices));
+				WINDOW_PREFETCH_WRITE(view->data + (bits[m] >> 3));
+				m++;
+			}
+			nbits[i % WINDOW_AHEAD] = m;
+			/* rows mostly come a generation at a time: a count written once a run */
+			if (run > 0 && first != run_slot)
+			{
+				count_added(view, run_slot, run);
+				run = 0;
+			}
+			run_slot = first;
+			run++;
+		}
+	}
+	if (run > 0)
+		count_added(view, run_slot, run);
+}
+
 /* Zero slot p's slice and count. */
 static void
 clear_slot(bf_view *view, const bf_window_shape *w, unsigned slot)

@@ -44,6 +44,15 @@ extern bool bf_window_contains(const bf_view *view, uint64_t h);
 extern unsigned bf_window_add(bf_view *view, uint64_t h, int64_t generation);
 
 /*
+ * bf_window_add of n values in order, hashes[i] in generations[i] (each
+ * within G - S < r <= G): the same bits and counts, written with the cache
+ * lines of the values a few ahead requested meanwhile (a build, whose k
+ * slices are k cache misses a value, waits for several at once).
+ */
+extern void bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generations,
+                               size_t n);
+
+/*
  * Advance the filter to generation `to` >= G: each generation passed
  * starts a fresh slice in the oldest's slot (its bits and count zeroed),
  * all of them when it passes S or more.  Calls the tick function between

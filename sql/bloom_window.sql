@@ -123,6 +123,17 @@ SELECT bloom_add(f, 'old'::text, '2020-01-01') = f AS too_old,
 -- out).  The same bytes as adding the rows as time went, serial or parallel.
 SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day') = add_events('SELECT k, at FROM events') AS as_added
   FROM events;
+-- distinct values, whose bits are each their own, written in batches of
+-- 256: in runs of a generation, oldest or newest first, and in no order
+CREATE TABLE distinct_events AS
+  SELECT i AS id, 'd' || i AS k, '2026-11-01'::timestamptz + (i / 400) * interval '1 day' AS at
+    FROM generate_series(1, 4000) i;
+SELECT a.runs = f AS runs, a.newest_first = f AS runs_newest_first, a.no_order = f AS no_order
+  FROM (SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY at, id) AS runs,
+               bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY at DESC, id) AS newest_first,
+               bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY md5(k)) AS no_order
+          FROM distinct_events) a,
+       (SELECT add_events('SELECT k, at FROM distinct_events') AS f) s;
 SELECT generation_start, values_in_window
   FROM bloom_window_info((SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day', '2026-11-20') FROM events));
 SELECT count(*) FILTER (WHERE NOT f @> k) AS false_negatives, count(*) AS probed,

@@ -203,6 +203,19 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #else
 #define BLOOM_VACUUM_DELAY_POINT() vacuum_delay_point()
 #endif
+/*
+ * A rebuild outside VACUUM (bloom_index_rebuild) throttled as a manual
+ * VACUUM is, by vacuum_cost_delay and vacuum_cost_limit: 16 keeps the
+ * active values apart from the settings (VacuumUpdateCosts copies them);
+ * 15 reads the settings.  The end turns the accounting off again, as
+ * VACUUM does.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_VACUUM_COSTS_BEGIN() (VacuumUpdateCosts(), VacuumCostBalance = 0)
+#else
+#define BLOOM_VACUUM_COSTS_BEGIN() (VacuumCostActive = (VacuumCostDelay > 0), VacuumCostBalance = 0)
+#endif
+#define BLOOM_VACUUM_COSTS_END() (VacuumCostActive = false, VacuumCostBalance = 0)
 #if PG_VERSION_NUM >= 160000
 #define BLOOM_OWNS_TABLE(relid) object_ownercheck(RelationRelationId, (relid), GetUserId())
 #else

@@ -231,7 +231,7 @@ bloom_window_add_at(PG_FUNCTION_ARGS)
 }
 
 void
-bloom_window_add_value(BloomFilter *f, BloomHasher *hasher, Datum value, int64 r)
+bloom_window_take_elem(BloomFilter *f, const BloomHasher *hasher)
 {
 	bloom_check_elem(&f->view, hasher);
 	if (f->view.elemlen == 0)
@@ -239,9 +239,16 @@ bloom_window_add_value(BloomFilter *f, BloomHasher *hasher, Datum value, int64 r
 		/* the element key, in a new value: the table (its clock) goes with it */
 		const uint8 *table = f->view.window;
 
+		Assert(f->view.nadded == 0);
 		bloom_new(&f->view.p, 0, hasher->elem, hasher->elemlen, 0, f);
 		memcpy(f->view.window, table, bf_window_table_bytes(&f->view.p));
 	}
+}
+
+void
+bloom_window_add_value(BloomFilter *f, BloomHasher *hasher, Datum value, int64 r)
+{
+	bloom_window_take_elem(f, hasher);
 	bf_view_set_nadded(&f->view, bloom_add_counts(f->view.nadded, 1));
 	bf_window_add(&f->view, bloom_hash_value(hasher, value, f->view.p.seed), r);
 }

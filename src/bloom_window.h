@@ -41,6 +41,13 @@ extern int64 bloom_window_generation_of(TimestampTz t, int64 len);
 extern void bloom_window_union_in_place(BloomFilter *a, const BloomFilter *b);
 
 /*
+ * Check a value's family against the window filter f's element key (42804),
+ * and give f, if it has none yet (no value added), the hasher's: in a new
+ * value (in the current memory context) that replaces f's.
+ */
+extern void bloom_window_take_elem(BloomFilter *f, const BloomHasher *hasher);
+
+/*
  * Add a value in generation r (G - S < r <= G) of the window filter f, a
  * modifiable one: the value's family checked against f's element key
  * (42804), the key set by the first value (in a new value, which replaces

@@ -273,9 +273,8 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	Oid indexoid = PG_GETARG_OID(0);
 	Oid heapoid;
 	char kind = get_rel_relkind(indexoid);
-	bool all = true;
+	volatile bool all = true; /* (set in PG_TRY, read after it) */
 	List *leaves;
-	ListCell *lc;
 
 	/* it writes the index: as VACUUM, not in a read-only transaction nor during recovery */
 	PreventCommandIfReadOnly("bloom_index_rebuild()");
@@ -294,8 +293,20 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	/* (each leaf's access method is checked under its lock; its tables' locks come first) */
 	leaves = kind == RELKIND_INDEX ? list_make1_oid(indexoid)
 	                               : find_all_inheritors(indexoid, NoLock, NULL);
-	foreach (lc, leaves)
-		if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
-			all = rebuild_leaf(lfirst_oid(lc)) && all;
+	/* paced as a manual VACUUM is: by vacuum_cost_delay (0, the default: not at all) */
+	BLOOM_VACUUM_COSTS_BEGIN();
+	PG_TRY();
+	{
+		ListCell *lc;
+
+		foreach (lc, leaves)
+			if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_INDEX)
+				all = rebuild_leaf(lfirst_oid(lc)) && all;
+	}
+	PG_FINALLY();
+	{
+		BLOOM_VACUUM_COSTS_END();
+	}
+	PG_END_TRY();
 	PG_RETURN_BOOL(all);
 }

@@ -18,8 +18,9 @@
 #     the next layer;
 #   - a rebuild of the filter (1.12) killed mid-scan with the server, inserts
 #     going on: after recovery every key is there, and VACUUM frees the
-#     rebuild's layer and rebuilds; a standby replays a rebuild to the
-#     primary's bytes;
+#     rebuild's layer and rebuilds; a rebuild with vacuum_cost_delay set
+#     pauses as VACUUM does, and a cancel there leaves the filter whole; a
+#     standby replays a rebuild to the primary's bytes;
 #   - an index written by 1.9 to 1.11 (a version 1 metapage, made here by
 #     hand) is read, written and rebuilt;
 #   - a damaged page, or a metapage naming pages past the end of the file,
@@ -185,6 +186,31 @@ sql 0 <<<"VACUUM slow;"
 check "VACUUM then rebuilds it: every key there, the deleted ones gone" "1|0|t" \
 	"$(sql 0 <<<"SELECT (SELECT rebuilds FROM bloom_index_info('slow_k')), (SELECT keys_missing FROM bloom_index_verify('slow_k')),
 	   (SELECT count(*) FILTER (WHERE bloom_index_contains('slow_k', g::int8)) < 100 FROM generate_series(1, 2000) g);")"
+
+# ---- a rebuild paced as a manual VACUUM is, then cancelled ----
+# (vacuum_cost_limit 1: each pause, every 1,024 rows, is the longest,
+# 4 x vacuum_cost_delay; the scan of 300,000 rows would take minutes)
+sql 0 <<'SQL'
+CREATE TABLE paced (k int8) WITH (autovacuum_enabled = off);
+INSERT INTO paced SELECT generate_series(1, 300000);
+CREATE INDEX paced_k ON paced USING bloomfilter (k);
+DELETE FROM paced WHERE k <= 100000;
+SQL
+(sql 0 <<<"SET vacuum_cost_delay = '100ms'; SET vacuum_cost_limit = 1; SELECT bloom_index_rebuild('paced_k');" >/dev/null 2>&1) &
+paced="SELECT pid FROM pg_stat_activity WHERE wait_event = 'VacuumDelay' AND query LIKE '%bloom_index_rebuild(''paced_k'')%'"
+wait_until 0 "SELECT EXISTS ($paced);" 60
+check "a rebuild with vacuum_cost_delay set pauses in VacuumDelay, as VACUUM does" t "$(sql 0 <<<"SELECT EXISTS ($paced);")"
+check "... and is cancelled there" t "$(sql 0 <<<"SELECT bool_and(pg_cancel_backend(pid)) FROM ($paced) p;")"
+wait_until 0 "SELECT NOT EXISTS ($paced);" 60
+check "cancelled, it leaves the filter as it was, with every key" "0|0|0|200001" \
+	"$(sql 0 <<<"INSERT INTO paced VALUES (900001);
+	   SELECT (SELECT rebuilds FROM bloom_index_info('paced_k')), keys_missing,
+	          (SELECT count(*) FILTER (WHERE NOT bloom_index_contains('paced_k', k)) FROM paced), (SELECT count(*) FROM paced)
+	     FROM bloom_index_verify('paced_k');")"
+check "... and rebuilt unpaced (vacuum_cost_delay 0, the default), the deleted keys go" "t|1|0|t" \
+	"$(sql 0 <<<"SELECT bloom_index_rebuild('paced_k'), (SELECT rebuilds FROM bloom_index_info('paced_k')),
+	          (SELECT keys_missing FROM bloom_index_verify('paced_k')),
+	          (SELECT count(*) FILTER (WHERE bloom_index_contains('paced_k', g::int8)) < 5000 FROM generate_series(1, 100000) g);")"
 
 # ---- a call site's copy of the filter, and another session's commit ----
 # one statement probes many keys (its call site copies the filter), then,

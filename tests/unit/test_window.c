@@ -3,7 +3,8 @@
  *	  Unit tests of window filters (core/bf_window.c, bf_window_sizing.c,
  *	  bf_format_window.c and their text, bf_text_tables.c): the paper's
  *	  shapes, no false negative within the window, the measured rate and
- *	  recall against the formulas, order and union giving the same bytes,
+ *	  recall against the formulas, order, union and batched adds giving the
+ *	  same bytes,
  *	  and the format's and the text's checks.
  */
 #include "bf_core.h"
@@ -248,6 +249,63 @@ test_order_and_union(void)
 	free(b_b);
 }
 
+/*
+ * bf_window_add_many: the bytes and counts of one add at a time, for values
+ * of every age the window still has (older than the window too), in runs of
+ * one generation and mixed, in batches of 1 to 97 (shorter and longer than
+ * its prefetch distance), and with counts that saturate.
+ */
+static void
+test_add_many(void)
+{
+	enum
+	{
+		VALUES = 20000
+	};
+	const unsigned gens = 4;
+	bf_view one, many;
+	uint8_t *b_one = new_window(2000, 0.01, gens, 50, 0, &one);
+	uint8_t *b_many = new_window(2000, 0.01, gens, 50, 0, &many);
+	static uint64_t hashes[VALUES];
+	static int64_t generations[VALUES];
+	size_t done = 0, batch = 1;
+
+	CHECK(b_one && b_many);
+	if (!(b_one && b_many))
+		return;
+	srand(52);
+	for (unsigned i = 0; i < VALUES; i++)
+	{
+		hashes[i] = hash_of(i);
+		/* the first half in runs of one generation, the rest of any age left */
+		generations[i] = 50 - (int64_t) (i < VALUES / 2 ? (i / 1000) % one.p.nhashes
+		                                                : (unsigned) rand() % one.p.nhashes);
+		bf_window_add(&one, hashes[i], generations[i]);
+	}
+	while (done < VALUES)
+	{
+		size_t n = batch < VALUES - done ? batch : VALUES - done;
+
+		bf_window_add_many(&many, hashes + done, generations + done, n);
+		done += n;
+		batch = batch % 97 + 7;
+	}
+	CHECK(memcmp(one.data, many.data, one.nbytes) == 0);
+	for (unsigned s = 0; s < one.p.nhashes; s++)
+		CHECK(bf_window_count(&one, s) == bf_window_count(&many, s));
+	/* a count at 2^63-2 takes one more and then stops, as one at a time does */
+	bf_window_set_count(&one, 50 % one.p.nhashes, INT64_MAX - 1);
+	bf_window_set_count(&many, 50 % one.p.nhashes, INT64_MAX - 1);
+	for (unsigned i = 0; i < 3; i++)
+		bf_window_add(&one, hashes[i], 50);
+	bf_window_add_many(&many, hashes, (const int64_t[]){50, 50, 50}, 3);
+	CHECK(bf_window_count(&many, 50 % one.p.nhashes) == INT64_MAX);
+	CHECK(bf_window_count(&one, 50 % one.p.nhashes) == INT64_MAX);
+	CHECK(memcmp(one.data, many.data, one.nbytes) == 0);
+	free(b_one);
+	free(b_many);
+}
+
 /* Advancing: by 0 nothing, by S or more everything, far and across zero. */
 static void
 test_advance(void)
@@ -383,6 +441,7 @@ main(void)
 	run("sizing_rejects", test_sizing_rejects);
 	run("window_life", test_window_life);
 	run("order_and_union", test_order_and_union);
+	run("add_many", test_add_many);
 	run("advance", test_advance);
 	run("format_and_text", test_format_and_text);
 	run("window_table", test_window_table);

@@ -40,6 +40,13 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
 
+// whether the slice of age `age` (< S) of data, the newest in slot `now`, holds the value's bit
+// (a function of the module, not a method: the probe's hot path, inlined)
+function heldAt(data, xHi, xLo, yHi, yLo, now, S, sliceBits, age) {
+  const bit = bitInSlot(xHi, xLo, yHi, yLo, now >= age ? now - age : now + S - age, sliceBits);
+  return (data[Math.floor(bit / 8)] & (1 << (bit & 7))) !== 0;
+}
+
 // a time (a Date, or microseconds from 2000-01-01 UTC as a bigint) as microseconds from 2000
 function micros(at) {
   let us;
@@ -215,28 +222,29 @@ export class WindowFilter {
     const xy = this.#hash(value, false);
     if (xy === null) return false;
     const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
-    const S = this.#S, k = this.#k;
-    // a run of k set slices by age (bf_window_contains' skip scan)
+    const S = this.#S, k = this.#k, now = this.#now, sliceBits = this.#sliceBits, d = this.#p.data;
+    // a run of k set slices by age (bf_window_contains' skip scan); a
+    // candidate and the next, k further, read side by side (no branch
+    // between their loads, which then wait on memory together)
     let end = k - 1;
     while (end < S) {
-      if (!this.#held(xHi, xLo, yHi, yLo, end)) {
-        end += k;
-        continue;
+      const next = end + k;
+      const held = heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, end);
+      const heldNext = next < S && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, next);
+      if (!held) {
+        if (!heldNext) {
+          end = next + k;
+          continue;
+        }
+        end = next;
       }
       let run = 1, a;
-      for (a = end; a > 0 && run < k && this.#held(xHi, xLo, yHi, yLo, a - 1); a--) run++;
-      for (a = end + 1; run < k && a < S && this.#held(xHi, xLo, yHi, yLo, a); a++) run++;
+      for (a = end; a > 0 && run < k && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, a - 1); a--) run++;
+      for (a = end + 1; run < k && a < S && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, a); a++) run++;
       if (run >= k) return true;
       end = a + k;
     }
     return false;
-  }
-
-  // whether the slice of age `age` holds the value's bit
-  #held(xHi, xLo, yHi, yLo, age) {
-    const S = this.#S, slot = this.#now >= age ? this.#now - age : this.#now + S - age;
-    const bit = bitInSlot(xHi, xLo, yHi, yLo, slot, this.#sliceBits);
-    return (this.#p.data[Math.floor(bit / 8)] & (1 << (bit & 7))) !== 0;
   }
 
   /**
