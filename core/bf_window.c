@@ -25,6 +25,14 @@ mod_slices(int64_t n, unsigned s)
 	return (unsigned) (r < 0 ? r + (int64_t) s : r);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define WINDOW_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
+#define WINDOW_PREFETCH_READ(p) __builtin_prefetch((p), 0, 3)
+#else
+#define WINDOW_PREFETCH_WRITE(p) ((void) (p))
+#define WINDOW_PREFETCH_READ(p) ((void) (p))
+#endif
+
 /* A value's probe of one filter: where its bit lies in each slot. */
 typedef struct window_probe
 {
@@ -98,6 +106,10 @@ bf_window_contains(const bf_view *view, uint64_t h)
 	{
 		unsigned run = 1, a;
 
+		/* the next candidate's line requested now: the two misses overlap */
+		if (end + k < w.slices)
+			WINDOW_PREFETCH_READ(p.data +
+			                     (bit_in_slot(&p, slot_back(p.now, end + k, p.slices)) >> 3));
 		if (!held_at_age(&p, end))
 		{
 			end += k;
@@ -162,11 +174,6 @@ bf_window_add(bf_view *view, uint64_t h, int64_t generation)
  * scheme; a value's k lines make the distance shorter than its 16).
  */
 #define WINDOW_AHEAD 8
-#if defined(__GNUC__) || defined(__clang__)
-#define WINDOW_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
-#else
-#define WINDOW_PREFETCH_WRITE(p) ((void) (p))
-#endif
 
 /* Raise slot's count by n, stopping at 2^63-1 (as bf_window_add does one at a time). */
 static void
