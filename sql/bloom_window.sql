@@ -87,9 +87,9 @@ SELECT generation FROM bloom_window_info(bloom_window(100, 0.01, 7, '1 hour', '1
 CREATE TABLE events AS
   SELECT i AS id, 'k' || (i % 500) AS k, '2026-11-01'::timestamptz + (i % 30) * interval '1 day' + (i % 24) * interval '1 hour' AS at
     FROM generate_series(1, 3000) i;
-CREATE FUNCTION add_events(q text) RETURNS bloom LANGUAGE plpgsql AS $$
+CREATE FUNCTION add_events(q text, capacity int DEFAULT 1000) RETURNS bloom LANGUAGE plpgsql AS $$
 DECLARE
-    f bloom := bloom_window(1000, 0.01, 7, '1 day', '2026-11-01');
+    f bloom := bloom_window(capacity, 0.01, 7, '1 day', '2026-11-01');
     r record;
 BEGIN
     FOR r IN EXECUTE q LOOP
@@ -123,17 +123,22 @@ SELECT bloom_add(f, 'old'::text, '2020-01-01') = f AS too_old,
 -- out).  The same bytes as adding the rows as time went, serial or parallel.
 SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day') = add_events('SELECT k, at FROM events') AS as_added
   FROM events;
--- distinct values, whose bits are each their own, written in batches of
--- 256: in runs of a generation, oldest or newest first, and in no order
+-- distinct values, whose bits are each their own, in runs of a
+-- generation, oldest or newest first, and in no order; a filter of 1,000
+-- a generation (20 kB) takes each row as it comes, one of 10,000 (200 kB)
+-- in batches of 256
 CREATE TABLE distinct_events AS
   SELECT i AS id, 'd' || i AS k, '2026-11-01'::timestamptz + (i / 400) * interval '1 day' AS at
     FROM generate_series(1, 4000) i;
-SELECT a.runs = f AS runs, a.newest_first = f AS runs_newest_first, a.no_order = f AS no_order
-  FROM (SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY at, id) AS runs,
-               bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY at DESC, id) AS newest_first,
-               bloom_window_agg(k, at, 1000, 0.01, 7, '1 day' ORDER BY md5(k)) AS no_order
-          FROM distinct_events) a,
-       (SELECT add_events('SELECT k, at FROM distinct_events') AS f) s;
+SELECT capacity, pg_column_size(f) > 128 * 1024 AS batched,
+       a.runs = f AS runs, a.newest_first = f AS runs_newest_first, a.no_order = f AS no_order
+  FROM (VALUES (1000), (10000)) c(capacity),
+       LATERAL (SELECT add_events('SELECT k, at FROM distinct_events', capacity) AS f) s,
+       LATERAL (SELECT bloom_window_agg(k, at, capacity, 0.01, 7, '1 day' ORDER BY at, id) AS runs,
+                       bloom_window_agg(k, at, capacity, 0.01, 7, '1 day' ORDER BY at DESC, id) AS newest_first,
+                       bloom_window_agg(k, at, capacity, 0.01, 7, '1 day' ORDER BY md5(k)) AS no_order
+                  FROM distinct_events) a
+ ORDER BY capacity;
 SELECT generation_start, values_in_window
   FROM bloom_window_info((SELECT bloom_window_agg(k, at, 1000, 0.01, 7, '1 day', '2026-11-20') FROM events));
 SELECT count(*) FILTER (WHERE NOT f @> k) AS false_negatives, count(*) AS probed,

@@ -207,15 +207,53 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
  * A rebuild outside VACUUM (bloom_index_rebuild) throttled as a manual
  * VACUUM is, by vacuum_cost_delay and vacuum_cost_limit: 16 keeps the
  * active values apart from the settings (VacuumUpdateCosts copies them);
- * 15 reads the settings.  The end turns the accounting off again, as
- * VACUUM does.
+ * 15 reads the settings.  Begin saves the accounting's state and end puts
+ * it back, so that a call inside a VACUUM or ANALYZE (an index expression
+ * of theirs calling it) leaves theirs as it was; inside one whose pacing
+ * is on, the call is paced by it.
  */
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+
+typedef struct BloomVacuumCosts
+{
+	bool active;
+	int balance;
 #if PG_VERSION_NUM >= 160000
-#define BLOOM_VACUUM_COSTS_BEGIN() (VacuumUpdateCosts(), VacuumCostBalance = 0)
-#else
-#define BLOOM_VACUUM_COSTS_BEGIN() (VacuumCostActive = (VacuumCostDelay > 0), VacuumCostBalance = 0)
+	double delay;
+	int limit;
 #endif
-#define BLOOM_VACUUM_COSTS_END() (VacuumCostActive = false, VacuumCostBalance = 0)
+} BloomVacuumCosts;
+
+static inline void
+bloom_vacuum_costs_begin(BloomVacuumCosts *saved)
+{
+	saved->active = VacuumCostActive;
+	saved->balance = VacuumCostBalance;
+#if PG_VERSION_NUM >= 160000
+	saved->delay = vacuum_cost_delay;
+	saved->limit = vacuum_cost_limit;
+#endif
+	if (saved->active)
+		return;
+#if PG_VERSION_NUM >= 160000
+	VacuumUpdateCosts();
+#else
+	VacuumCostActive = (VacuumCostDelay > 0);
+#endif
+	VacuumCostBalance = 0;
+}
+
+static inline void
+bloom_vacuum_costs_end(const BloomVacuumCosts *saved)
+{
+	VacuumCostActive = saved->active;
+	VacuumCostBalance = saved->balance;
+#if PG_VERSION_NUM >= 160000
+	vacuum_cost_delay = saved->delay;
+	vacuum_cost_limit = saved->limit;
+#endif
+}
 #if PG_VERSION_NUM >= 160000
 #define BLOOM_OWNS_TABLE(relid) object_ownercheck(RelationRelationId, (relid), GetUserId())
 #else

@@ -17,11 +17,12 @@
  *
  * The transition value is a bloom value (partial states travel as one, as
  * bloom_agg's do: bloom_agg.c), held inside the aggregate as an expanded
- * object (bloom_aggstate.c): the filter, its shape read once, and the
- * hashes of the last rows with their generations, written BLOOM_BATCH at a
- * time by bf_window_add_many, which overlaps their k cache misses each.
- * Whoever reads the state's flat form (a parallel worker's output, the
- * combine function, the result) gets them written first.
+ * object (bloom_aggstate.c): the filter, its shape read once, and, for a
+ * filter larger than WINDOW_BATCH_MIN_BYTES, the hashes of the last rows
+ * with their generations, written BLOOM_BATCH at a time by
+ * bf_window_add_many, which overlaps their k cache misses each.  Whoever
+ * reads the state's flat form (a parallel worker's output, the combine
+ * function, the result) gets them written first.
  */
 #include "bloom_aggstate.h"
 #include "bloom_window.h"
@@ -33,6 +34,13 @@
 
 PG_FUNCTION_INFO_V1(bloom_window_agg_trans);
 
+/*
+ * A smaller filter takes its rows one at a time: its lines stay in the
+ * CPU's cache (a core's L2 is 256 kB to 2 MB), and the 4 kB of a batch
+ * would be most of a small group's state under GROUP BY.
+ */
+#define WINDOW_BATCH_MIN_BYTES (128 * 1024)
+
 typedef struct WindowAggState
 {
 	ExpandedObjectHeader hdr;
@@ -41,7 +49,7 @@ typedef struct WindowAggState
 	const BloomHasher *hasher; /* the hasher f's element key is known to match */
 	BloomKeptHasher kept;      /* for callers without fn_extra across rows (bloom_value.h) */
 	int npending;
-	uint64 *hashes;     /* BLOOM_BATCH entries: the rows not yet written, */
+	uint64 *hashes;     /* BLOOM_BATCH entries (NULL: no batch): the rows not yet written, */
 	int64 *generations; /* and their generations (within the window: checked when queued) */
 } WindowAggState;
 
@@ -98,8 +106,11 @@ state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext, const BloomFilter *
 		                  &st->f);
 	else
 		bloom_copy_as(flat, flat->view.flags, &st->f);
-	st->hashes = palloc(BLOOM_BATCH * sizeof(uint64));
-	st->generations = palloc(BLOOM_BATCH * sizeof(int64));
+	if (VARSIZE(st->f.raw) >= WINDOW_BATCH_MIN_BYTES)
+	{
+		st->hashes = palloc(BLOOM_BATCH * sizeof(uint64));
+		st->generations = palloc(BLOOM_BATCH * sizeof(int64));
+	}
 	MemoryContextSwitchTo(old);
 	if (st->f.view.p.layout != BF_LAYOUT_WINDOW)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -196,6 +207,13 @@ bloom_window_agg_trans(PG_FUNCTION_ARGS)
 			pfree(was);
 		MemoryContextSwitchTo(old);
 		st->hasher = hasher;
+	}
+	if (st->hashes == NULL)
+	{
+		bf_view_set_nadded(&st->f.view, bloom_add_counts(st->f.view.nadded, 1));
+		bf_window_add(&st->f.view, bloom_hash_value(hasher, PG_GETARG_DATUM(1), st->f.view.p.seed),
+		              r);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 	}
 	st->hashes[st->npending] = bloom_hash_value(hasher, PG_GETARG_DATUM(1), st->f.view.p.seed);
 	st->generations[st->npending] = r;

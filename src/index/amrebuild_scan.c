@@ -151,7 +151,7 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 	Oid caller;
 	int caller_context;
 	int guc_level;
-	uint64 seen = 0;
+	BlockNumber block = InvalidBlockNumber;
 	RebuildScan outcome = REBUILD_SCANNED;
 
 	bloom_index_hasher(index, &hasher);
@@ -167,8 +167,12 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 		MemoryContext old;
 		TupleKind kind;
 
-		if (++seen % 1024 == 0)
-			BLOOM_VACUUM_DELAY_POINT(); /* and CHECK_FOR_INTERRUPTS */
+		/* VACUUM's pace: a delay point a page (and CHECK_FOR_INTERRUPTS) */
+		if (ItemPointerGetBlockNumber(&slot->tts_tid) != block)
+		{
+			block = ItemPointerGetBlockNumber(&slot->tts_tid);
+			BLOOM_VACUUM_DELAY_POINT();
+		}
 		kind = classify(slot, oldest_xmin, cols);
 		if (kind == TUPLE_SKIPPED)
 			continue;

@@ -275,6 +275,7 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	char kind = get_rel_relkind(indexoid);
 	volatile bool all = true; /* (set in PG_TRY, read after it) */
 	List *leaves;
+	BloomVacuumCosts costs;
 
 	/* it writes the index: as VACUUM, not in a read-only transaction nor during recovery */
 	PreventCommandIfReadOnly("bloom_index_rebuild()");
@@ -294,7 +295,7 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	leaves = kind == RELKIND_INDEX ? list_make1_oid(indexoid)
 	                               : find_all_inheritors(indexoid, NoLock, NULL);
 	/* paced as a manual VACUUM is: by vacuum_cost_delay (0, the default: not at all) */
-	BLOOM_VACUUM_COSTS_BEGIN();
+	bloom_vacuum_costs_begin(&costs);
 	PG_TRY();
 	{
 		ListCell *lc;
@@ -305,7 +306,7 @@ bloom_index_rebuild(PG_FUNCTION_ARGS)
 	}
 	PG_FINALLY();
 	{
-		BLOOM_VACUUM_COSTS_END();
+		bloom_vacuum_costs_end(&costs);
 	}
 	PG_END_TRY();
 	PG_RETURN_BOOL(all);

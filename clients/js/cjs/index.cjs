@@ -2344,6 +2344,10 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
     return slot * sliceBits + Math.floor((hi * sliceBits + Math.floor((lo >>> 0) * sliceBits / TWO323)) / TWO323);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
+function heldAt(data, xHi, xLo, yHi, yLo, now, S, sliceBits, age) {
+  const bit = bitInSlot(xHi, xLo, yHi, yLo, now >= age ? now - age : now + S - age, sliceBits);
+  return (data[Math.floor(bit / 8)] & 1 << (bit & 7)) !== 0;
+}
 function micros(at) {
   let us;
   if (typeof at === "bigint")
@@ -2543,29 +2547,29 @@ var WindowFilter = class {
     if (xy === null)
       return false;
     const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
-    const S = this.#S, k = this.#k;
+    const S = this.#S, k = this.#k, now = this.#now, sliceBits = this.#sliceBits, d = this.#p.data;
     let end = k - 1;
     while (end < S) {
-      if (!this.#held(xHi, xLo, yHi, yLo, end)) {
-        end += k;
-        continue;
+      const next = end + k;
+      const held = heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, end);
+      const heldNext = next < S && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, next);
+      if (!held) {
+        if (!heldNext) {
+          end = next + k;
+          continue;
+        }
+        end = next;
       }
       let run = 1, a;
-      for (a = end; a > 0 && run < k && this.#held(xHi, xLo, yHi, yLo, a - 1); a--)
+      for (a = end; a > 0 && run < k && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, a - 1); a--)
         run++;
-      for (a = end + 1; run < k && a < S && this.#held(xHi, xLo, yHi, yLo, a); a++)
+      for (a = end + 1; run < k && a < S && heldAt(d, xHi, xLo, yHi, yLo, now, S, sliceBits, a); a++)
         run++;
       if (run >= k)
         return true;
       end = a + k;
     }
     return false;
-  }
-  // whether the slice of age `age` holds the value's bit
-  #held(xHi, xLo, yHi, yLo, age) {
-    const S = this.#S, slot = this.#now >= age ? this.#now - age : this.#now + S - age;
-    const bit = bitInSlot(xHi, xLo, yHi, yLo, slot, this.#sliceBits);
-    return (this.#p.data[Math.floor(bit / 8)] & 1 << (bit & 7)) !== 0;
   }
   /**
    * Adds value in the current generation, or (a filter whose generations
