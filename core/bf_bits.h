@@ -47,6 +47,14 @@ extern unsigned bf_bits_add(const bf_params *p, uint8_t *bits, uint64_t h);
  */
 extern void bf_bits_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes, size_t n);
 
+/*
+ * blocked512: the n hashes added one block each, as bf_bits_block_add does,
+ * prefetched as bf_bits_add_many is; counts[block / blocks_per_count] is
+ * raised for each key that set a bit.
+ */
+extern void bf_bits_blocked_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes,
+                                     size_t n, uint64_t blocks_per_count, uint64_t *counts);
+
 /* Set bits in bytes [from, to). */
 extern uint64_t bf_bits_count(const uint8_t *bits, size_t from, size_t to);
 

@@ -1099,6 +1099,59 @@ test_runtime_switch(void)
 
 /* ---- the blocked layout ---- */
 
+/*
+ * bf_blocked_add_many_counted: the bits of bf_blocked_block_add one key at
+ * a time, and per group of blocks the keys that set a bit, for batches
+ * shorter and longer than its prefetch distance, with repeated keys (which
+ * set nothing the second time) and groups of 1 and 3 blocks.
+ */
+static void
+test_blocked_add_many_counted(void)
+{
+	enum
+	{
+		KEYS = 30000,
+		BLOCKS = 96
+	};
+	static uint64_t hashes[KEYS];
+	uint64_t state = 5252;
+	const unsigned k = 7;
+	tfilter one = make_layout(BF_LAYOUT_BLOCKED512, 0, BLOCKS * 512, k, 0, "test.ops");
+	tfilter many = make_layout(BF_LAYOUT_BLOCKED512, 0, BLOCKS * 512, k, 0, "test.ops");
+
+	for (uint64_t per = 1; per <= 3; per += 2)
+	{
+		uint64_t counts_one[BLOCKS] = {0}, counts_many[BLOCKS] = {0};
+		size_t done = 0, batch = 1;
+
+		memset(one.v.data, 0, one.v.nbytes);
+		memset(many.v.data, 0, many.v.nbytes);
+		for (int i = 0; i < KEYS; i++)
+		{
+			/* every fifth key one of the last ten again */
+			hashes[i] = i >= 10 && i % 5 == 0 ? hashes[i - 1 - i % 10] : next_hash(&state);
+			if (bf_blocked_block_add(&one.v.p,
+			                         one.v.data + bf_blocked_block(&one.v.p, hashes[i]) * 64,
+			                         hashes[i]) > 0)
+				counts_one[bf_blocked_block(&one.v.p, hashes[i]) / per]++;
+		}
+		while (done < KEYS)
+		{
+			size_t n = batch < KEYS - done ? batch : KEYS - done;
+
+			bf_blocked_add_many_counted(&many.v.p, many.v.data, hashes + done, n, per, counts_many);
+			done += n;
+			batch = batch % 300 + 11;
+		}
+		CHECK(memcmp(one.v.data, many.v.data, one.v.nbytes) == 0);
+		CHECK(memcmp(counts_one, counts_many, sizeof(counts_one)) == 0);
+		/* the filter is full by now: most late keys set nothing, and none is counted twice */
+		CHECK(counts_one[0] > 0 && counts_one[0] < KEYS);
+	}
+	free(one.buf);
+	free(many.buf);
+}
+
 static void
 test_blocked(void)
 {
@@ -2417,6 +2470,7 @@ main(void)
 	run("binary_rejects", test_binary_rejects);
 	run("blocked", test_blocked);
 	run("blocked_text", test_blocked_text);
+	run("blocked_add_many_counted", test_blocked_add_many_counted);
 	run("layered", test_layered);
 	run("page full fill", test_page_full_fill);
 	run("counting_add_remove", test_counting_add_remove);
