@@ -131,6 +131,17 @@ classify(TupleTableSlot *slot, TransactionId oldest_xmin, Bitmapset *cols)
 		    (TransactionIdIsNormal(xmin) && TransactionIdDidAbort(xmin)))
 			return TUPLE_SKIPPED;
 	}
+	/*
+	 * Its insert known committed (or frozen) and no delete or lock ever
+	 * set: live, as HeapTupleSatisfiesVacuum would say, without its buffer
+	 * lock (most rows of a table worth a rebuild).  The hint bits are read
+	 * with the pin alone: a delete that comes meanwhile (under the lock)
+	 * may be missed, which only reads the row's key as a live row's, as
+	 * the scan does for a delete after it.
+	 */
+	if ((HeapTupleHeaderXminCommitted(tuple->t_data) || HeapTupleHeaderXminFrozen(tuple->t_data)) &&
+	    (tuple->t_data->t_infomask & HEAP_XMAX_INVALID))
+		return TUPLE_LIVE;
 	LockBuffer(heap_slot->buffer, BUFFER_LOCK_SHARE);
 	state = HeapTupleSatisfiesVacuum(tuple, oldest_xmin, heap_slot->buffer);
 	LockBuffer(heap_slot->buffer, BUFFER_LOCK_UNLOCK);
