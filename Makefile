@@ -16,7 +16,7 @@ CORE_OBJS = core/bf_util.o core/bf_format.o core/bf_format_layered.o core/bf_bit
 	core/bf_text.o core/bf_runtime.o core/bf_layered.o core/bf_stretches.o core/bf_spark.o \
 	core/bf_guava.o core/bf_parquet.o core/bf_parquet_thrift.o core/bf_makers.o \
 	core/bf_format_window.o core/bf_window.o core/bf_window_sizing.o core/bf_text_tables.o
-CORE_HEADERS = core/bf_core.h core/bf_format.h core/bf_format_layered.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
+CORE_HEADERS = core/bf_window_scan.h core/bf_core.h core/bf_format.h core/bf_format_layered.h core/bf_util.h core/bf_hash.h core/bf_bits.h \
 	core/bf_layouts.h core/bf_runtime.h core/bf_stretches.h core/bf_spark.h core/bf_guava.h \
 	core/bf_parquet.h core/bf_makers.h core/bf_format_window.h core/bf_window.h core/bf_text_tables.h
 # the type's room (src/), the runtime filters' room (src/runtime/ and its

@@ -10,6 +10,7 @@
  * its remainder, so that no generation near the ends of int64 overflows.
  */
 #include "bf_window.h"
+#include "bf_window_scan.h"
 #include "bf_bits.h"
 #include "bf_hash.h"
 #include "bf_util.h"
@@ -27,27 +28,16 @@ mod_slices(int64_t n, unsigned s)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define WINDOW_PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 0)
-#define WINDOW_PREFETCH_READ(p) __builtin_prefetch((p), 0, 3)
 #else
 #define WINDOW_PREFETCH_WRITE(p) ((void) (p))
-#define WINDOW_PREFETCH_READ(p) ((void) (p))
 #endif
 
-/* A value's probe of one filter: where its bit lies in each slot. */
-typedef struct window_probe
-{
-	const uint8_t *data;
-	uint64_t slice_bits;
-	uint64_t x, y; /* bf_hash.h's */
-	unsigned slices;
-	unsigned now; /* G mod S: the newest slice's slot */
-} window_probe;
-
-static inline window_probe
+/* A value's probe of view, its shape w. */
+static inline bf_window_probe
 probe_start(const bf_view *view, const bf_window_shape *w, uint64_t h)
 {
 	bf_hash_state s = bf_hash_start(h);
-	window_probe p;
+	bf_window_probe p;
 
 	p.data = view->data;
 	p.slice_bits = w->slice_bits;
@@ -58,79 +48,23 @@ probe_start(const bf_view *view, const bf_window_shape *w, uint64_t h)
 	return p;
 }
 
-/* The value's bit in slot `slot`, as a position in the data. */
-static inline uint64_t
-bit_in_slot(const window_probe *p, unsigned slot)
-{
-	return (uint64_t) slot * p->slice_bits +
-	       bf_reduce(p->x + (uint64_t) slot * p->y, p->slice_bits);
-}
-
-/* Slot (now - back) mod S, for back < S: no division on a probe's path. */
-static inline unsigned
-slot_back(unsigned now, unsigned back, unsigned slices)
-{
-	return now >= back ? now - back : now + slices - back;
-}
-
-/* Whether the slice of age a (< S) holds the value's bit. */
-static inline bool
-held_at_age(const window_probe *p, unsigned age)
-{
-	uint64_t bit = bit_in_slot(p, slot_back(p->now, age, p->slices));
-
-	return (p->data[bit >> 3] >> (bit & 7)) & 1;
-}
-
 bool
 bf_window_contains(const bf_view *view, uint64_t h)
 {
 	bf_window_shape w;
-	window_probe p;
-	unsigned k, end;
+	bf_window_probe p;
 
 	assert(view->p.layout == BF_LAYOUT_WINDOW);
 	bf_window_get(view, &w);
 	p = probe_start(view, &w, h);
-	k = w.hashes;
-	/*
-	 * A run of k set slices, by age.  Look at the last age a run ending
-	 * there could have (end); if clear, no run covers it, and the next
-	 * candidate ends k further.  If set, count the set ages just before it
-	 * and after it: a run of k is found, or the clear age after it moves
-	 * the next candidate past it.  An absent value costs about S / k
-	 * probes, most of them one each.
-	 */
-	end = k - 1;
-	while (end < w.slices)
-	{
-		unsigned run = 1, a;
-
-		/* the next candidate's line requested now: the two misses overlap */
-		if (end + k < w.slices)
-			WINDOW_PREFETCH_READ(p.data +
-			                     (bit_in_slot(&p, slot_back(p.now, end + k, p.slices)) >> 3));
-		if (!held_at_age(&p, end))
-		{
-			end += k;
-			continue;
-		}
-		for (a = end; a > 0 && run < k && held_at_age(&p, a - 1); a--)
-			run++;
-		for (a = end + 1; run < k && a < w.slices && held_at_age(&p, a); a++)
-			run++;
-		if (run >= k)
-			return true;
-		end = a + k; /* a: the clear age (or S) that ended the run */
-	}
-	return false;
+	return bf_window_scan(&p, w.hashes);
 }
 
 unsigned
 bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 {
 	bf_window_shape w;
-	window_probe p;
+	bf_window_probe p;
 	unsigned first, age, added = 0;
 	uint64_t count;
 
@@ -152,7 +86,7 @@ bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 		unsigned n = 0;
 
 		for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
-			bits[n++] = bit_in_slot(&p, slot_back(first, j, w.slices));
+			bits[n++] = bf_window_bit_in_slot(&p, bf_window_slot_back(first, j, w.slices));
 		for (unsigned i = 0; i < n; i++)
 		{
 			uint8_t *byte = &view->data[bits[i] >> 3];
@@ -204,7 +138,7 @@ bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generat
 				view->data[bits[j] >> 3] |= (uint8_t) (1u << (bits[j] & 7));
 		if (i < n)
 		{
-			window_probe p = probe_start(view, &w, hashes[i]);
+			bf_window_probe p = probe_start(view, &w, hashes[i]);
 			unsigned first = mod_slices(generations[i], w.slices), m = 0;
 			unsigned age = (unsigned) ((uint64_t) w.generation - (uint64_t) generations[i]);
 
@@ -212,7 +146,7 @@ bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generat
 			/* the slices bf_window_add writes, in its order */
 			for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
 			{
-				bits[m] = bit_in_slot(&p, slot_back(first, j, w.slices));
+				bits[m] = bf_window_bit_in_slot(&p, bf_window_slot_back(first, j, w.slices));
 				WINDOW_PREFETCH_WRITE(view->data + (bits[m] >> 3));
 				m++;
 			}

@@ -1158,55 +1158,71 @@ function kindOf(value) {
 
 // src/probe_wasm.js
 var PROBE_WASM = [
-  "AGFzbQEAAAABHwVgAAF/YAZ/f39/f38AYAR/f39/AGACf38Bf2ABfwADCAcAAAABAgMEBAUBcAEB",
-  "AQUDAQABBg8CfwFBoIoBC38AQaCKAQsHeAkGbWVtb3J5AgAJYmZfaGFzaGVzAAAHYmZfaGVsZAAB",
-  "CGJmX2JhdGNoAAINYmZfc2V0X2ZpbHRlcgADDGJmX3NldF9sYXllcgAEDGJmX3Byb2JlX29uZQAF",
-  "DmJmX3Byb2JlX2JhdGNoAAYLX19oZWFwX2Jhc2UDAQrzEwcIAEGAiICAAAsIAEGAmICAAAsFAEGA",
-  "AgtLAEEAIAQ2ApCagIAAQQAgATYChJqAgABBACAANgKAmoCAAEEAIAVBwAAgBUHAAEkbNgKUmoCA",
-  "AEEAIAOtQiCGIAKthDcDiJqAgAALPwACQCAAQT9LDQAgAEEDdEGYnICAAGogAq03AwAgAEECdCIA",
-  "QZiagIAAaiABNgIAIABBmKCAgABqIAM2AgALC4MGBQN+A38CfgR/AX4gAa0iAkIghiAArYQiAyAC",
-  "QgGIhULNmdbq/vrrqH9+IgJCIYggAoVC09iX1OG/rudEfiIEQiGIIASFIQIgA0KV+Kn6l7fem55/",
-  "hSIDQiGIIAOFQs2Z1ur++uuof34iA0IhiCADhULT2JfU4b+u50R+IgNCIYggA4UhA0EAIQUCQAJA",
-  "AkBBACgCgJqAgAAiBkF/akECSQ0AQQAoApSagIAAIgdFDQIgBEIgiCEIIAJC/////w+DIQlBACEK",
-  "QQAoAoSagIAAIQtBASEFDAELQQAhDAJAQQAoApCagIAAIgFFDQBBACgChJqAgAAhDUEAIQBBACkD",
-  "iJqAgAAiBEIgiCEIIARC/////w+DIQkgBkECRyEGQQEhDANAIAJCIIgiBCAJfiIOQiCIIAQgCH58",
-  "IA5C/////w+DIAJC/////w+DIgQgCH58IAQgCX5CIIh8QiCIfCEEAkACQCAGDQAgDSAEQgGIp2ot",
-  "AAAgBKdBAnRBBHF2QQ9xDQEMAwsgDSAEQgOIp2otAAAgBKdBB3F2QQFxRQ0CCyACIAN8IQIgAEEB",
-  "aiIAIAFJIQwgASAARw0ACwsgDEEBcyEFDAELA0AgCkECdCIAQZiggIAAaigCACIBRQ0BIAsgAEGY",
-  "moCAAGooAgBqIApBA3RBmJyAgABqKQMAIgJC/////w+DIgQgCH4iDkIgiCACQiCIIgIgCH58IA5C",
-  "/////w+DIAIgCX58IAQgCX5CIIh8QiCIfKdBBnRqIQ1BACEAQQEhBiADIQIgAyEEA0AgAEEHbiEM",
-  "AkAgAEUNACAMQQdsIABHDQAgBELP1tO+0ser2UJ8IgJCIYggAoVCzZnW6v7666h/fiICQiGIIAKF",
-  "QtPYl9Thv67nRH4iAkIhiCAChSIEIQILAkAgDSACQjqIp2otAAAgAkI3iKdBB3F2QQFxRQ0AIAJC",
-  "CYYhAiAAQQFqIgAgAUkhBiABIABHDQELCyAGQQFxRQ0BIApBAWoiCiAHSSEFIAogB0cNAAsLIAVB",
-  "AXELxwwGBX8Cfgd/A34EfwF+IABBgAIgAEGAAkkbIQFBACgChJqAgAAhAgJAAkBBACgCgJqAgAAi",
-  "A0F/akECSQ0AAkAgAUUNACABQQN0IQRBgJiAgAAhBUEAIQADQCAFQQA6AAAgAEGgooCAAGogAEGA",
-  "iICAAGopAwAiBkIhiCAGhULNmdbq/vrrqH9+IgdCIYggB4VC09iX1OG/rudEfiIHQiGIIAeFNwMA",
-  "IABBoLKAgABqIAZClfip+pe33puef4UiBkIhiCAGhULNmdbq/vrrqH9+IgZCIYggBoVC09iX1OG/",
-  "rudEfiIGQiGIIAaFNwMAIAVBAWohBSAEIABBCGoiAEcNAAsLQQAoApSagIAAIghFDQEgAUEDdCEJ",
-  "IAFB/ANxIQogAUEDcSELIAFBf2pBA0khDEEAIQ1BACEOA0ACQAJAIAFFDQAgDUEDdEGYnICAAGop",
-  "AwAiB0IgiCEGIAdC/////w+DIQcgDUECdCIDQZiagIAAaigCACEEQQAhAEGgwoCAACEFA0AgBSAH",
-  "IABBoKKAgABqKQMAIg9CIIgiEH4iEUIgiCAGIBB+fCARQv////8PgyAGIA9C/////w+DIg9+fCAH",
-  "IA9+QiCIfEIgiHynQQZ0IARqNgIAIAVBBGohBSAJIABBCGoiAEcNAAsgAUUNAEEAIQUCQCAMDQBB",
-  "ACEFQaDCgIAAIQADQCAOIAIgACgCAGotAABqIAIgAEEEaigCAGotAABqIAIgAEEIaigCAGotAABq",
-  "IAIgAEEMaigCAGotAABqIQ4gAEEQaiEAIAogBUEEaiIFRw0ACwsCQCALRQ0AIAVBAnRBoMKAgABq",
-  "IQAgCyEFA0AgDiACIAAoAgBqLQAAaiEOIABBBGohACAFQX9qIgUNAAsLQQAgDjYCmKKAgAAgAUUN",
-  "ASADQZiggIAAaiESQQAhEwNAAkAgE0GAmICAAGoiFC0AAA0AAkACQCASKAIAIgUNAEEAIQMMAQsg",
-  "AiATQQJ0QaDCgIAAaigCAGohFUEAIQBBASEDIBNBA3RBoLKAgABqKQMAIgYhBwNAIABBB24hBAJA",
-  "IABFDQAgBEEHbCAARw0AIAdCz9bTvtLHq9lCfCIGQiGIIAaFQs2Z1ur++uuof34iBkIhiCAGhULT",
-  "2JfU4b+u50R+IgZCIYggBoUiByEGCyAVIAZCOoinai0AACAGQjeIp0EHcXZBAXFFDQEgBkIJhiEG",
-  "IABBAWoiACAFSSEDIAUgAEcNAAsLIBQgA0F/c0EBcToAAAsgE0EBaiITIAFHDQAMAgsLQQAgDjYC",
-  "mKKAgAALIA1BAWoiDSAIRw0ADAILCwJAIAENAEEAQQA2ApiigIAADwtCAUIDIANBAkYbIRYgAUED",
-  "dCEEQQAhAEEAKQOImoCAACIGQiCIIQcgBkL/////D4MhD0EAIQUDQCAFIAIgAEGAiICAAGopAwAi",
-  "BkIhiCAGhULNmdbq/vrrqH9+IgZCIYggBoVC09iX1OG/rudEfiIGQiCIIhAgD34iEUIgiCAQIAd+",
-  "fCARQv////8PgyAGQiGIIAZC/////w+DhSIGIAd+fCAGIA9+QiCIfEIgiHwgFoinai0AAGohBSAE",
-  "IABBCGoiAEcNAAtBACEVQQAgBTYCmKKAgAAgAUUNAEEAKQOImoCAACIGQiCIIQ8gBkL/////D4Mh",
-  "EEEAKAKQmoCAACEFIANBAkchAwNAAkACQCAFDQBBACEEDAELIBVBA3RBgIiAgABqKQMAIgZClfip",
-  "+pe33puef4UiB0IhiCAHhULNmdbq/vrrqH9+IgdCIYggB4VC09iX1OG/rudEfiIHQiGIIAeFIRYg",
-  "BkIhiCAGhULNmdbq/vrrqH9+IgZCIYggBoVC09iX1OG/rudEfiIGQiGIIAaFIQZBACEAQQEhBANA",
-  "IAZCIIgiByAQfiIRQiCIIAcgD358IBFC/////w+DIAZC/////w+DIgcgD358IAcgEH5CIIh8QiCI",
-  "fCEHAkACQCADDQAgAiAHQgGIp2otAAAgB6dBAnRBBHF2QQ9xDQEMAwsgAiAHQgOIp2otAAAgB6dB",
-  "B3F2QQFxRQ0CCyAGIBZ8IQYgAEEBaiIAIAVJIQQgBSAARw0ACwsgFUGAmICAAGogBEF/c0EBcToA",
-  "ACAVQQFqIhUgAUcNAAsLCw=="
+  "AGFzbQEAAAABLgdgAAF/YAZ/f39/f38AYAR/f39/AGACf38Bf2ABfwBgBX9/f39/AGADf39/AX8D",
+  "CgkAAAABAgMEBQYEBQFwAQEBBQMBAAEGDwJ/AUHAigELfwBBwIoBCweaAQsGbWVtb3J5AgAJYmZf",
+  "aGFzaGVzAAAHYmZfaGVsZAABCGJmX2JhdGNoAAINYmZfc2V0X2ZpbHRlcgADDGJmX3NldF9sYXll",
+  "cgAEDGJmX3Byb2JlX29uZQAFDmJmX3Byb2JlX2JhdGNoAAYNYmZfc2V0X3dpbmRvdwAHD2JmX3dp",
+  "bmRvd19wcm9iZQAIC19faGVhcF9iYXNlAwEKzBoJCABBgIiAgAALCABBgJiAgAALBQBBgAILSwBB",
+  "ACAENgKQmoCAAEEAIAE2AoSagIAAQQAgADYCgJqAgABBACAFQcAAIAVBwABJGzYClJqAgABBACAD",
+  "rUIghiACrYQ3A4iagIAACz8AAkAgAEE/Sw0AIABBA3RBmJyAgABqIAKtNwMAIABBAnQiAEGYmoCA",
+  "AGogATYCACAAQZiggIAAaiADNgIACwuDBgUDfgN/An4EfwF+IAGtIgJCIIYgAK2EIgMgAkIBiIVC",
+  "zZnW6v7666h/fiICQiGIIAKFQtPYl9Thv67nRH4iBEIhiCAEhSECIANClfip+pe33puef4UiA0Ih",
+  "iCADhULNmdbq/vrrqH9+IgNCIYggA4VC09iX1OG/rudEfiIDQiGIIAOFIQNBACEFAkACQAJAQQAo",
+  "AoCagIAAIgZBf2pBAkkNAEEAKAKUmoCAACIHRQ0CIARCIIghCCACQv////8PgyEJQQAhCkEAKAKE",
+  "moCAACELQQEhBQwBC0EAIQwCQEEAKAKQmoCAACIBRQ0AQQAoAoSagIAAIQ1BACEAQQApA4iagIAA",
+  "IgRCIIghCCAEQv////8PgyEJIAZBAkchBkEBIQwDQCACQiCIIgQgCX4iDkIgiCAEIAh+fCAOQv//",
+  "//8PgyACQv////8PgyIEIAh+fCAEIAl+QiCIfEIgiHwhBAJAAkAgBg0AIA0gBEIBiKdqLQAAIASn",
+  "QQJ0QQRxdkEPcQ0BDAMLIA0gBEIDiKdqLQAAIASnQQdxdkEBcUUNAgsgAiADfCECIABBAWoiACAB",
+  "SSEMIAEgAEcNAAsLIAxBAXMhBQwBCwNAIApBAnQiAEGYoICAAGooAgAiAUUNASALIABBmJqAgABq",
+  "KAIAaiAKQQN0QZicgIAAaikDACICQv////8PgyIEIAh+Ig5CIIggAkIgiCICIAh+fCAOQv////8P",
+  "gyACIAl+fCAEIAl+QiCIfEIgiHynQQZ0aiENQQAhAEEBIQYgAyECIAMhBANAIABBB24hDAJAIABF",
+  "DQAgDEEHbCAARw0AIARCz9bTvtLHq9lCfCICQiGIIAKFQs2Z1ur++uuof34iAkIhiCAChULT2JfU",
+  "4b+u50R+IgJCIYggAoUiBCECCwJAIA0gAkI6iKdqLQAAIAJCN4inQQdxdkEBcUUNACACQgmGIQIg",
+  "AEEBaiIAIAFJIQYgASAARw0BCwsgBkEBcUUNASAKQQFqIgogB0khBSAKIAdHDQALCyAFQQFxC8cM",
+  "BgV/An4HfwN+BH8BfiAAQYACIABBgAJJGyEBQQAoAoSagIAAIQICQAJAQQAoAoCagIAAIgNBf2pB",
+  "AkkNAAJAIAFFDQAgAUEDdCEEQYCYgIAAIQVBACEAA0AgBUEAOgAAIABBoKKAgABqIABBgIiAgABq",
+  "KQMAIgZCIYggBoVCzZnW6v7666h/fiIHQiGIIAeFQtPYl9Thv67nRH4iB0IhiCAHhTcDACAAQaCy",
+  "gIAAaiAGQpX4qfqXt96bnn+FIgZCIYggBoVCzZnW6v7666h/fiIGQiGIIAaFQtPYl9Thv67nRH4i",
+  "BkIhiCAGhTcDACAFQQFqIQUgBCAAQQhqIgBHDQALC0EAKAKUmoCAACIIRQ0BIAFBA3QhCSABQfwD",
+  "cSEKIAFBA3EhCyABQX9qQQNJIQxBACENQQAhDgNAAkACQCABRQ0AIA1BA3RBmJyAgABqKQMAIgdC",
+  "IIghBiAHQv////8PgyEHIA1BAnQiA0GYmoCAAGooAgAhBEEAIQBBoMKAgAAhBQNAIAUgByAAQaCi",
+  "gIAAaikDACIPQiCIIhB+IhFCIIggBiAQfnwgEUL/////D4MgBiAPQv////8PgyIPfnwgByAPfkIg",
+  "iHxCIIh8p0EGdCAEajYCACAFQQRqIQUgCSAAQQhqIgBHDQALIAFFDQBBACEFAkAgDA0AQQAhBUGg",
+  "woCAACEAA0AgDiACIAAoAgBqLQAAaiACIABBBGooAgBqLQAAaiACIABBCGooAgBqLQAAaiACIABB",
+  "DGooAgBqLQAAaiEOIABBEGohACAKIAVBBGoiBUcNAAsLAkAgC0UNACAFQQJ0QaDCgIAAaiEAIAsh",
+  "BQNAIA4gAiAAKAIAai0AAGohDiAAQQRqIQAgBUF/aiIFDQALC0EAIA42ApiigIAAIAFFDQEgA0GY",
+  "oICAAGohEkEAIRMDQAJAIBNBgJiAgABqIhQtAAANAAJAAkAgEigCACIFDQBBACEDDAELIAIgE0EC",
+  "dEGgwoCAAGooAgBqIRVBACEAQQEhAyATQQN0QaCygIAAaikDACIGIQcDQCAAQQduIQQCQCAARQ0A",
+  "IARBB2wgAEcNACAHQs/W077Sx6vZQnwiBkIhiCAGhULNmdbq/vrrqH9+IgZCIYggBoVC09iX1OG/",
+  "rudEfiIGQiGIIAaFIgchBgsgFSAGQjqIp2otAAAgBkI3iKdBB3F2QQFxRQ0BIAZCCYYhBiAAQQFq",
+  "IgAgBUkhAyAFIABHDQALCyAUIANBf3NBAXE6AAALIBNBAWoiEyABRw0ADAILC0EAIA42ApiigIAA",
+  "CyANQQFqIg0gCEcNAAwCCwsCQCABDQBBAEEANgKYooCAAA8LQgFCAyADQQJGGyEWIAFBA3QhBEEA",
+  "IQBBACkDiJqAgAAiBkIgiCEHIAZC/////w+DIQ9BACEFA0AgBSACIABBgIiAgABqKQMAIgZCIYgg",
+  "BoVCzZnW6v7666h/fiIGQiGIIAaFQtPYl9Thv67nRH4iBkIgiCIQIA9+IhFCIIggECAHfnwgEUL/",
+  "////D4MgBkIhiCAGQv////8Pg4UiBiAHfnwgBiAPfkIgiHxCIIh8IBaIp2otAABqIQUgBCAAQQhq",
+  "IgBHDQALQQAhFUEAIAU2ApiigIAAIAFFDQBBACkDiJqAgAAiBkIgiCEPIAZC/////w+DIRBBACgC",
+  "kJqAgAAhBSADQQJHIQMDQAJAAkAgBQ0AQQAhBAwBCyAVQQN0QYCIgIAAaikDACIGQpX4qfqXt96b",
+  "nn+FIgdCIYggB4VCzZnW6v7666h/fiIHQiGIIAeFQtPYl9Thv67nRH4iB0IhiCAHhSEWIAZCIYgg",
+  "BoVCzZnW6v7666h/fiIGQiGIIAaFQtPYl9Thv67nRH4iBkIhiCAGhSEGQQAhAEEBIQQDQCAGQiCI",
+  "IgcgEH4iEUIgiCAHIA9+fCARQv////8PgyAGQv////8PgyIHIA9+fCAHIBB+QiCIfEIgiHwhBwJA",
+  "AkAgAw0AIAIgB0IBiKdqLQAAIAenQQJ0QQRxdkEPcQ0BDAMLIAIgB0IDiKdqLQAAIAenQQdxdkEB",
+  "cUUNAgsgBiAWfCEGIABBAWoiACAFSSEEIAUgAEcNAAsLIBVBgJiAgABqIARBf3NBAXE6AAAgFUEB",
+  "aiIVIAFHDQALCws2AEEAIAA2AqDKgIAAQQAgAzYCsMqAgABBACAENgK4yoCAAEEAIAKtQiCGIAGt",
+  "hDcDqMqAgAALoAYHBH8EfgN/AX4BfwN+An9BASEDAkBBACgCsMqAgAAiBCACTQ0AQQAoArjKgIAA",
+  "IgVFDQAgBSAESw0AQQAhAyAFQX9qIgYgBE8NACABrSIHQiCGIACthCIIIAdCAYiFQs2Z1ur++uuo",
+  "f34iB0IhiCAHhULT2JfU4b+u50R+IgdCIYggB4UhCSAIQpX4qfqXt96bnn+FIgdCIYggB4VCzZnW",
+  "6v7666h/fiIHQiGIIAeFQtPYl9Thv67nRH4iB0IhiCAHhSEKQQAoAqDKgIAAIQsgAkF/aiEMIAJB",
+  "AWohDUEAKQOoyoCAACIOQiCIIQcgDkL/////D4MhCCAFQQJJIQ8DQCAGIAVqIgAgBE8aAkAgCyAK",
+  "IAIgBmsgBEEAIAIgBkkbaq0iEH4gCXwiEUIgiCISIAd+IA4gEH58IBIgCH4iEEIgiHwgEEL/////",
+  "D4MgEUL/////D4MiECAHfnwgECAIfkIgiHxCIIh8IhBCA4inai0AACAQp0EHcXZBAXFFDQBBASED",
+  "QQEhAQJAIA8NAEEBIQEgBkUNACAGQX9qIQAgDSAGayETQQEhAQNAIAsgCiAEQQAgACACSxsgE2qt",
+  "IhB+IAl8IhFCIIgiEiAHfiAOIBB+fCASIAh+IhBCIIh8IBBC/////w+DIBFC/////w+DIhAgB358",
+  "IBAgCH5CIIh8QiCIfCIQQgOIp2otAAAgEKdBB3F2QQFxRQ0BIAFBAWohASAARQ0BIABBf2ohACAT",
+  "QQFqIRMgASAFSQ0ACwsgASAFTw0CIAQgBkEBaiIAIAQgAEsbIRQgBSABayETIAwgBmshAQJAA0Ag",
+  "ACAETw0BAkAgCyAKIARBACAAIAJLGyABaq0iEH4gCXwiEUIgiCISIAd+IA4gEH58IBIgCH4iEEIg",
+  "iHwgEEL/////D4MgEUL/////D4MiECAHfnwgECAIfkIgiHxCIIh8IhBCA4inai0AACAQp0EHcXZB",
+  "AXFFDQBBASEDIABBAWohACABQX9qIQEgE0F/aiITRQ0FDAELCyAAIRQLIBQgBWohAAsgACEGIAAg",
+  "BEkNAAtBACEDCyADCw=="
 ].join("");
 
 // src/wasm.js
@@ -1263,6 +1279,28 @@ function wasmProbe(p, batch) {
     held: new Uint8Array(buffer, ex.bf_held(), batch),
     data
   };
+}
+function wasmWindow(p, sliceBits) {
+  if (p.layout !== WINDOW || !littleEndian2)
+    return null;
+  const module2 = probeModule();
+  if (module2 === null)
+    return null;
+  let ex, at;
+  try {
+    ex = new WebAssembly.Instance(module2, {}).exports;
+    at = ex.__heap_base.value + 63 & ~63;
+    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
+    if (need > have)
+      ex.memory.grow(Math.ceil((need - have) / 65536));
+  } catch {
+    return null;
+  }
+  const data = new Uint8Array(ex.memory.buffer, at, p.data.length);
+  data.set(p.data);
+  const hi = Math.floor(sliceBits / TWO32);
+  ex.bf_set_window(at, sliceBits - hi * TWO32, hi, p.k, p.window.hashes);
+  return { probe: ex.bf_window_probe, data };
 }
 
 // src/probe.js
@@ -2380,7 +2418,10 @@ var WindowFilter = class {
   // the last kind of value hashed, and its hasher (most adds and probes are of one kind)
   #lastKind = "";
   #lastFn = null;
-  constructor(parsed, type = null) {
+  // the WebAssembly probe ((lo, hi, now) => 1 or 0), whose memory holds the
+  // data this filter reads and writes (parsed.data is its view), or null
+  #wasmProbe = null;
+  constructor(parsed, type = null, useWasm = true) {
     this.#p = parsed;
     this.#type = type;
     this.#S = parsed.k;
@@ -2388,6 +2429,11 @@ var WindowFilter = class {
     this.#sliceBits = parsed.m / parsed.k;
     this.#pending = new Float64Array(parsed.k);
     this.#setNow();
+    const wasm = useWasm ? wasmWindow(parsed, this.#sliceBits) : null;
+    if (wasm !== null) {
+      parsed.data = wasm.data;
+      this.#wasmProbe = wasm.probe;
+    }
   }
   #setNow() {
     const S = BigInt(this.#S);
@@ -2427,7 +2473,7 @@ var WindowFilter = class {
     const type = options?.type === void 0 ? null : sqlType(options.type);
     if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
       throw fail4(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
-    return new WindowFilter(parsed, type);
+    return new WindowFilter(parsed, type, options?.wasm !== false);
   }
   /**
    * An empty window filter, as the server's bloom_window: options.type (an
@@ -2440,7 +2486,7 @@ var WindowFilter = class {
   static create(options) {
     if (options === null || typeof options !== "object")
       throw fail4('WindowFilter.create takes an object, as { type: "text", capacity: 10000, generations: 24 }');
-    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at } = options;
+    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at, wasm } = options;
     const t = sqlType(type);
     const cap = typeof capacity === "bigint" ? Number(capacity) : capacity;
     if (typeof cap !== "number" || !Number.isSafeInteger(cap) || cap < 1)
@@ -2477,7 +2523,15 @@ var WindowFilter = class {
       window: { hashes, capacity: BigInt(cap), generation, interval, counts: new BigUint64Array(k) },
       size: payloadSize(WINDOW, k, BigInt(m), 0, 0)
     };
-    return new WindowFilter(parsed, t);
+    return new WindowFilter(parsed, t, wasm !== false);
+  }
+  /**
+   * What answers the probes: "webassembly" (wasm/probe.c, the core's own
+   * scan) or "javascript" (where WebAssembly is unavailable, or with
+   * options.wasm = false).  The same answers.
+   */
+  get probeEngine() {
+    return this.#wasmProbe !== null ? "webassembly" : "javascript";
   }
   #shape() {
     return { S: this.#S, hashes: this.#k, generations: this.#S - this.#k + 1, sliceBits: this.#sliceBits, now: this.#now };
@@ -2508,7 +2562,7 @@ var WindowFilter = class {
       elementFamily: p.elemlen === 0 ? null : p.elem
     };
   }
-  // the hash of value (as the family hashes it), or null where no filter of it holds it
+  // the value's 64-bit hash ([hi, lo] as the family hashes it), or null where no filter of it holds it
   #hash(value, adding) {
     const p = this.#p;
     if (this.#type !== null && (value = this.#type.convert(value, adding)) === NEVER)
@@ -2524,7 +2578,7 @@ var WindowFilter = class {
     else {
       const family = p.elemlen !== 0 ? p.elem : this.#type !== null ? this.#type.family : defaultFamily(value, kind);
       fn = hasherFor(family, value, kind);
-      const h2 = fn(value, 0, 0);
+      const h = fn(value, 0, 0);
       if (p.elemlen === 0) {
         p.elem = family;
         p.elemlen = new TextEncoder().encode(family).length;
@@ -2532,21 +2586,21 @@ var WindowFilter = class {
       }
       this.#lastKind = kind;
       this.#lastFn = fn;
-      hashXY(h2[0] | 0, h2[1] | 0);
-      return XY;
+      return h;
     }
-    const h = fn(value, 0, 0);
-    hashXY(h[0] | 0, h[1] | 0);
-    return XY;
+    return fn(value, 0, 0);
   }
   /** Whether value may have been added within the window (false is certain). */
   contains(value) {
     if (value === null || value === void 0)
       return false;
-    const xy = this.#hash(value, false);
-    if (xy === null)
+    const h = this.#hash(value, false);
+    if (h === null)
       return false;
-    const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
+    if (this.#wasmProbe !== null)
+      return this.#wasmProbe(h[1] | 0, h[0] | 0, this.#now) === 1;
+    hashXY(h[0] | 0, h[1] | 0);
+    const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3];
     const S = this.#S, k = this.#k, now = this.#now, sliceBits = this.#sliceBits, d = this.#p.data;
     let end = k - 1;
     while (end < S) {
@@ -2584,20 +2638,21 @@ var WindowFilter = class {
     if (value === null || value === void 0 || at === null)
       return this;
     const w = this.#p.window, S = this.#S;
-    let age = 0;
+    let age = 0, h;
     if (at !== void 0) {
       if (w.interval === 0n)
         throw fail4("this window filter's generations are not times: add(value) adds to its current generation");
       const r = floorDiv(micros(at), w.interval);
       if (r < w.generation && w.generation - r >= BigInt(S))
         return this;
-      if (this.#hash(value, true) === null)
+      if ((h = this.#hash(value, true)) === null)
         return this;
       if (r > w.generation)
         this.#advanceTo(r);
       age = Number(w.generation - r);
-    } else if (this.#hash(value, true) === null)
+    } else if ((h = this.#hash(value, true)) === null)
       return this;
+    hashXY(h[0] | 0, h[1] | 0);
     const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3], d = this.#p.data;
     const first = this.#now >= age ? this.#now - age : this.#now + S - age;
     for (let j = 0; j < this.#k && age + j < S; j++) {
@@ -2671,10 +2726,11 @@ var WindowFilter = class {
     if (wb.generation < wa.generation)
       b.#advanceTo(wa.generation);
     const type = this.#type !== null && other.#type !== null && this.#type.name === other.#type.name ? this.#type : null;
+    const useWasm = this.#wasmProbe !== null;
     if (pb.elemlen === 0)
-      return new WindowFilter(pa, type);
+      return new WindowFilter(pa, type, useWasm);
     if (pa.elemlen === 0)
-      return new WindowFilter(pb, type);
+      return new WindowFilter(pb, type, useWasm);
     for (let i = 0; i < pa.data.length; i++)
       pa.data[i] |= pb.data[i];
     for (let slot = 0; slot < pa.k; slot++) {
@@ -2682,7 +2738,7 @@ var WindowFilter = class {
       wa.counts[slot] = sum > INT64_MAX4 ? INT64_MAX4 : sum;
     }
     pa.n = pa.n + pb.n > INT64_MAX4 ? INT64_MAX4 : pa.n + pb.n;
-    return new WindowFilter(pa, type);
+    return new WindowFilter(pa, type, useWasm);
   }
   /** The binary form, as bloom_send gives it. */
   toBytes() {

@@ -160,7 +160,8 @@ export type WindowTime = Date | bigint;
  */
 export declare class WindowFilter {
   /** Reads the binary or text form (BloomFilterError for another layout, or a malformed value). */
-  static from(input: Uint8Array | string, options?: { type?: string }): WindowFilter;
+  /** options.wasm = false probes in JavaScript even where WebAssembly is available (the same answers). */
+  static from(input: Uint8Array | string, options?: { type?: string; wasm?: boolean }): WindowFilter;
   /**
    * An empty one, as bloom_window(capacity, falsePositiveRate, generations
    * [, generationLength, at]) makes it (generationLength in microseconds).
@@ -172,7 +173,10 @@ export declare class WindowFilter {
     generations?: number;
     generationLength?: bigint | number;
     at?: WindowTime;
+    wasm?: boolean;
   }): WindowFilter;
+  /** "webassembly" (the core's scan) or "javascript": what answers its probes. */
+  readonly probeEngine: "webassembly" | "javascript";
   /** Whether the value may have been added within the window; false is certain. */
   contains(value: Probe): boolean;
   /**

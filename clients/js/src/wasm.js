@@ -72,3 +72,31 @@ export function wasmProbe(p, batch) {
     data,
   };
 }
+
+/**
+ * The WebAssembly probe of a window filter (parsed, its slices' bits
+ * sliceBits): the core's scan (core/bf_window_scan.h) on a copy of its data
+ * in the instance's memory, which the caller then reads and writes in
+ * place of its own (the memory never grows again: the view stays valid).
+ * null where WebAssembly is unavailable, its memory cannot hold the
+ * filter, or the host is big-endian.
+ */
+export function wasmWindow(p, sliceBits) {
+  if (p.layout !== F.WINDOW || !littleEndian) return null;
+  const module = probeModule();
+  if (module === null) return null;
+  let ex, at;
+  try {
+    ex = new WebAssembly.Instance(module, {}).exports;
+    at = (ex.__heap_base.value + 63) & ~63;
+    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
+    if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
+  } catch {
+    return null; // a RangeError: no memory of that size here
+  }
+  const data = new Uint8Array(ex.memory.buffer, at, p.data.length);
+  data.set(p.data);
+  const hi = Math.floor(sliceBits / TWO32);
+  ex.bf_set_window(at, sliceBits - hi * TWO32, hi, p.k, p.window.hashes);
+  return { probe: ex.bf_window_probe, data }; // probe: (lo, hi, now) => 1 or 0
+}

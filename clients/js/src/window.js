@@ -14,6 +14,7 @@ import { XY, hashXY, reduce } from "./probe.js";
 import { windowFppOfFills, windowSizeFor } from "./sizing.js";
 import { NEVER, sqlType } from "./types.js";
 import { checkProbeOfEmpty, defaultFamily, hasherFor, kindOf } from "./values.js";
+import { wasmWindow } from "./wasm.js";
 
 const INT64_MAX = (1n << 63n) - 1n, INT64_MIN = -(1n << 63n);
 const TWO32 = 4294967296, SMALL_SLICE = 2 ** 21;
@@ -79,8 +80,11 @@ export class WindowFilter {
   // the last kind of value hashed, and its hasher (most adds and probes are of one kind)
   #lastKind = "";
   #lastFn = null;
+  // the WebAssembly probe ((lo, hi, now) => 1 or 0), whose memory holds the
+  // data this filter reads and writes (parsed.data is its view), or null
+  #wasmProbe = null;
 
-  constructor(parsed, type = null) {
+  constructor(parsed, type = null, useWasm = true) {
     this.#p = parsed;
     this.#type = type;
     this.#S = parsed.k;
@@ -88,6 +92,11 @@ export class WindowFilter {
     this.#sliceBits = parsed.m / parsed.k;
     this.#pending = new Float64Array(parsed.k);
     this.#setNow();
+    const wasm = useWasm ? wasmWindow(parsed, this.#sliceBits) : null;
+    if (wasm !== null) {
+      parsed.data = wasm.data;
+      this.#wasmProbe = wasm.probe;
+    }
   }
 
   #setNow() {
@@ -125,7 +134,7 @@ export class WindowFilter {
     const type = options?.type === undefined ? null : sqlType(options.type);
     if (type !== null && parsed.elemlen !== 0 && parsed.elem !== type.family)
       throw fail(`a filter of "${parsed.elem}" values cannot hold values of type ${type.name} (${type.family})`);
-    return new WindowFilter(parsed, type);
+    return new WindowFilter(parsed, type, options?.wasm !== false);
   }
 
   /**
@@ -139,7 +148,7 @@ export class WindowFilter {
   static create(options) {
     if (options === null || typeof options !== "object")
       throw fail('WindowFilter.create takes an object, as { type: "text", capacity: 10000, generations: 24 }');
-    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at } = options;
+    const { type, capacity, falsePositiveRate = 0.01, generations = 10, generationLength, at, wasm } = options;
     const t = sqlType(type);
     const cap = typeof capacity === "bigint" ? Number(capacity) : capacity;
     if (typeof cap !== "number" || !Number.isSafeInteger(cap) || cap < 1)
@@ -160,7 +169,16 @@ export class WindowFilter {
       window: { hashes, capacity: BigInt(cap), generation, interval, counts: new BigUint64Array(k) },
       size: F.payloadSize(F.WINDOW, k, BigInt(m), 0, 0),
     };
-    return new WindowFilter(parsed, t);
+    return new WindowFilter(parsed, t, wasm !== false);
+  }
+
+  /**
+   * What answers the probes: "webassembly" (wasm/probe.c, the core's own
+   * scan) or "javascript" (where WebAssembly is unavailable, or with
+   * options.wasm = false).  The same answers.
+   */
+  get probeEngine() {
+    return this.#wasmProbe !== null ? "webassembly" : "javascript";
   }
 
   #shape() {
@@ -186,7 +204,7 @@ export class WindowFilter {
     };
   }
 
-  // the hash of value (as the family hashes it), or null where no filter of it holds it
+  // the value's 64-bit hash ([hi, lo] as the family hashes it), or null where no filter of it holds it
   #hash(value, adding) {
     const p = this.#p;
     if (this.#type !== null && (value = this.#type.convert(value, adding)) === NEVER) return null;
@@ -208,20 +226,19 @@ export class WindowFilter {
       }
       this.#lastKind = kind;
       this.#lastFn = fn;
-      hashXY(h[0] | 0, h[1] | 0);
-      return XY;
+      return h;
     }
-    const h = fn(value, 0, 0);
-    hashXY(h[0] | 0, h[1] | 0);
-    return XY;
+    return fn(value, 0, 0);
   }
 
   /** Whether value may have been added within the window (false is certain). */
   contains(value) {
     if (value === null || value === undefined) return false;
-    const xy = this.#hash(value, false);
-    if (xy === null) return false;
-    const xHi = xy[0], xLo = xy[1], yHi = xy[2], yLo = xy[3];
+    const h = this.#hash(value, false);
+    if (h === null) return false;
+    if (this.#wasmProbe !== null) return this.#wasmProbe(h[1] | 0, h[0] | 0, this.#now) === 1;
+    hashXY(h[0] | 0, h[1] | 0);
+    const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3];
     const S = this.#S, k = this.#k, now = this.#now, sliceBits = this.#sliceBits, d = this.#p.data;
     // a run of k set slices by age (bf_window_contains' skip scan); a
     // candidate and the next, k further, read side by side (no branch
@@ -259,16 +276,17 @@ export class WindowFilter {
   add(value, at = undefined) {
     if (value === null || value === undefined || at === null) return this;
     const w = this.#p.window, S = this.#S;
-    let age = 0;
+    let age = 0, h;
     if (at !== undefined) {
       if (w.interval === 0n) throw fail("this window filter's generations are not times: add(value) adds to its current generation");
       const r = floorDiv(micros(at), w.interval);
       if (r < w.generation && w.generation - r >= BigInt(S)) return this; // older than every slice
       // (hashed first: a value refused leaves the filter as it was)
-      if (this.#hash(value, true) === null) return this;
+      if ((h = this.#hash(value, true)) === null) return this;
       if (r > w.generation) this.#advanceTo(r);
       age = Number(w.generation - r);
-    } else if (this.#hash(value, true) === null) return this;
+    } else if ((h = this.#hash(value, true)) === null) return this;
+    hashXY(h[0] | 0, h[1] | 0);
     const xHi = XY[0], xLo = XY[1], yHi = XY[2], yLo = XY[3], d = this.#p.data;
     // the slot of generation r = G - age, then the slices created before it
     const first = this.#now >= age ? this.#now - age : this.#now + S - age;
@@ -335,15 +353,16 @@ export class WindowFilter {
     if (wa.generation < wb.generation) a.#advanceTo(wb.generation);
     if (wb.generation < wa.generation) b.#advanceTo(wa.generation);
     const type = this.#type !== null && other.#type !== null && this.#type.name === other.#type.name ? this.#type : null;
-    if (pb.elemlen === 0) return new WindowFilter(pa, type);
-    if (pa.elemlen === 0) return new WindowFilter(pb, type);
+    const useWasm = this.#wasmProbe !== null;
+    if (pb.elemlen === 0) return new WindowFilter(pa, type, useWasm);
+    if (pa.elemlen === 0) return new WindowFilter(pb, type, useWasm);
     for (let i = 0; i < pa.data.length; i++) pa.data[i] |= pb.data[i];
     for (let slot = 0; slot < pa.k; slot++) {
       const sum = wa.counts[slot] + wb.counts[slot];
       wa.counts[slot] = sum > INT64_MAX ? INT64_MAX : sum;
     }
     pa.n = pa.n + pb.n > INT64_MAX ? INT64_MAX : pa.n + pb.n;
-    return new WindowFilter(pa, type);
+    return new WindowFilter(pa, type, useWasm);
   }
 
   /** The binary form, as bloom_send gives it. */

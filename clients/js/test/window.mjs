@@ -43,11 +43,16 @@ for (const name of (process.env.BLOOM_WINDOWS || "").split(":").filter(Boolean))
     same(`${where} (bytes)`, hex(made.toBytes()), c.hex);
     same(`${where} (text)`, made.toString(), c.text);
     const read = WindowFilter.from(Uint8Array.from(Buffer.from(c.hex, "hex")));
+    // (JavaScript's scan beside WebAssembly's, where there is WebAssembly: node --no-expose-wasm has none)
+    const readJs = WindowFilter.from(Uint8Array.from(Buffer.from(c.hex, "hex")), { wasm: false });
+    same(`${where} (the engines)`, `${read.probeEngine} ${readJs.probeEngine}`,
+      `${typeof WebAssembly === "object" ? "webassembly" : "javascript"} javascript`);
     same(`${where} (read, bytes back)`, hex(read.toBytes()), c.hex);
     same(`${where} (read from text, text back)`, WindowFilter.from(c.text).toString(), c.text);
     c.probes.forEach((p, i) => {
       same(`${where}: ${p} (read)`, read.contains(convert[c.type](p)), c.answers[i] === "1");
       same(`${where}: ${p} (made)`, made.contains(convert[c.type](p)), c.answers[i] === "1");
+      same(`${where}: ${p} (read, in JavaScript)`, readJs.contains(convert[c.type](p)), c.answers[i] === "1");
     });
     if (c.union_ops !== null) {
       const other = replay(c, c.union_ops);

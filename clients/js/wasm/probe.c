@@ -16,10 +16,14 @@
  * Every index into the data is below its length by construction: a
  * position is reduce(x, m) < m, a block reduce(x, blocks) < blocks, an
  * offset in a block below 512, and the shape was checked by format.js
- * against the data's length before any call here.
+ * against the data's length before any call here.  A window filter (1.12)
+ * is probed by the core's own scan (core/bf_window_scan.h) on the data that
+ * its WindowFilter reads and writes (wasm.js's wasmWindow): a position in
+ * slot p < S is below (p + 1) slice_bits.
  */
 #include "bf_bits.h"
 #include "bf_hash.h"
+#include "bf_window_scan.h"
 
 #define BATCH 256     /* values a batch: probe.js's BATCH too */
 #define MAX_LAYERS 64 /* BF_MAX_LAYERS */
@@ -195,4 +199,38 @@ bf_probe_batch(uint32_t n)
 				batch_held[i] =
 				    (uint8_t) block_holds(data + batch_block[i], batch_y[i], filter.ks[l]);
 	}
+}
+
+/* A window filter: its data, bits a slice, slices and hashes. */
+static struct
+{
+	const uint8_t *data;
+	uint64_t slice_bits;
+	uint32_t slices;
+	uint32_t hashes;
+} window;
+
+/* The window filter this instance probes (its data's address, its shape). */
+EXPORT("bf_set_window")
+void
+bf_set_window(const uint8_t *data, uint32_t slice_bits_lo, uint32_t slice_bits_hi, uint32_t slices,
+              uint32_t hashes)
+{
+	window.data = data;
+	window.slice_bits = (uint64_t) slice_bits_hi << 32 | slice_bits_lo;
+	window.slices = slices;
+	window.hashes = hashes;
+}
+
+/* Whether the window filter may hold the value whose hash is hi:lo, its newest slice in slot now. */
+EXPORT("bf_window_probe")
+uint32_t
+bf_window_probe_one(uint32_t lo, uint32_t hi, uint32_t now)
+{
+	bf_hash_state s = bf_hash_start((uint64_t) hi << 32 | lo);
+	bf_window_probe p = {window.data, window.slice_bits, s.x, s.y, window.slices, now};
+
+	if (now >= window.slices || window.hashes == 0 || window.hashes > window.slices)
+		return 1; /* (never: wasm.js passes the filter's own; "maybe" is never wrong) */
+	return bf_window_scan(&p, window.hashes);
 }
