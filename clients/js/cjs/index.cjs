@@ -1245,8 +1245,8 @@ function probeModule() {
 }
 var TWO32 = 4294967296;
 var littleEndian2 = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-function wasmProbe(p, batch) {
-  if (p.layout === EXPLICIT || !littleEndian2)
+function instanceHolding(bytes) {
+  if (!littleEndian2)
     return null;
   const module2 = probeModule();
   if (module2 === null)
@@ -1254,18 +1254,24 @@ function wasmProbe(p, batch) {
   let ex, at;
   try {
     ex = new WebAssembly.Instance(module2, {}).exports;
-    if (ex.bf_batch() !== batch)
-      return null;
     at = ex.__heap_base.value + 63 & ~63;
-    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
+    const need = at + bytes.length, have = ex.memory.buffer.byteLength;
     if (need > have)
       ex.memory.grow(Math.ceil((need - have) / 65536));
   } catch {
     return null;
   }
-  const buffer = ex.memory.buffer;
-  const data = new Uint8Array(buffer, at, p.data.length);
-  data.set(p.data);
+  const data = new Uint8Array(ex.memory.buffer, at, bytes.length);
+  data.set(bytes);
+  return { ex, at, data };
+}
+function wasmProbe(p, batch) {
+  if (p.layout === EXPLICIT)
+    return null;
+  const inst = instanceHolding(p.data);
+  if (inst === null || inst.ex.bf_batch() !== batch)
+    return null;
+  const { ex, at, data } = inst, buffer = ex.memory.buffer;
   const layers = p.layout === LAYERED ? p.layers : p.layout === BLOCKED512 ? [{ m: p.m, k: p.k, offset: 0 }] : [];
   const mHi = Math.floor(p.m / TWO32);
   ex.bf_set_filter(p.layout, at, p.m - mHi * TWO32, mHi, p.k, layers.length);
@@ -1281,23 +1287,12 @@ function wasmProbe(p, batch) {
   };
 }
 function wasmWindow(p, sliceBits) {
-  if (p.layout !== WINDOW || !littleEndian2)
+  if (p.layout !== WINDOW)
     return null;
-  const module2 = probeModule();
-  if (module2 === null)
+  const inst = instanceHolding(p.data);
+  if (inst === null)
     return null;
-  let ex, at;
-  try {
-    ex = new WebAssembly.Instance(module2, {}).exports;
-    at = ex.__heap_base.value + 63 & ~63;
-    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
-    if (need > have)
-      ex.memory.grow(Math.ceil((need - have) / 65536));
-  } catch {
-    return null;
-  }
-  const data = new Uint8Array(ex.memory.buffer, at, p.data.length);
-  data.set(p.data);
+  const { ex, at, data } = inst;
   const hi = Math.floor(sliceBits / TWO32);
   ex.bf_set_window(at, sliceBits - hi * TWO32, hi, p.k, p.window.hashes);
   return { probe: ex.bf_window_probe, data };

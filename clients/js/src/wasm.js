@@ -35,6 +35,32 @@ const TWO32 = 4294967296;
 const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
+ * A new instance of the module whose memory holds a copy of `bytes` at `at`
+ * (above the module's own, 64-byte aligned: a blocked512 block is one cache
+ * line): its exports, at, and the view of the copy.  null where WebAssembly
+ * is unavailable, its memory cannot grow to hold them, or the host is
+ * big-endian.
+ */
+function instanceHolding(bytes) {
+  if (!littleEndian) return null;
+  const module = probeModule();
+  if (module === null) return null;
+  let ex, at;
+  try {
+    ex = new WebAssembly.Instance(module, {}).exports;
+    at = (ex.__heap_base.value + 63) & ~63;
+    const need = at + bytes.length, have = ex.memory.buffer.byteLength;
+    if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
+  } catch {
+    return null; // a RangeError: no memory of that size here
+  }
+  // (a view made after the last grow, which detaches the one before)
+  const data = new Uint8Array(ex.memory.buffer, at, bytes.length);
+  data.set(bytes);
+  return { ex, at, data };
+}
+
+/**
  * The WebAssembly probe of a parsed filter (format.js's parseBinary) whose
  * layout it probes (classic, counting4, blocked512, layered; not explicit),
  * for a batch of `batch` hashes: the instance's functions, views of its
@@ -43,23 +69,10 @@ const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
  * hold the filter, or the host is big-endian.
  */
 export function wasmProbe(p, batch) {
-  if (p.layout === F.EXPLICIT || !littleEndian) return null;
-  const module = probeModule();
-  if (module === null) return null;
-  let ex, at;
-  try {
-    ex = new WebAssembly.Instance(module, {}).exports;
-    if (ex.bf_batch() !== batch) return null;
-    // the data, above the module's own, 64-byte aligned: a blocked512 block is one cache line
-    at = (ex.__heap_base.value + 63) & ~63;
-    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
-    if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
-  } catch {
-    return null; // a RangeError: no memory of that size here
-  }
-  const buffer = ex.memory.buffer; // (views made after the last grow, which detaches the one before)
-  const data = new Uint8Array(buffer, at, p.data.length);
-  data.set(p.data);
+  if (p.layout === F.EXPLICIT) return null;
+  const inst = instanceHolding(p.data);
+  if (inst === null || inst.ex.bf_batch() !== batch) return null;
+  const { ex, at, data } = inst, buffer = ex.memory.buffer;
   const layers = p.layout === F.LAYERED ? p.layers : p.layout === F.BLOCKED512 ? [{ m: p.m, k: p.k, offset: 0 }] : [];
   const mHi = Math.floor(p.m / TWO32);
   ex.bf_set_filter(p.layout, at, p.m - mHi * TWO32, mHi, p.k, layers.length);
@@ -82,20 +95,10 @@ export function wasmProbe(p, batch) {
  * filter, or the host is big-endian.
  */
 export function wasmWindow(p, sliceBits) {
-  if (p.layout !== F.WINDOW || !littleEndian) return null;
-  const module = probeModule();
-  if (module === null) return null;
-  let ex, at;
-  try {
-    ex = new WebAssembly.Instance(module, {}).exports;
-    at = (ex.__heap_base.value + 63) & ~63;
-    const need = at + p.data.length, have = ex.memory.buffer.byteLength;
-    if (need > have) ex.memory.grow(Math.ceil((need - have) / 65536));
-  } catch {
-    return null; // a RangeError: no memory of that size here
-  }
-  const data = new Uint8Array(ex.memory.buffer, at, p.data.length);
-  data.set(p.data);
+  if (p.layout !== F.WINDOW) return null;
+  const inst = instanceHolding(p.data);
+  if (inst === null) return null;
+  const { ex, at, data } = inst;
   const hi = Math.floor(sliceBits / TWO32);
   ex.bf_set_window(at, sliceBits - hi * TWO32, hi, p.k, p.window.hashes);
   return { probe: ex.bf_window_probe, data }; // probe: (lo, hi, now) => 1 or 0
