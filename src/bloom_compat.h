@@ -247,6 +247,9 @@ bloom_vacuum_costs_begin(BloomVacuumCosts *saved)
 static inline void
 bloom_vacuum_costs_end(const BloomVacuumCosts *saved)
 {
+	/* inside a paced VACUUM nothing was changed: its balance goes on as the rebuild left it */
+	if (saved->active)
+		return;
 	VacuumCostActive = saved->active;
 	VacuumCostBalance = saved->balance;
 #if PG_VERSION_NUM >= 160000

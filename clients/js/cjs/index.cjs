@@ -2377,6 +2377,7 @@ function bitInSlot(xHi, xLo, yHi, yLo, slot, sliceBits) {
     return slot * sliceBits + Math.floor((hi * sliceBits + Math.floor((lo >>> 0) * sliceBits / TWO323)) / TWO323);
   return slot * sliceBits + reduce(hi | 0, lo | 0, sliceBits);
 }
+var WASM_MIN_BYTES = 65536;
 function heldAt(data, xHi, xLo, yHi, yLo, now, S, sliceBits, age) {
   const bit = bitInSlot(xHi, xLo, yHi, yLo, now >= age ? now - age : now + S - age, sliceBits);
   return (data[Math.floor(bit / 8)] & 1 << (bit & 7)) !== 0;
@@ -2416,6 +2417,8 @@ var WindowFilter = class {
   // the WebAssembly probe ((lo, hi, now) => 1 or 0), whose memory holds the
   // data this filter reads and writes (parsed.data is its view), or null
   #wasmProbe = null;
+  #useWasm;
+  // (false: { wasm: false }; a union's result follows it)
   constructor(parsed, type = null, useWasm = true) {
     this.#p = parsed;
     this.#type = type;
@@ -2424,7 +2427,8 @@ var WindowFilter = class {
     this.#sliceBits = parsed.m / parsed.k;
     this.#pending = new Float64Array(parsed.k);
     this.#setNow();
-    const wasm = useWasm ? wasmWindow(parsed, this.#sliceBits) : null;
+    this.#useWasm = useWasm;
+    const wasm = useWasm && parsed.data.length >= WASM_MIN_BYTES ? wasmWindow(parsed, this.#sliceBits) : null;
     if (wasm !== null) {
       parsed.data = wasm.data;
       this.#wasmProbe = wasm.probe;
@@ -2522,8 +2526,8 @@ var WindowFilter = class {
   }
   /**
    * What answers the probes: "webassembly" (wasm/probe.c, the core's own
-   * scan) or "javascript" (where WebAssembly is unavailable, or with
-   * options.wasm = false).  The same answers.
+   * scan) or "javascript" (a filter under 64 kB, where WebAssembly is
+   * unavailable, or with options.wasm = false).  The same answers.
    */
   get probeEngine() {
     return this.#wasmProbe !== null ? "webassembly" : "javascript";
@@ -2703,7 +2707,8 @@ var WindowFilter = class {
       throw fail4("union takes another WindowFilter");
     this.#flush();
     other.#flush();
-    const a = WindowFilter.from(this.toBytes()), b = WindowFilter.from(other.toBytes());
+    const useWasm = this.#useWasm;
+    const a = WindowFilter.from(this.toBytes(), { wasm: false }), b = WindowFilter.from(other.toBytes(), { wasm: false });
     const pa = a.#p, pb = b.#p, wa = pa.window, wb = pb.window;
     const diff = [];
     if (pa.k - wa.hashes !== pb.k - wb.hashes)
@@ -2721,7 +2726,6 @@ var WindowFilter = class {
     if (wb.generation < wa.generation)
       b.#advanceTo(wa.generation);
     const type = this.#type !== null && other.#type !== null && this.#type.name === other.#type.name ? this.#type : null;
-    const useWasm = this.#wasmProbe !== null;
     if (pb.elemlen === 0)
       return new WindowFilter(pa, type, useWasm);
     if (pa.elemlen === 0)

@@ -175,7 +175,7 @@ export declare class WindowFilter {
     at?: WindowTime;
     wasm?: boolean;
   }): WindowFilter;
-  /** "webassembly" (the core's scan) or "javascript": what answers its probes. */
+  /** "webassembly" (the core's scan; a filter of 64 kB or more) or "javascript": what answers its probes. */
   readonly probeEngine: "webassembly" | "javascript";
   /** Whether the value may have been added within the window; false is certain. */
   contains(value: Probe): boolean;
