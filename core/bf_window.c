@@ -60,6 +60,21 @@ bf_window_contains(const bf_view *view, uint64_t h)
 	return bf_window_scan(&p, w.hashes);
 }
 
+/*
+ * The bits of the probe's value added in the generation of slot first, age
+ * generations old (< S): in the slices created then and before it that are
+ * still there, at most k of them; returns how many.
+ */
+static inline unsigned
+value_bits(const bf_window_probe *p, unsigned hashes, unsigned first, unsigned age, uint64_t *bits)
+{
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < hashes && age + j < p->slices; j++)
+		bits[n++] = bf_window_bit_in_slot(p, bf_window_slot_back(first, j, p->slices));
+	return n;
+}
+
 unsigned
 bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 {
@@ -83,10 +98,8 @@ bf_window_add(bf_view *view, uint64_t h, int64_t generation)
 	 */
 	{
 		uint64_t bits[BF_WINDOW_MAX_HASHES];
-		unsigned n = 0;
+		unsigned n = value_bits(&p, w.hashes, first, age, bits);
 
-		for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
-			bits[n++] = bf_window_bit_in_slot(&p, bf_window_slot_back(first, j, w.slices));
 		for (unsigned i = 0; i < n; i++)
 		{
 			uint8_t *byte = &view->data[bits[i] >> 3];
@@ -122,6 +135,7 @@ void
 bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generations, size_t n)
 {
 	bf_window_shape w;
+	bf_window_probe p;
 	uint64_t ring[WINDOW_AHEAD][BF_WINDOW_MAX_HASHES];
 	unsigned nbits[WINDOW_AHEAD];
 	unsigned run_slot = 0;
@@ -129,6 +143,7 @@ bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generat
 
 	assert(view->p.layout == BF_LAYOUT_WINDOW);
 	bf_window_get(view, &w);
+	p = probe_start(view, &w, 0); /* the shape's part, once; each value's x and y below */
 	for (size_t i = 0; i < n + WINDOW_AHEAD; i++)
 	{
 		uint64_t *bits = ring[i % WINDOW_AHEAD];
@@ -138,18 +153,17 @@ bf_window_add_many(bf_view *view, const uint64_t *hashes, const int64_t *generat
 				view->data[bits[j] >> 3] |= (uint8_t) (1u << (bits[j] & 7));
 		if (i < n)
 		{
-			bf_window_probe p = probe_start(view, &w, hashes[i]);
-			unsigned first = mod_slices(generations[i], w.slices), m = 0;
+			bf_hash_state s = bf_hash_start(hashes[i]);
+			unsigned first = mod_slices(generations[i], w.slices), m;
 			unsigned age = (unsigned) ((uint64_t) w.generation - (uint64_t) generations[i]);
 
 			assert(generations[i] <= w.generation && age < w.slices);
-			/* the slices bf_window_add writes, in its order */
-			for (unsigned j = 0; j < w.hashes && age + j < w.slices; j++)
-			{
-				bits[m] = bf_window_bit_in_slot(&p, bf_window_slot_back(first, j, w.slices));
-				WINDOW_PREFETCH_WRITE(view->data + (bits[m] >> 3));
-				m++;
-			}
+			p.x = s.x;
+			p.y = s.y;
+			/* the bits bf_window_add sets, in its order */
+			m = value_bits(&p, w.hashes, first, age, bits);
+			for (unsigned j = 0; j < m; j++)
+				WINDOW_PREFETCH_WRITE(view->data + (bits[j] >> 3));
 			nbits[i % WINDOW_AHEAD] = m;
 			/* rows mostly come a generation at a time: a count written once a run */
 			if (run > 0 && first != run_slot)
