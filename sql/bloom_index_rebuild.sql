@@ -11,7 +11,21 @@ SET search_path = bloom_rebuild, public;
 -- autovacuum off on every table here: only the test's VACUUMs rebuild.
 -- VACUUM counts the keys deleted from the statistics (src/index/amvacuum.c),
 -- which a session sends at most once a second: flush() sends them now.
-CREATE FUNCTION flush() RETURNS void LANGUAGE sql AS 'SELECT pg_stat_force_next_flush()';
+-- It then waits (a minute at most) until no other session of this database
+-- holds a snapshot: autovacuum's ANALYZE of another test's table would keep
+-- the rows deleted here from being removed, and VACUUM counts rows it cannot
+-- remove as live, so does not rebuild (a rebuild would keep their keys).
+CREATE FUNCTION flush() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_stat_force_next_flush();
+  FOR attempt IN 1 .. 600 LOOP
+    PERFORM pg_stat_clear_snapshot();
+    EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity
+                           WHERE datname = current_database() AND pid <> pg_backend_pid()
+                             AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL));
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+END $$;
 CREATE TABLE events (k int8, note text) WITH (autovacuum_enabled = off);
 INSERT INTO events SELECT g, 'n' FROM generate_series(1, 20000) g;
 CREATE INDEX events_k ON events USING bloomfilter (k);
