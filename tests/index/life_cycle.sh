@@ -238,7 +238,7 @@ wait
 check "a key another session commits is found by a call site that had copied the filter" t "$seen_late"
 
 # ---- a streaming standby ----
-as_pg "$bin/pg_basebackup -h $work -p $port -U postgres -D $work/standby -R -X stream >/dev/null"
+as_pg "$bin/pg_basebackup -h $work -p $port -U postgres -D $work/standby -R -X stream -c fast >/dev/null"
 cat >>"$work/standby/postgresql.conf" <<CONF
 port = $((port + 1))
 hot_standby = on
