@@ -23,6 +23,8 @@
 #     standby replays a rebuild to the primary's bytes;
 #   - an index written by 1.9 to 1.11 (a version 1 metapage, made here by
 #     hand) is read, written and rebuilt;
+#   - a filter that could not grow (its metapage says so, by hand) takes
+#     every key in its last layer, and VACUUM rebuilds it for its rate;
 #   - a damaged page, or a metapage naming pages past the end of the file,
 #     is reported as index corruption (XX002), and the server stays up.
 # Run as root with the extension installed into PostgreSQL N:
@@ -342,6 +344,32 @@ check "... and VACUUM rebuilds it: every key, the deleted ones gone" "1|1|0|t" \
 	"$(sql 0 <<<"SELECT layers, rebuilds, (SELECT keys_missing FROM bloom_index_verify('old_k')),
 	   (SELECT count(*) FILTER (WHERE bloom_index_contains('old_k', g::int8)) < 300 FROM generate_series(1, 15000) g)
 	   FROM bloom_index_info('old_k');")"
+
+# ---- the rate trigger: a filter that could not grow ----
+# When no layer can be added (40 layers, or the next too fine to be met:
+# BLOOM_INDEX_CANNOT_GROW, offset 80 of the metapage, set here by hand, the
+# server stopped), the last layer takes every key past its capacity and its
+# rate climbs: VACUUM rebuilds for the rate (rebuild_rate_factor), with no
+# key deleted, and the rebuilt filter can grow again.
+sql 0 <<'SQL'
+CREATE TABLE full_up (k int8) WITH (autovacuum_enabled = off);
+INSERT INTO full_up SELECT generate_series(1, 5000);
+CREATE INDEX full_up_k ON full_up USING bloomfilter (k) WITH (rebuild_factor = 0);
+CHECKPOINT;
+SQL
+full_file=$(sql 0 <<<"SELECT current_setting('data_directory') || '/' || pg_relation_filepath('full_up_k');")
+as_pg "$bin/pg_ctl -D $work/primary -m fast stop >/dev/null"
+printf '\x01' | dd of="$full_file" bs=1 seek=80 count=1 conv=notrunc status=none
+start primary
+sql 0 <<<"INSERT INTO full_up SELECT generate_series(5001, 50000);"
+sql 0 <<<"VACUUM full_up;"
+check "a filter that could not grow takes every key in one layer; VACUUM rebuilds it for its rate" \
+	"1|1|rate|0" \
+	"$(sql 0 <<<"SELECT layers, rebuilds, last_rebuild_reason, (SELECT keys_missing FROM bloom_index_verify('full_up_k'))
+	   FROM bloom_index_info('full_up_k');")"
+check "... and the rebuilt filter grows again: a second layer, every key" "t|0" \
+	"$(sql 0 <<<"INSERT INTO full_up SELECT generate_series(100001, 200000);
+	   SELECT layers > 1, (SELECT keys_missing FROM bloom_index_verify('full_up_k')) FROM bloom_index_info('full_up_k');")"
 
 # ---- damaged pages ----
 # a data page whose special space is not the index's (its header still valid,
