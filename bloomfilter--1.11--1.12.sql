@@ -124,7 +124,31 @@ CREATE FUNCTION bloom_index_rebuild(index regclass) RETURNS boolean
 COMMENT ON FUNCTION bloom_index_rebuild(regclass) IS
     'rebuild a bloomfilter index''s filter from its table''s rows now, inserts going on, so that deleted rows'' keys leave it (false: the last rebuild''s pages are still held by older transactions; try again later)';
 
--- three more columns: a function's result type cannot change in place
+-- three more columns: a function's result type cannot change in place, so
+-- it is dropped and made again.  Objects of the user's that use it (a view,
+-- a function with a SQL body) would make the DROP fail with a hint to use
+-- CASCADE, which ALTER EXTENSION cannot take: name them, and say what to do.
+DO $$
+DECLARE
+    users text;
+BEGIN
+    SELECT string_agg(DISTINCT CASE WHEN d.classid = 'pg_rewrite'::regclass
+                                    THEN format('view %s', r.ev_class::regclass)
+                                    ELSE pg_describe_object(d.classid, d.objid, d.objsubid) END, ', ')
+      INTO users
+      FROM pg_depend d
+      LEFT JOIN pg_rewrite r ON d.classid = 'pg_rewrite'::regclass AND r.oid = d.objid
+     WHERE d.refclassid = 'pg_proc'::regclass
+       AND d.refobjid = 'bloom_index_info(regclass)'::regprocedure
+       AND d.deptype = 'n';
+    IF users IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot update bloomfilter to 1.12 while other objects use bloom_index_info(regclass): %', users
+            USING ERRCODE = 'dependent_objects_still_exist',
+                  DETAIL = '1.12 adds three columns to its result (last_rebuilt, last_rebuild_reason, rebuilds), and a function''s result type changes only by dropping the function.',
+                  HINT = 'Save their definitions (pg_get_viewdef, pg_get_functiondef), drop them, run ALTER EXTENSION bloomfilter UPDATE again, then make them again.';
+    END IF;
+END
+$$;
 DROP FUNCTION bloom_index_info(regclass);
 CREATE FUNCTION bloom_index_info(index regclass,
     OUT layers integer, OUT keys_added bigint, OUT capacity bigint, OUT size_bytes bigint,

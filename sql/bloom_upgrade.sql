@@ -274,6 +274,17 @@ DROP FUNCTION seen_111(int, text);
 CREATE TABLE keys_112 (k int);
 CREATE INDEX keys_112_k ON keys_112 USING bloomfilter (k);
 INSERT INTO keys_112 SELECT g FROM generate_series(1, 100) g;
+-- bloom_index_info gains three columns (issue 52): it is dropped and made
+-- again, so a view of the user's over it stops the update, which names the
+-- view and says what to do (2BP01), and leaves 1.11 as it was
+CREATE VIEW keys_112_info AS SELECT layers FROM bloom_index_info('keys_112_k');
+\set SHOW_CONTEXT never
+ALTER EXTENSION bloomfilter UPDATE TO '1.12';
+\echo :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
+SELECT layers FROM keys_112_info;
+DROP VIEW keys_112_info;
 ALTER EXTENSION bloomfilter UPDATE TO '1.12';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter';
 INSERT INTO ext_objects SELECT '1.12', o FROM ext_objects_now() o;
