@@ -101,35 +101,28 @@ bf_bits_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes, size
 }
 
 void
-bf_bits_blocked_add_many(const bf_params *p, uint8_t *bits, uint64_t first_block,
-                         uint64_t held_blocks, const uint64_t *hashes, size_t n,
+bf_bits_blocked_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes, size_t n,
                          uint64_t blocks_per_count, uint64_t *counts)
 {
 	bf_hash_state state[BF_PREFETCH_AHEAD];
-	uint64_t block[BF_PREFETCH_AHEAD]; /* of the whole filter */
-	bool held[BF_PREFETCH_AHEAD];
+	uint64_t block[BF_PREFETCH_AHEAD];
 	uint64_t nblocks = p->ncells / BF_BLOCK_BITS;
 
 	assert(p->layout == BF_LAYOUT_BLOCKED512 && blocks_per_count >= 1);
-	assert(held_blocks >= 1 && first_block < nblocks && held_blocks <= nblocks - first_block);
 	for (size_t i = 0; i < n + BF_PREFETCH_AHEAD; i++)
 	{
 		unsigned at = (unsigned) (i % BF_PREFETCH_AHEAD);
 
 		/* the key of BF_PREFETCH_AHEAD keys ago, its block requested then */
-		if (i >= BF_PREFETCH_AHEAD && held[at] &&
-		    bf_bits_block_add(bits + (block[at] - first_block) * (BF_BLOCK_BITS / 8), &state[at],
-		                      p->nhashes) > 0)
+		if (i >= BF_PREFETCH_AHEAD &&
+		    bf_bits_block_add(bits + block[at] * (BF_BLOCK_BITS / 8), &state[at], p->nhashes) > 0)
 			counts[block[at] / blocks_per_count]++;
 		if (i < n)
 		{
 			state[at] = bf_hash_start(hashes[i]);
 			block[at] = bf_hash_block(&state[at], p->ncells);
 			assert(block[at] < nblocks);
-			/* (unsigned: a block before first_block wraps past held_blocks) */
-			held[at] = block[at] - first_block < held_blocks;
-			if (held[at])
-				BF_PREFETCH_WRITE(bits + (block[at] - first_block) * (BF_BLOCK_BITS / 8));
+			BF_PREFETCH_WRITE(bits + block[at] * (BF_BLOCK_BITS / 8));
 		}
 	}
 	(void) nblocks;

@@ -49,14 +49,11 @@ extern void bf_bits_add_many(const bf_params *p, uint8_t *bits, const uint64_t *
 
 /*
  * blocked512: the n hashes added one block each, as bf_bits_block_add does,
- * prefetched as bf_bits_add_many is, into bits, which hold the filter's
- * blocks [first_block, first_block + held_blocks) (a key whose block is
- * elsewhere is left out); counts[block / blocks_per_count] (block: of the
- * whole filter) is raised for each key that set a bit.
+ * prefetched as bf_bits_add_many is; counts[block / blocks_per_count] is
+ * raised for each key that set a bit.
  */
-extern void bf_bits_blocked_add_many(const bf_params *p, uint8_t *bits, uint64_t first_block,
-                                     uint64_t held_blocks, const uint64_t *hashes, size_t n,
-                                     uint64_t blocks_per_count, uint64_t *counts);
+extern void bf_bits_blocked_add_many(const bf_params *p, uint8_t *bits, const uint64_t *hashes,
+                                     size_t n, uint64_t blocks_per_count, uint64_t *counts);
 
 /* Set bits in bytes [from, to). */
 extern uint64_t bf_bits_count(const uint8_t *bits, size_t from, size_t to);

@@ -101,19 +101,14 @@ extern bool bf_blocked_block_holds(const bf_params *p, const uint8_t *block, uin
 extern unsigned bf_blocked_block_add(const bf_params *p, uint8_t *block, uint64_t h);
 
 /*
- * blocked512: bf_blocked_block_add of n hashes, in order, each key's block
- * requested from memory some keys ahead (a filter larger than the CPU's
- * cache: the misses overlap), into bits, which hold the filter's blocks
- * [first_block, first_block + held_blocks) of its m / 512 (all of them:
- * 0 and m / 512; a key whose block is elsewhere is left out: a caller with
- * less memory than the filter adds its keys a part at a time); for each key
- * that set a bit, counts[its block / blocks_per_count] (its block in the
- * whole filter) is raised by one (a bloomfilter index counts its keys per
- * page so).
+ * blocked512: bf_blocked_block_add of n hashes into bits (all m / 8 bytes
+ * of them), in order, each key's block requested from memory some keys
+ * ahead (a filter larger than the CPU's cache: the misses overlap); for
+ * each key that set a bit, counts[its block / blocks_per_count] is raised
+ * by one (a bloomfilter index counts its keys per page so).
  */
-extern void bf_blocked_add_many_counted(const bf_params *p, uint8_t *bits, uint64_t first_block,
-                                        uint64_t held_blocks, const uint64_t *hashes, size_t n,
-                                        uint64_t blocks_per_count, uint64_t *counts);
+extern void bf_blocked_add_many_counted(const bf_params *p, uint8_t *bits, const uint64_t *hashes,
+                                        size_t n, uint64_t blocks_per_count, uint64_t *counts);
 
 /*
  * dst := dst | src over data bytes [from, to): the bits ORed (classic,

@@ -157,14 +157,12 @@ bf_add_hashes(bf_view *view, const uint64_t *hashes, size_t n)
 }
 
 void
-bf_blocked_add_many_counted(const bf_params *p, uint8_t *bits, uint64_t first_block,
-                            uint64_t held_blocks, const uint64_t *hashes, size_t n,
+bf_blocked_add_many_counted(const bf_params *p, uint8_t *bits, const uint64_t *hashes, size_t n,
                             uint64_t blocks_per_count, uint64_t *counts)
 {
 	assert(p->layout == BF_LAYOUT_BLOCKED512 && p->nhashes >= 1 && p->nhashes <= BF_MAX_HASHES);
 	assert(blocks_per_count >= 1);
-	bf_bits_blocked_add_many(p, bits, first_block, held_blocks, hashes, n, blocks_per_count,
-	                         counts);
+	bf_bits_blocked_add_many(p, bits, hashes, n, blocks_per_count, counts);
 }
 
 void

@@ -230,34 +230,5 @@ ROLLBACK;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('events_k', k)) AS false_negatives FROM events;
 SELECT keys_missing FROM bloom_index_verify('events_k');
 
--- ---- a filter larger than VACUUM's work memory: rebuilt a part of its pages at a time ----
--- (maintenance_work_mem, or autovacuum_work_mem in autovacuum: the rebuild
--- holds that much of the filter in memory, and scans the table once for
--- each part; capacity fixes the filter's size here, 388 pages)
-CREATE TABLE big_keys (k int8) WITH (autovacuum_enabled = off);
-INSERT INTO big_keys SELECT generate_series(1, 200000);
-CREATE INDEX big_keys_k ON big_keys USING bloomfilter (k) WITH (capacity = 1500000);
-DELETE FROM big_keys WHERE k % 2 = 0;
-SELECT flush();
-VACUUM big_keys;
-SELECT rebuilds, last_rebuild_reason FROM bloom_index_info('big_keys_k');
-CREATE TABLE one_scan AS SELECT bloom_index_filter('big_keys_k') AS filter;
--- three scans of the table, 130 pages each: the same filter as one scan's
-SET maintenance_work_mem = '1MB';
-SELECT bloom_index_rebuild('big_keys_k');
-RESET maintenance_work_mem;
-SELECT rebuilds, bloom_index_filter('big_keys_k') = (SELECT filter FROM one_scan) AS same_filter,
-       (SELECT keys_missing FROM bloom_index_verify('big_keys_k'))
-  FROM bloom_index_info('big_keys_k');
--- and by VACUUM, in parts of its memory (maintenance_work_mem) too
-INSERT INTO big_keys SELECT generate_series(200001, 300000);
-DELETE FROM big_keys WHERE k > 200000;
-SELECT flush();
-SET maintenance_work_mem = '1MB';
-VACUUM big_keys;
-RESET maintenance_work_mem;
-SELECT rebuilds, last_rebuild_reason, bloom_index_filter('big_keys_k') = (SELECT filter FROM one_scan) AS same_filter
-  FROM bloom_index_info('big_keys_k');
-
 DROP SCHEMA bloom_rebuild CASCADE;
 DROP ROLE regress_bloom_rebuilder;

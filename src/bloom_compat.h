@@ -204,16 +204,6 @@ bloom_bitmap_next(BloomBitmapIterator *it, BlockNumber *block)
 #define BLOOM_VACUUM_DELAY_POINT() vacuum_delay_point()
 #endif
 /*
- * A rebuild's memory is VACUUM's work memory: autovacuum_work_mem in an
- * autovacuum worker (17 renamed the test), else maintenance_work_mem.
- */
-#include "postmaster/autovacuum.h"
-#if PG_VERSION_NUM >= 170000
-#define BLOOM_IN_AUTOVACUUM_WORKER() AmAutoVacuumWorkerProcess()
-#else
-#define BLOOM_IN_AUTOVACUUM_WORKER() IsAutoVacuumWorkerProcess()
-#endif
-/*
  * A rebuild outside VACUUM (bloom_index_rebuild) throttled as a manual
  * VACUUM is, by vacuum_cost_delay and vacuum_cost_limit: 16 keeps the
  * active values apart from the settings (VacuumUpdateCosts copies them);

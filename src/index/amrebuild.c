@@ -25,10 +25,6 @@
  * 3. Merge.  The memory copy is ORed into the pending pages, one page at a
  *    time under its exclusive lock, each a generic WAL delta (never a full
  *    image, which would erase the inserts' bits), its bits set counted anew.
- *    A layer larger than VACUUM's work memory (maintenance_work_mem, or
- *    autovacuum_work_mem) is scanned and merged a part of its pages at a
- *    time, each part a scan of the whole table (each a scan that step 2
- *    could have made, later: it reads every tuple there is then).
  * 4. Switch.  Under the growers' lock and the metapage's exclusive lock, one
  *    record: the pending layer becomes the directory's only layer, and the
  *    old layers' pages are retired (amspace.c frees them once no snapshot
@@ -55,9 +51,6 @@
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-
-/* The bytes of one page's blocks in a memory image. */
-#define PAGE_IMAGE_BYTES(meta) ((Size) (meta)->blocks_per_page * BLOOM_INDEX_BLOCK_BYTES)
 
 /* Write meta (a copy changed from the metapage's, under the growers' lock) as the metapage. */
 static void
@@ -152,10 +145,9 @@ mark(Relation heap, Relation index, uint64 capacity, RebuildImage *image)
 }
 
 /*
- * Step 3: the image ORed into the pending pages it holds; returns the keys
- * their counts add up to.  Only this rebuild writes the pending layer's
- * pages but for inserts, which only set bits: a page stamped otherwise is
- * damage.
+ * Step 3: the image ORed into the pending pages; returns the keys their
+ * counts add up to.  Only this rebuild writes the pending layer's pages but
+ * for inserts, which only set bits: a page stamped otherwise is damage.
  */
 static uint64
 merge(Relation index, RebuildImage *image)
@@ -163,14 +155,13 @@ merge(Relation index, RebuildImage *image)
 	const BloomIndexLayer *l = image->layer;
 	uint64 keys = 0;
 
-	Assert(image->held_pages >= 1 && image->first_page + image->held_pages <= l->npages);
-	for (uint32 p = image->first_page; p < image->first_page + image->held_pages; p++)
+	for (uint32 p = 0; p < l->npages; p++)
 	{
 		BloomIndexSpot spot =
 		    bloom_index_spot(&image->meta, l, (uint64) p * image->meta.blocks_per_page);
 		Size bytes = (Size) spot.blocks_in_page * BLOOM_INDEX_BLOCK_BYTES;
 		const uint8 *from =
-		    image->bits + (Size) (p - image->first_page) * PAGE_IMAGE_BYTES(&image->meta);
+		    image->bits + (Size) p * image->meta.blocks_per_page * BLOOM_INDEX_BLOCK_BYTES;
 		Buffer buf = ReadBuffer(index, spot.blkno);
 		Page page;
 		bool news = false;
@@ -288,23 +279,6 @@ bloom_index_keys_per_row(const BloomIndexMeta *meta)
 }
 
 /*
- * The pages of layer l (of meta's index) a memory image holds at a time:
- * as many as VACUUM's work memory takes, at least one; *setting names it
- * (autovacuum_work_mem in an autovacuum worker, unless -1, else
- * maintenance_work_mem).
- */
-static uint32
-pages_per_part(const BloomIndexMeta *meta, const BloomIndexLayer *l, const char **setting)
-{
-	bool autovacuum = BLOOM_IN_AUTOVACUUM_WORKER() && autovacuum_work_mem != -1;
-	int kb = autovacuum ? autovacuum_work_mem : maintenance_work_mem;
-	uint64 pages = (uint64) kb * 1024 / PAGE_IMAGE_BYTES(meta);
-
-	*setting = autovacuum ? "autovacuum_work_mem" : "maintenance_work_mem";
-	return (uint32) Min(Max(pages, 1), (uint64) l->npages);
-}
-
-/*
  * Whether one layer holds capacity keys at the index's rate: a rebuilt
  * filter is one layer, at most a bloom value's 1 GB of bits (about 900
  * million keys at 1 %), where a build adds layers.
@@ -327,11 +301,11 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 {
 	RebuildImage image;
 	uint64 capacity;
-	uint64 keys = 0;
+	uint64 keys;
 	int64 gone, added;
 	bool counted;
 	bool switched;
-	uint32 per_part = 0;
+	RebuildScan scan;
 
 	Assert(CheckRelationLockedByMe(heap, ShareUpdateExclusiveLock, true));
 	/*
@@ -346,8 +320,6 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 	for (int attempt = 0;; attempt++)
 	{
 		uint64 scanned = 0;
-		uint32 npages;
-		const char *setting;
 
 		if (!one_layer_holds(index, capacity))
 		{
@@ -360,47 +332,23 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 		memset(&image, 0, sizeof(image));
 		if (!mark(heap, index, capacity, &image))
 			return false;
-		npages = image.layer->npages;
-		per_part = pages_per_part(&image.meta, image.layer, &setting);
-		if (per_part < npages)
-			ereport(
-			    elevel,
-			    (errmsg("bloomfilter index \"%s\": its filter of %u pages is rebuilt in %u "
-			            "scans of the table, a part of its pages each",
-			            RelationGetRelationName(index), npages, (npages + per_part - 1) / per_part),
-			     errdetail("%s holds %u of its pages.", setting, per_part),
-			     errhint("%s of %llu kB rebuilds it in one scan.", setting,
-			             (unsigned long long) ((npages * PAGE_IMAGE_BYTES(&image.meta) + 1023) /
-			                                   1024))));
-		image.bits = MemoryContextAllocHuge(CurrentMemoryContext,
-		                                    (Size) per_part * PAGE_IMAGE_BYTES(&image.meta));
-		image.page_added = palloc0(npages * sizeof(uint64));
-		keys = 0;
-		for (uint32 first = 0; first < npages; first += per_part)
+		image.bits = MemoryContextAllocHuge(CurrentMemoryContext, image.layer->ncells / 8);
+		memset(image.bits, 0, image.layer->ncells / 8);
+		image.page_added = palloc0(image.layer->npages * sizeof(uint64));
+		scan = bloom_index_rebuild_scan(heap, index, &image, reason != BLOOM_INDEX_REBUILT_MANUAL);
+		if (scan != REBUILD_SCANNED)
 		{
-			RebuildScan scan;
-
-			image.first_page = first;
-			image.held_pages = Min(per_part, npages - first);
-			memset(image.bits, 0, (Size) image.held_pages * PAGE_IMAGE_BYTES(&image.meta));
-			scan =
-			    bloom_index_rebuild_scan(heap, index, &image, reason != BLOOM_INDEX_REBUILT_MANUAL);
-			if (scan != REBUILD_SCANNED)
-			{
-				/* (the next VACUUM frees the layer marked) */
-				if (scan == REBUILD_DEFERRED)
-					ereport(elevel, (errmsg("bloomfilter index \"%s\": its filter was not rebuilt: "
-					                        "deleted rows with toasted values are not removed yet",
-					                        RelationGetRelationName(index))));
-				pfree(image.bits);
-				pfree(image.page_added);
-				return false;
-			}
-			/* a part merged before the next one's scan; all at once, after the check below */
-			if (per_part < npages)
-				keys += merge(index, &image);
+			/* (the next VACUUM frees the layer marked) */
+			if (scan == REBUILD_DEFERRED)
+				ereport(elevel,
+				        (errmsg("bloomfilter index \"%s\": its filter was not rebuilt: deleted "
+				                "rows with toasted values are not removed yet",
+				                RelationGetRelationName(index))));
+			pfree(image.bits);
+			pfree(image.page_added);
+			return false;
 		}
-		for (uint32 p = 0; p < npages; p++)
+		for (uint32 p = 0; p < image.layer->npages; p++)
 			scanned += image.page_added[p];
 		/*
 		 * More keys than the estimate said (statistics behind the table):
@@ -413,8 +361,7 @@ bloom_index_rebuild_filter(Relation heap, Relation index, double live_keys,
 		pfree(image.bits);
 		pfree(image.page_added);
 	}
-	if (per_part >= image.layer->npages)
-		keys = merge(index, &image);
+	keys = merge(index, &image);
 	/* (the deleted rows the scan kept count as gone from the next baseline on, not before) */
 	switched = switch_directory(index, &image, keys, counted, gone - (int64) image.deleted_kept,
 	                            added, reason);

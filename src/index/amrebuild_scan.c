@@ -52,25 +52,17 @@ typedef struct ImageBatch
 	int n;
 } ImageBatch;
 
-/*
- * Add the batch's keys to the memory image (those of the pages it holds),
- * counting per page those that set a bit.
- */
+/* Add the batch's keys to the memory image, counting per page those that set a bit. */
 static void
 image_write(RebuildImage *image, ImageBatch *batch)
 {
 	const BloomIndexLayer *l = image->layer;
 	bf_params p = {BF_LAYOUT_BLOCKED512, BF_SCHEME_DOUBLE_HASHING, l->nhashes, image->meta.seed,
 	               l->ncells};
-	uint64 per_page = image->meta.blocks_per_page;
-	uint64 first_block = (uint64) image->first_page * per_page;
-	uint64 blocks = l->ncells / (BLOOM_INDEX_BLOCK_BYTES * 8);
 
 	Assert(batch->n >= 0 && batch->n <= IMAGE_BATCH);
-	Assert(image->held_pages >= 1 && image->first_page + image->held_pages <= l->npages);
-	bf_blocked_add_many_counted(&p, image->bits, first_block,
-	                            Min((uint64) image->held_pages * per_page, blocks - first_block),
-	                            batch->hashes, (size_t) batch->n, per_page, image->page_added);
+	bf_blocked_add_many_counted(&p, image->bits, batch->hashes, (size_t) batch->n,
+	                            image->meta.blocks_per_page, image->page_added);
 	batch->n = 0;
 }
 
@@ -238,10 +230,9 @@ scan_heap(Relation heap, Relation index, RebuildImage *image, bool for_vacuum)
 		if (!isnull[0])
 		{
 			image_add(image, &batch, bloom_hash_value(&hasher, values[0], image->meta.seed));
-			/* (the rows: counted by the scan of the first part) */
-			if (kind == TUPLE_LIVE && image->first_page == 0)
+			if (kind == TUPLE_LIVE)
 				image->rows++;
-			else if (kind != TUPLE_LIVE && kind != TUPLE_OLD_VERSION && image->first_page == 0)
+			else if (kind != TUPLE_OLD_VERSION)
 				image->deleted_kept++;
 		}
 		MemoryContextSwitchTo(old);

@@ -9,21 +9,14 @@
 
 #include "am.h"
 
-/*
- * The pending layer's copy in memory, which the scan fills: all of it, or,
- * where VACUUM's work memory is smaller than the layer, a part of its pages
- * at a time, one scan of the table for each (amrebuild.c).
- */
+/* The pending layer's copy in memory, which the scan fills. */
 typedef struct RebuildImage
 {
 	BloomIndexMeta meta;    /* the metapage as the mark wrote it */
 	BloomIndexLayer *layer; /* its pending layer (&meta.rebuild.pending) */
-	uint32 first_page;      /* bits holds the layer's pages [first_page, */
-	uint32 held_pages;      /* first_page + held_pages): their blocks, in order */
-	uint8 *bits;
-	uint64 *page_added; /* keys that set a bit, per page of the layer */
-	/* (rows and deleted_kept: counted by the scan of the first part) */
-	double rows; /* tuples with a key */
+	uint8 *bits;            /* layer->ncells / 8 bytes */
+	uint64 *page_added;     /* keys that set a bit, per page */
+	double rows;            /* tuples with a key */
 	/*
 	 * Tuples of rows deleted (or updated off their page) that the scan read
 	 * all the same (a snapshot may still see them): the statistics count

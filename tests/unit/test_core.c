@@ -1103,10 +1103,7 @@ test_runtime_switch(void)
  * bf_blocked_add_many_counted: the bits of bf_blocked_block_add one key at
  * a time, and per group of blocks the keys that set a bit, for batches
  * shorter and longer than its prefetch distance, with repeated keys (which
- * set nothing the second time) and groups of 1 and 3 blocks; and the same
- * bits and counts when the keys go in a part of the blocks at a time (each
- * part's memory holding only its blocks; a bloomfilter index's rebuild in
- * less memory than its filter), parts of 40, 1 and 55 blocks.
+ * set nothing the second time) and groups of 1 and 3 blocks.
  */
 static void
 test_blocked_add_many_counted(void)
@@ -1142,8 +1139,7 @@ test_blocked_add_many_counted(void)
 		{
 			size_t n = batch < KEYS - done ? batch : KEYS - done;
 
-			bf_blocked_add_many_counted(&many.v.p, many.v.data, 0, BLOCKS, hashes + done, n, per,
-			                            counts_many);
+			bf_blocked_add_many_counted(&many.v.p, many.v.data, hashes + done, n, per, counts_many);
 			done += n;
 			batch = batch % 300 + 11;
 		}
@@ -1151,26 +1147,6 @@ test_blocked_add_many_counted(void)
 		CHECK(memcmp(counts_one, counts_many, sizeof(counts_one)) == 0);
 		/* the filter is full by now: most late keys set nothing, and none is counted twice */
 		CHECK(counts_one[0] > 0 && counts_one[0] < KEYS);
-
-		/* a part at a time, each in memory of its own size (ASan sees a write outside it) */
-		{
-			const uint64_t parts[][2] = {{0, 40}, {40, 1}, {41, BLOCKS - 41}};
-			uint64_t counts_parts[BLOCKS] = {0};
-
-			for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-			{
-				uint8_t *part = calloc(parts[i][1], 64);
-
-				CHECK(part != NULL);
-				for (done = 0; done < KEYS; done += 250)
-					bf_blocked_add_many_counted(
-					    &many.v.p, part, parts[i][0], parts[i][1], hashes + done,
-					    KEYS - done < 250 ? KEYS - done : 250, per, counts_parts);
-				CHECK(memcmp(part, one.v.data + parts[i][0] * 64, parts[i][1] * 64) == 0);
-				free(part);
-			}
-			CHECK(memcmp(counts_one, counts_parts, sizeof(counts_one)) == 0);
-		}
 	}
 	free(one.buf);
 	free(many.buf);
