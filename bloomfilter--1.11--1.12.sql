@@ -126,26 +126,33 @@ COMMENT ON FUNCTION bloom_index_rebuild(regclass) IS
 
 -- three more columns: a function's result type cannot change in place, so
 -- it is dropped and made again.  Objects of the user's that use it (a view,
--- a function with a SQL body) would make the DROP fail with a hint to use
--- CASCADE, which ALTER EXTENSION cannot take: name them, and say what to do.
+-- a function with a SQL body, a rule, a default) would make the DROP fail
+-- with a hint to use CASCADE, which ALTER EXTENSION cannot take: name them,
+-- and say what to do.  Every operator and function is named with its
+-- schema: the extension is trusted, so this runs as a superuser with the
+-- (maybe the user's) extension schema on the search path.
 DO $$
 DECLARE
+    info pg_catalog.oid := 'bloom_index_info(regclass)'::pg_catalog.regprocedure;
     users text;
 BEGIN
-    SELECT string_agg(DISTINCT CASE WHEN d.classid = 'pg_rewrite'::regclass
-                                    THEN format('view %s', r.ev_class::regclass)
-                                    ELSE pg_describe_object(d.classid, d.objid, d.objsubid) END, ', ')
+    SELECT pg_catalog.string_agg(DISTINCT
+               CASE WHEN r.rulename OPERATOR(pg_catalog.=) '_RETURN'::pg_catalog.name
+                    THEN pg_catalog.pg_describe_object('pg_catalog.pg_class'::pg_catalog.regclass, r.ev_class, 0)
+                    ELSE pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid) END, ', ')
       INTO users
-      FROM pg_depend d
-      LEFT JOIN pg_rewrite r ON d.classid = 'pg_rewrite'::regclass AND r.oid = d.objid
-     WHERE d.refclassid = 'pg_proc'::regclass
-       AND d.refobjid = 'bloom_index_info(regclass)'::regprocedure
-       AND d.deptype = 'n';
+      FROM pg_catalog.pg_depend d
+      LEFT JOIN pg_catalog.pg_rewrite r
+        ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass::pg_catalog.oid
+       AND r.oid OPERATOR(pg_catalog.=) d.objid
+     WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+       AND d.refobjid OPERATOR(pg_catalog.=) info
+       AND d.deptype OPERATOR(pg_catalog.=) 'n'::pg_catalog."char";
     IF users IS NOT NULL THEN
         RAISE EXCEPTION 'cannot update bloomfilter to 1.12 while other objects use bloom_index_info(regclass): %', users
             USING ERRCODE = 'dependent_objects_still_exist',
                   DETAIL = '1.12 adds three columns to its result (last_rebuilt, last_rebuild_reason, rebuilds), and a function''s result type changes only by dropping the function.',
-                  HINT = 'Save their definitions (pg_get_viewdef, pg_get_functiondef), drop them, run ALTER EXTENSION bloomfilter UPDATE again, then make them again.';
+                  HINT = 'Save their definitions (pg_get_viewdef, pg_get_functiondef, pg_get_ruledef), drop them, run ALTER EXTENSION bloomfilter UPDATE again, then make them again.';
     END IF;
 END
 $$;

@@ -15,7 +15,9 @@
 -- bits whichever form takes it, and overload resolution picks these for
 -- columns of these types (an unknown literal still resolves to text, and a
 -- domain to its base type); every other type still takes the polymorphic
--- form.  The README's "Citus" section lists the types.
+-- form.  The README's "Citus" section lists the types.  (pg_catalog.format:
+-- the extension is trusted, so this runs as a superuser with the, maybe
+-- the user's, extension schema on the search path.)
 DO $$
 DECLARE
     t text;
@@ -23,7 +25,7 @@ BEGIN
     FOREACH t IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'text', 'varchar', 'bpchar', 'uuid',
                              'numeric', 'date', 'timestamp', 'timestamptz', 'bytea']
     LOOP
-        EXECUTE format($sql$
+        EXECUTE pg_catalog.format($sql$
             -- bloom_agg(value): sized from the data
             CREATE FUNCTION bloom_agg_auto_trans(state bloom, value %1$s) RETURNS bloom
                 AS 'MODULE_PATHNAME', 'bloom_agg_auto_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -23,7 +23,10 @@ COMMENT ON ACCESS METHOD bloomfilter IS
 -- hash operator class, so that the index hashes its keys as bloom_agg does.
 -- Looked up here rather than named: PostgreSQL 18 gave bytea, date, bool
 -- and timestamptz hash functions of their own, where 15 and 17 use those
--- of other types (hashvarlenaextended, hashint4extended, ...).
+-- of other types (hashvarlenaextended, hashint4extended, ...).  Every
+-- operator and function named with its schema: the extension is trusted, so
+-- this runs as a superuser with the (maybe the user's) extension schema on
+-- the search path, where a better-matching = or format would be taken.
 DO $$
 DECLARE
     name text;
@@ -32,18 +35,22 @@ BEGIN
     FOREACH name IN ARRAY ARRAY['int2', 'int4', 'int8', 'text', 'varchar', 'bpchar', 'bytea', 'uuid',
                                 'numeric', 'date', 'timestamp', 'timestamptz', 'time', 'interval',
                                 'float4', 'float8', 'bool', 'oid', 'inet'] LOOP
-        SELECT p.amproc::regprocedure INTO fn
-          FROM pg_opclass c
-          JOIN pg_am a ON a.oid = c.opcmethod AND a.amname = 'hash'
-          JOIN pg_amproc p ON p.amprocfamily = c.opcfamily AND p.amprocnum = 2
-                          AND p.amproclefttype = c.opcintype AND p.amprocrighttype = c.opcintype
+        SELECT p.amproc::pg_catalog.regprocedure INTO fn
+          FROM pg_catalog.pg_opclass c
+          JOIN pg_catalog.pg_am a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod
+                                 AND a.amname OPERATOR(pg_catalog.=) 'hash'::pg_catalog.name
+          JOIN pg_catalog.pg_amproc p ON p.amprocfamily OPERATOR(pg_catalog.=) c.opcfamily
+                                     AND p.amprocnum OPERATOR(pg_catalog.=) 2
+                                     AND p.amproclefttype OPERATOR(pg_catalog.=) c.opcintype
+                                     AND p.amprocrighttype OPERATOR(pg_catalog.=) c.opcintype
          WHERE c.opcdefault
-           AND c.opcintype = CASE name WHEN 'varchar' THEN 'text' ELSE name END::regtype;
+           AND c.opcintype OPERATOR(pg_catalog.=)
+               (CASE WHEN name OPERATOR(pg_catalog.=) 'varchar' THEN 'text' ELSE name END)::pg_catalog.regtype::pg_catalog.oid;
         IF fn IS NULL THEN
             RAISE EXCEPTION 'type % has no default hash operator class with an extended hash function', name;
         END IF;
-        EXECUTE format('CREATE OPERATOR CLASS %I DEFAULT FOR TYPE %s USING bloomfilter AS FUNCTION 1 %s',
-                       name || '_ops', name::regtype, fn);
+        EXECUTE pg_catalog.format('CREATE OPERATOR CLASS %I DEFAULT FOR TYPE %s USING bloomfilter AS FUNCTION 1 %s',
+                                  pg_catalog.concat(name, '_ops'), name::pg_catalog.regtype, fn);
     END LOOP;
 END $$;
 

@@ -309,3 +309,47 @@ SELECT count(*) AS differences FROM (
   (SELECT object FROM ext_objects WHERE version = '1.12' EXCEPT SELECT * FROM ext_objects_now())
   UNION ALL
   (SELECT * FROM ext_objects_now() EXCEPT SELECT object FROM ext_objects WHERE version = '1.12')) d;
+
+-- The extension is trusted: a user with CREATE on the database installs and
+-- updates it, its scripts running as a superuser with the extension's schema,
+-- which may be the user's, on the search path.  Operators and functions there
+-- that match the scripts' own calls better than pg_catalog's (= of oid and
+-- regtype or regclass, format of these arguments) must never be called: the
+-- scripts name pg_catalog's.  Each here fails if it is.
+DROP EXTENSION bloomfilter;
+CREATE ROLE regress_bloom_installer;
+GRANT CREATE ON DATABASE contrib_regression TO regress_bloom_installer;
+SET ROLE regress_bloom_installer;
+CREATE SCHEMA installer;
+CREATE FUNCTION installer.taken(variadic args text[]) RETURNS boolean LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'a script called the user''s function, as %', current_user; END$$;
+CREATE FUNCTION installer.eq_oid_regtype(oid, regtype) RETURNS boolean LANGUAGE sql AS
+  $$SELECT installer.taken('=(oid, regtype)')$$;
+CREATE OPERATOR installer.= (LEFTARG = oid, RIGHTARG = regtype, FUNCTION = installer.eq_oid_regtype);
+CREATE FUNCTION installer.eq_oid_regclass(oid, regclass) RETURNS boolean LANGUAGE sql AS
+  $$SELECT installer.taken('=(oid, regclass)')$$;
+CREATE OPERATOR installer.= (LEFTARG = oid, RIGHTARG = regclass, FUNCTION = installer.eq_oid_regclass);
+CREATE FUNCTION installer.format(text, text) RETURNS text LANGUAGE sql AS
+  $$SELECT installer.taken('format(text, text)')::text$$;
+CREATE FUNCTION installer.format(text, text, regtype, regprocedure) RETURNS text LANGUAGE sql AS
+  $$SELECT installer.taken('format(text, text, regtype, regprocedure)')::text$$;
+CREATE FUNCTION installer.format(text, regclass) RETURNS text LANGUAGE sql AS
+  $$SELECT installer.taken('format(text, regclass)')::text$$;
+-- (1.0 to 1.11: the scripts of 1.4 and 1.9 query the catalogs)
+CREATE EXTENSION bloomfilter SCHEMA installer VERSION '1.11';
+-- (a view over bloom_index_info: 1.12's check finds it, and refuses)
+CREATE TABLE installer.t (k int);
+CREATE INDEX t_k ON installer.t USING bloomfilter (k);
+CREATE VIEW installer.t_info AS SELECT layers FROM installer.bloom_index_info('installer.t_k');
+\set SHOW_CONTEXT never
+ALTER EXTENSION bloomfilter UPDATE TO '1.12';
+\set SHOW_CONTEXT errors
+DROP VIEW installer.t_info;
+ALTER EXTENSION bloomfilter UPDATE TO '1.12';
+SELECT extversion, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS installer_is_superuser
+  FROM pg_extension WHERE extname = 'bloomfilter';
+RESET ROLE;
+DROP SCHEMA installer CASCADE;
+REVOKE CREATE ON DATABASE contrib_regression FROM regress_bloom_installer;
+DROP ROLE regress_bloom_installer;
+CREATE EXTENSION bloomfilter;
