@@ -34,8 +34,9 @@
 # and cached), and so does PostgreSQL's own suite, from that server's tree.
 #
 # Choosing versions: --pg 17,18 (or BLOOM_PG_VERSIONS="17 18").  Other knobs:
-# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (30), BLOOM_CASSERT=0
-# (skips the cassert run).
+# FUZZ_SECONDS (60; 0 skips fuzzing), LOAD_SECONDS (30 on 15, 15 on the
+# others), PLAN_FUZZ_CASES (200, 100) and PARALLEL_FUZZ_CASES (80, 40),
+# BLOOM_CASSERT=0 (skips the cassert run).
 #
 # The test run prints each version's counts, then ends with a line
 # "total: N passed, N failed" (", N skipped" when something was skipped).
@@ -137,8 +138,18 @@ on_version_run() {
 }
 
 # on_version MODE N: tools/suite.sh MODE N, on the host or in N's chroot.
+# The pgbench load and the two random plan fuzzers run half as long on the
+# versions other than the host's, which run every other test whole (their
+# draws differ on each run anyway; LOAD_SECONDS, PLAN_FUZZ_CASES and
+# PARALLEL_FUZZ_CASES, when set, apply to every version).
 on_version() {
-	on_version_run "$2" bash tools/suite.sh "$1" "$2"
+	if [ "$2" = "$host_version" ]; then
+		bash tools/suite.sh "$1" "$2"
+	else
+		on_version_run "$2" env LOAD_SECONDS="${LOAD_SECONDS:-15}" \
+			PLAN_FUZZ_CASES="${PLAN_FUZZ_CASES:-100}" PARALLEL_FUZZ_CASES="${PARALLEL_FUZZ_CASES:-40}" \
+			bash tools/suite.sh "$1" "$2"
+	fi
 }
 
 if [ "$mode" = demo ]; then

@@ -18,16 +18,18 @@ if [ ! -f "$("$PG_CONFIG" --sharedir)/extension/bloomfilter.control" ]; then
 	make -s PG_CONFIG="$PG_CONFIG" >/dev/null && make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 fi
 file=$out/vectors-$version.jsonl
-# (pg_virtualenv says what it creates and drops on stdout too: the vectors are the JSON lines)
-pg_virtualenv -v "$version" -t psql -X -q -At -v ON_ERROR_STOP=1 \
-	-v added="${ADDED:-2000}" -v absent="${ABSENT:-100000}" -f tests/clients/vectors.sql >"$file.raw"
+# (1.12) and the window filters: cases the clients replay (tests/clients/windows.sql)
+windows=$out/windows-$version.jsonl
+# one throwaway cluster for both (pg_virtualenv says what it creates and
+# drops on stdout too: the vectors are the JSON lines)
+pg_virtualenv -v "$version" -t bash -c '
+	psql -X -q -At -v ON_ERROR_STOP=1 -v added="$1" -v absent="$2" -f tests/clients/vectors.sql >"$3.raw" &&
+	psql -X -q -At -v ON_ERROR_STOP=1 -f tests/clients/windows.sql >"$4.raw"' \
+	make_vectors "${ADDED:-2000}" "${ABSENT:-100000}" "$file" "$windows"
 grep '^{' "$file.raw" >"$file"
 rm -f "$file.raw"
 [ "$(wc -l <"$file")" -eq 14 ] || { echo "vectors-$version: expected 14 types"; exit 1; }
 echo "vectors-$version: $(wc -l <"$file") types, $(($(wc -c <"$file") / 1024)) kB"
-# (1.12) window filters: cases the clients replay (tests/clients/windows.sql), into OUT/windows-N.jsonl
-windows=$out/windows-$version.jsonl
-pg_virtualenv -v "$version" -t psql -X -q -At -v ON_ERROR_STOP=1 -f tests/clients/windows.sql >"$windows.raw"
 grep '^{' "$windows.raw" >"$windows"
 rm -f "$windows.raw"
 [ "$(wc -l <"$windows")" -eq 10 ] || { echo "windows-$version: expected 10 cases"; exit 1; }
